@@ -1,0 +1,131 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestOptions,
+	Icon,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import {
+	isUnderBaseUrl,
+	PRODUCTION_BASE_URL,
+	resolveBaseUrl,
+	SANDBOX_BASE_URL,
+} from '../nodes/LibreBor/transport/baseUrl';
+
+export class LibreBorApi implements ICredentialType {
+	name = 'libreBorApi';
+
+	displayName = 'LibreBOR API';
+
+	icon: Icon = {
+		light: 'file:../icons/librebor.svg',
+		dark: 'file:../icons/librebor.dark.svg',
+	};
+
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-librebor#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName:
+				'Get the API user and password in the LibreBOR user panel, section API > Credentials. Alerts and documents are beta features that need an API subscription.',
+			name: 'notice',
+			type: 'notice',
+			default: '',
+		},
+		{
+			displayName: 'Environment',
+			name: 'environment',
+			type: 'options',
+			options: [
+				{
+					name: 'Production',
+					value: 'production',
+					description: PRODUCTION_BASE_URL,
+				},
+				{
+					name: 'Sandbox',
+					value: 'sandbox',
+					description: `${SANDBOX_BASE_URL} (try integrations without spending paid queries)`,
+				},
+				{
+					name: 'Custom',
+					value: 'custom',
+					description: 'Another HTTPS base URL, such as a proxy or a local simulator',
+				},
+			],
+			default: 'production',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'https://api.example.com/v2',
+			description:
+				'HTTPS address of the API including its version segment. Plain http:// is refused because the password is sent with every request.',
+			displayOptions: {
+				show: {
+					environment: ['custom'],
+				},
+			},
+		},
+		{
+			displayName: 'API User',
+			name: 'username',
+			type: 'string',
+			default: '',
+			required: true,
+		},
+		{
+			displayName: 'API Password',
+			name: 'password',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+		},
+	];
+
+	/**
+	 * HTTP Basic, added only to HTTPS requests for the configured API host: a request for
+	 * any other address (a download link, a typo in a custom URL) never carries the password.
+	 */
+	authenticate = async (
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> => {
+		const resolved = resolveBaseUrl(credentials);
+		if ('problem' in resolved) throw new Error(resolved.problem);
+		const { baseUrl } = resolved;
+		const target = requestOptions.baseURL
+			? `${requestOptions.baseURL.replace(/\/+$/, '')}/${requestOptions.url.replace(/^\/+/, '')}`
+			: requestOptions.url;
+		if (!isUnderBaseUrl(target, baseUrl)) {
+			throw new Error(
+				`LibreBOR credentials are only sent over HTTPS to ${baseUrl}; the request was not sent.`,
+			);
+		}
+		return {
+			...requestOptions,
+			auth: {
+				username: String(credentials.username ?? ''),
+				password: String(credentials.password ?? ''),
+			},
+		};
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL:
+				'={{ $credentials.environment === "sandbox" ? "' +
+				SANDBOX_BASE_URL +
+				'" : $credentials.environment === "custom" ? String($credentials.baseUrl).trim().replace(/\\/+$/, "") : "' +
+				PRODUCTION_BASE_URL +
+				'" }}',
+			url: '/alerts/following/',
+			method: 'GET',
+		},
+	};
+}

@@ -1,0 +1,15 @@
+const { src, dest } = require('gulp');
+
+/** tsc compiles the TypeScript; the icons and codex files are copied beside it. */
+function copyIcons() {
+	return src('icons/*.svg').pipe(dest('dist/icons'));
+}
+
+function copyCodex() {
+	return src('nodes/**/*.node.json').pipe(dest('dist/nodes'));
+}
+
+exports['build:icons'] = async function buildAssets() {
+	await new Promise((resolve, reject) => copyIcons().on('end', resolve).on('error', reject));
+	await new Promise((resolve, reject) => copyCodex().on('end', resolve).on('error', reject));
+};

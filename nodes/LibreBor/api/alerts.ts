@@ -1,0 +1,39 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { isAlert, type LibreBorAlert } from '../helpers/alerts';
+import { unexpectedBodyError } from '../transport/errors';
+import { expectObject, libreBorRequest, type LibreBorFunctions } from '../transport/request';
+
+/** The latest unread alerts, as the API lists them (newest first). */
+export async function listUnreadAlerts(
+	this: LibreBorFunctions,
+	itemIndex?: number,
+): Promise<LibreBorAlert[]> {
+	const path = '/alerts/';
+	const response = await libreBorRequest.call(this, { method: 'GET', path, retry: 'idempotent', itemIndex });
+	const list = response.json;
+	if (!Array.isArray(list) || !list.every(isAlert)) {
+		throw unexpectedBodyError(
+			{ node: this.getNode(), itemIndex, operation: `GET ${path}` },
+			response.statusCode,
+			{ kind: 'json', value: list },
+		);
+	}
+	return list;
+}
+
+export async function markAlertAsRead(
+	this: LibreBorFunctions,
+	alertId: string,
+	itemIndex?: number,
+): Promise<IDataObject> {
+	const path = `/alerts/mark_as_read/${encodeURIComponent(alertId)}/`;
+	const response = await libreBorRequest.call(this, { method: 'GET', path, retry: 'idempotent', itemIndex });
+	return expectObject.call(this, response, `GET ${path}`, itemIndex);
+}
+
+export async function markAllAlertsAsRead(this: LibreBorFunctions, itemIndex?: number): Promise<IDataObject> {
+	const path = '/alerts/mark_as_read/all/';
+	const response = await libreBorRequest.call(this, { method: 'GET', path, retry: 'idempotent', itemIndex });
+	return expectObject.call(this, response, `GET ${path}`, itemIndex);
+}

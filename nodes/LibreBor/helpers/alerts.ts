@@ -1,0 +1,66 @@
+import type { IDataObject } from 'n8n-workflow';
+
+export interface LibreBorAlert extends IDataObject {
+	id: string;
+	created_at?: string;
+	entity_name?: string;
+	entity_slug?: string;
+	entity_type?: string;
+	data?: IDataObject[];
+}
+
+export function isAlert(value: unknown): value is LibreBorAlert {
+	return (
+		!!value &&
+		typeof value === 'object' &&
+		!Array.isArray(value) &&
+		typeof (value as { id?: unknown }).id === 'string' &&
+		(value as { id: string }).id.length > 0
+	);
+}
+
+function entriesOf(alert: LibreBorAlert): IDataObject[] {
+	return Array.isArray(alert.data)
+		? alert.data.filter((entry): entry is IDataObject => !!entry && typeof entry === 'object')
+		: [];
+}
+
+/** One flat record per bulletin entry of an alert, with the alert's own fields alongside. */
+export function alertToEntries(alert: LibreBorAlert): IDataObject[] {
+	return entriesOf(alert).map((entry) => ({
+		...entry,
+		alert_id: alert.id,
+		created_at: alert.created_at,
+		entity_name: alert.entity_name,
+		entity_slug: alert.entity_slug,
+		entity_type: alert.entity_type,
+	}));
+}
+
+/** Accent- and case-insensitive form of a BORME act label, for matching. */
+export function normalizeLabel(label: string): string {
+	return label
+		.normalize('NFD')
+		.replace(/[\u0300-\u036f]/g, '')
+		.toLowerCase()
+		.replace(/\s+/g, ' ')
+		.trim();
+}
+
+/** The labels of a comma-separated filter; empty means every label passes. */
+export function parseLabelFilter(text: string | undefined): string[] {
+	return (text ?? '')
+		.split(',')
+		.map(normalizeLabel)
+		.filter((label) => label.length > 0);
+}
+
+/** Labels are open-ended, so any label matches when it equals one of the filter's. */
+export function entryMatchesLabels(entry: IDataObject, labels: string[]): boolean {
+	if (labels.length === 0) return true;
+	return typeof entry.label === 'string' && labels.includes(normalizeLabel(entry.label));
+}
+
+export function alertMatchesLabels(alert: LibreBorAlert, labels: string[]): boolean {
+	return labels.length === 0 || entriesOf(alert).some((entry) => entryMatchesLabels(entry, labels));
+}

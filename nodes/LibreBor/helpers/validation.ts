@@ -1,0 +1,79 @@
+import { NodeOperationError, type INode } from 'n8n-workflow';
+
+import { explainInvalidNif, normalizeNif } from './nif';
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DOCUMENT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+export const FIRST_ACCOUNTS_YEAR = 1990;
+
+function invalid(node: INode, itemIndex: number, message: string, description: string) {
+	return new NodeOperationError(node, message, { itemIndex, description });
+}
+
+function asText(value: unknown): string {
+	return typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
+}
+
+/** The NIF normalised as the API expects it, or a NodeOperationError that says what is wrong. */
+export function validateNif(node: INode, value: unknown, itemIndex: number): string {
+	const raw = asText(value);
+	if (!raw) {
+		throw invalid(
+			node,
+			itemIndex,
+			'The NIF is empty',
+			'Enter the Spanish tax identifier (NIF/CIF) of the company, for example B64717838.',
+		);
+	}
+	const nif = normalizeNif(raw);
+	const problem = explainInvalidNif(nif);
+	if (problem) {
+		throw invalid(
+			node,
+			itemIndex,
+			`The NIF "${raw}" is not valid: ${problem}`,
+			'Use a Spanish tax identifier such as B64717838 (companies), 12345678Z (DNI) or X1234567L (NIE). Spaces, dashes and an ES prefix are removed for you.',
+		);
+	}
+	return nif;
+}
+
+export function validateAlertId(node: INode, value: unknown, itemIndex: number): string {
+	const id = asText(value);
+	if (!UUID_PATTERN.test(id)) {
+		throw invalid(
+			node,
+			itemIndex,
+			`The alert ID "${id}" is not valid`,
+			'An alert ID is a UUID such as 3f1c2b9e-8d4a-4c6b-9f0e-2a7d5c1b8e34; take it from the "id" field of an alert.',
+		);
+	}
+	return id.toLowerCase();
+}
+
+export function validateDocumentId(node: INode, value: unknown, itemIndex: number): string {
+	const id = asText(value);
+	if (!DOCUMENT_ID_PATTERN.test(id)) {
+		throw invalid(
+			node,
+			itemIndex,
+			`The document ID "${id}" is not valid`,
+			'Use the "document_id" returned by the Order operation: letters, digits, "-" and "_" only.',
+		);
+	}
+	return id;
+}
+
+export function validateYear(node: INode, value: unknown, itemIndex: number, now = new Date()): number {
+	const lastYear = now.getUTCFullYear();
+	const year = typeof value === 'number' ? value : Number(asText(value));
+	if (!Number.isInteger(year) || year < FIRST_ACCOUNTS_YEAR || year > lastYear) {
+		throw invalid(
+			node,
+			itemIndex,
+			`The year "${asText(value)}" is not valid`,
+			`Enter the fiscal year of the annual accounts as a whole number from ${FIRST_ACCOUNTS_YEAR} to ${lastYear}.`,
+		);
+	}
+	return year;
+}

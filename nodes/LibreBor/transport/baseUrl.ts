@@ -1,0 +1,62 @@
+import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+
+export const PRODUCTION_BASE_URL = 'https://api.librebor.me/v2';
+export const SANDBOX_BASE_URL = 'https://sandbox-api.librebor.me/v2';
+
+export type LibreBorEnvironment = 'production' | 'sandbox' | 'custom';
+
+export type BaseUrlResult = { baseUrl: string } | { problem: string };
+
+/**
+ * The API base URL chosen in the credential, without a trailing slash, or the reason
+ * a custom URL is refused: it must be HTTPS and end in a version segment, because the
+ * Basic credentials must never travel in clear.
+ */
+export function resolveBaseUrl(credentials: ICredentialDataDecryptedObject): BaseUrlResult {
+	const environment = (credentials.environment as LibreBorEnvironment | undefined) ?? 'production';
+	if (environment === 'sandbox') return { baseUrl: SANDBOX_BASE_URL };
+	if (environment !== 'custom') return { baseUrl: PRODUCTION_BASE_URL };
+
+	const raw = String(credentials.baseUrl ?? '').trim();
+	let url: URL;
+	try {
+		url = new URL(raw);
+	} catch {
+		return {
+			problem: `The custom base URL "${raw}" is not a valid URL. Use the form https://host/v2.`,
+		};
+	}
+	if (url.protocol !== 'https:') {
+		return {
+			problem: `The custom base URL must use https://, not ${url.protocol}//: the API user and password are sent with every request and must not travel in clear.`,
+		};
+	}
+	if (url.username || url.password || url.search || url.hash) {
+		return {
+			problem: 'The custom base URL must not contain a user name, password, query or fragment. Use the form https://host/v2.',
+		};
+	}
+	const path = url.pathname.replace(/\/+$/, '');
+	if (!/\/v\d+$/.test(path)) {
+		return {
+			problem: `The custom base URL must end in the API version segment, for example https://${url.host}/v2.`,
+		};
+	}
+	return { baseUrl: `${url.origin}${path}` };
+}
+
+/** True when `target` is the API base URL itself or a path below it, over HTTPS. */
+export function isUnderBaseUrl(target: string, baseUrl: string): boolean {
+	let url: URL;
+	try {
+		url = new URL(target);
+	} catch {
+		return false;
+	}
+	const base = new URL(baseUrl);
+	return (
+		url.protocol === 'https:' &&
+		url.origin === base.origin &&
+		(url.pathname === base.pathname || url.pathname.startsWith(`${base.pathname}/`))
+	);
+}

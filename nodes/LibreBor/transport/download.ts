@@ -1,0 +1,128 @@
+import { NodeApiError, NodeOperationError, type IBinaryData, type IExecuteFunctions } from 'n8n-workflow';
+
+import { DEFAULT_TIMEOUT_MS } from './request';
+
+const MAX_REDIRECTS = 5;
+
+type BinarySource = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
+
+interface StreamResponse {
+	statusCode: number;
+	headers: Record<string, unknown>;
+	body: BinarySource & { destroy?: () => void };
+}
+
+export interface DownloadRequest {
+	link: string;
+	itemIndex: number;
+	fallbackFileName: string;
+	documentId: string;
+	timeoutMs?: number;
+}
+
+function requireHttps(context: IExecuteFunctions, link: string, request: DownloadRequest): URL {
+	let url: URL;
+	try {
+		url = new URL(link);
+	} catch {
+		throw new NodeOperationError(context.getNode(), `The download link "${link}" is not a valid URL`, {
+			itemIndex: request.itemIndex,
+			description: `Get the document again with the Get operation (document ID ${request.documentId}).`,
+		});
+	}
+	if (url.protocol !== 'https:') {
+		throw new NodeOperationError(
+			context.getNode(),
+			`Refused to download document ${request.documentId} over ${url.protocol}//: only HTTPS download links are followed`,
+			{
+				itemIndex: request.itemIndex,
+				description:
+					'The link LibreBOR gave is not HTTPS, so the file could be read or changed in transit. Contact LibreBOR support, or download it yourself from the link in the document record.',
+			},
+		);
+	}
+	return url;
+}
+
+function headerText(headers: Record<string, unknown>, name: string): string | undefined {
+	const value = headers[name];
+	if (Array.isArray(value)) return typeof value[0] === 'string' ? value[0] : undefined;
+	return typeof value === 'string' ? value : undefined;
+}
+
+/** The file name of a Content-Disposition header (RFC 6266 `filename*` first). */
+export function fileNameFromContentDisposition(header: string | undefined): string | undefined {
+	if (!header) return undefined;
+	const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
+	if (extended) {
+		try {
+			return decodeURIComponent(extended[1].trim().replace(/^"|"$/g, ''));
+		} catch {
+			// Badly encoded: fall back to the plain parameter.
+		}
+	}
+	const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/.exec(header);
+	const name = plain ? (plain[2] ?? plain[1]).trim() : undefined;
+	return name ? name.replace(/[\\/]/g, '_') : undefined;
+}
+
+/**
+ * Streams a public download link into n8n's binary data, without credentials: the link
+ * is public and the API password must never reach a download host. HTTPS only, including
+ * every redirect.
+ */
+export async function downloadToBinary(
+	this: IExecuteFunctions,
+	request: DownloadRequest,
+): Promise<IBinaryData> {
+	let url = requireHttps(this, request.link, request);
+	for (let redirects = 0; ; redirects++) {
+		const response = (await this.helpers
+			.httpRequest({
+				method: 'GET',
+				url: url.toString(),
+				encoding: 'stream',
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				disableFollowRedirect: true,
+				timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+			})
+			.catch((error: { code?: string }) => {
+				throw new NodeApiError(
+					this.getNode(),
+					{ code: error.code ?? 'unknown' },
+					{
+						message: `Could not download document ${request.documentId} from ${url.host}`,
+						description: 'The download host did not answer. Try the Download operation again later.',
+						itemIndex: request.itemIndex,
+					},
+				);
+			})) as StreamResponse;
+
+		const location = headerText(response.headers, 'location');
+		if (response.statusCode >= 300 && response.statusCode < 400 && location && redirects < MAX_REDIRECTS) {
+			response.body.destroy?.();
+			url = requireHttps(this, new URL(location, url).toString(), request);
+			continue;
+		}
+		if (response.statusCode < 200 || response.statusCode >= 300) {
+			response.body.destroy?.();
+			throw new NodeApiError(
+				this.getNode(),
+				{ httpCode: String(response.statusCode) },
+				{
+					message: `The download host answered ${response.statusCode} for document ${request.documentId}`,
+					description:
+						'Download links can expire. Get the document again with the Get operation for a fresh link, then download it.',
+					httpCode: String(response.statusCode),
+					itemIndex: request.itemIndex,
+				},
+			);
+		}
+		const fileName =
+			fileNameFromContentDisposition(headerText(response.headers, 'content-disposition')) ??
+			request.fallbackFileName;
+		const mimeType = headerText(response.headers, 'content-type')?.split(';')[0].trim() || undefined;
+		return await this.helpers.prepareBinaryData(response.body, fileName, mimeType);
+	}
+}

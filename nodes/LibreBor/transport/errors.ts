@@ -1,0 +1,122 @@
+import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
+
+import { excerpt, type ParsedBody } from './responseBody';
+
+export interface ErrorContext {
+	node: INode;
+	itemIndex?: number;
+	/** What the request was doing, e.g. "GET /alerts/". Never holds credentials. */
+	operation: string;
+	/** For requests that spend money: what to tell the user when the answer is lost. */
+	lostAnswer?: { message: string; description: string };
+}
+
+const SUBSCRIPTION_HINT =
+	'Alerts and documents are beta features of the LibreBOR API: they need an API subscription and a request to the provider to enable them. Ordering a document also needs a positive prepaid balance, topped up in the LibreBOR user panel, Documents section.';
+
+function serverMessage(body: ParsedBody): string | undefined {
+	if (body.kind === 'json' && body.value && typeof body.value === 'object') {
+		const record = body.value as Record<string, unknown>;
+		for (const key of ['message', 'detail', 'error', 'errors']) {
+			const value = record[key];
+			if (typeof value === 'string' && value.trim()) return value.trim();
+		}
+	}
+	if (body.kind === 'text' || body.kind === 'html') return excerpt(body.text);
+	return undefined;
+}
+
+function describeStatus(status: number, retryAfterMs?: number): { message: string; description: string } {
+	if (status === 401) {
+		return {
+			message: 'LibreBOR refused the API user or password (401)',
+			description:
+				'Check the API user and password in the LibreBOR credential (user panel, API > Credentials) and that the environment (production or sandbox) matches the account.',
+		};
+	}
+	if (status === 402 || status === 403) {
+		return {
+			message: `LibreBOR refused access to this feature (${status})`,
+			description: SUBSCRIPTION_HINT,
+		};
+	}
+	if (status === 404) {
+		return {
+			message: 'LibreBOR did not find what was asked for (404)',
+			description:
+				'Check the identifier (NIF, alert ID or document ID). If every call answers 404, check the base URL of the credential: it must end in the version segment, such as /v2.',
+		};
+	}
+	if (status === 429) {
+		const wait = retryAfterMs === undefined ? '' : ` LibreBOR asked to wait ${Math.ceil(retryAfterMs / 1000)} s.`;
+		return {
+			message: 'LibreBOR is rate limiting the requests (429)',
+			description: `Too many requests in a short time; they were retried within a small budget and still refused.${wait} Lower the node's concurrency or space the executions out.`,
+		};
+	}
+	if (status >= 500) {
+		return {
+			message: `LibreBOR had a server error (${status})`,
+			description:
+				'The service failed or is unavailable; reads were retried within a small budget. Try again later; if it persists, contact LibreBOR support.',
+		};
+	}
+	return {
+		message: `LibreBOR answered with an unexpected status (${status})`,
+		description: 'Check the values sent; the answer from the service is shown below.',
+	};
+}
+
+function build(context: ErrorContext, status: number | undefined, message: string, description: string) {
+	const response: JsonObject = { operation: context.operation };
+	if (status !== undefined) response.httpCode = String(status);
+	return new NodeApiError(context.node, response, {
+		message,
+		description,
+		httpCode: status === undefined ? undefined : String(status),
+		itemIndex: context.itemIndex,
+	});
+}
+
+export function statusError(
+	context: ErrorContext,
+	status: number,
+	body: ParsedBody,
+	retryAfterMs?: number,
+): NodeApiError {
+	const { message, description } = describeStatus(status, retryAfterMs);
+	const said = serverMessage(body);
+	return build(context, status, message, said ? `${description} LibreBOR said: "${said}"` : description);
+}
+
+export function unexpectedBodyError(context: ErrorContext, status: number, body: ParsedBody): NodeApiError {
+	const shape =
+		body.kind === 'empty'
+			? 'an empty body'
+			: body.kind === 'html'
+				? `an HTML page ("${excerpt(body.text, 120)}")`
+				: body.kind === 'text'
+					? `text that is not JSON ("${excerpt(body.text, 120)}")`
+					: 'JSON of an unexpected shape';
+	return build(
+		context,
+		status,
+		`LibreBOR answered ${context.operation} with ${shape} instead of the expected JSON`,
+		'A proxy, a maintenance page or a wrong base URL can cause this. Check the base URL of the credential and try again later.',
+	);
+}
+
+export function connectionError(context: ErrorContext, code: string | undefined, timedOut: boolean): NodeApiError {
+	if (context.lostAnswer) {
+		return build(context, undefined, context.lostAnswer.message, context.lostAnswer.description);
+	}
+	const what = timedOut
+		? 'LibreBOR did not answer in time'
+		: `Could not reach LibreBOR${code ? ` (${code})` : ''}`;
+	return build(
+		context,
+		undefined,
+		`${what} for ${context.operation}`,
+		'Check the network and the base URL of the credential. Reads were retried within a small budget.',
+	);
+}

@@ -1,0 +1,180 @@
+import {
+	NodeOperationError,
+	sleep,
+	type IDataObject,
+	type IExecuteFunctions,
+	type IHttpRequestOptions,
+	type IPollFunctions,
+} from 'n8n-workflow';
+
+import { resolveBaseUrl } from './baseUrl';
+import { connectionError, statusError, unexpectedBodyError, type ErrorContext } from './errors';
+import { parseResponseBody, type ParsedBody } from './responseBody';
+import { backoffMs, parseRetryAfter, RETRY_BUDGET, RETRYABLE_STATUSES } from './retryPolicy';
+
+export type LibreBorFunctions = IExecuteFunctions | IPollFunctions;
+
+export const CREDENTIAL_TYPE = 'libreBorApi';
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+export interface ApiRequest {
+	method: 'GET' | 'POST';
+	/** Path below the base URL, such as `/alerts/`. */
+	path: string;
+	/** Sent as form fields, as the API expects for POST. */
+	form?: Record<string, string>;
+	/**
+	 * `idempotent`: tried again on 429, 5xx and lost connections within the retry budget.
+	 * `never`: sent once, for calls that spend money.
+	 */
+	retry: 'idempotent' | 'never';
+	/** Statuses the caller handles itself instead of getting an error. */
+	acceptStatuses?: number[];
+	itemIndex?: number;
+	timeoutMs?: number;
+	lostAnswer?: ErrorContext['lostAnswer'];
+}
+
+export interface ApiResponse {
+	statusCode: number;
+	body: ParsedBody;
+	/** The parsed JSON, for 2xx answers and accepted statuses with a JSON body. */
+	json: unknown;
+}
+
+interface RawResponse {
+	statusCode: number;
+	body: unknown;
+	headers: Record<string, unknown>;
+}
+
+type Attempt = { response: RawResponse } | { failure: { code?: string; timedOut: boolean } };
+
+function findErrorCode(error: unknown): string | undefined {
+	let current: unknown = error;
+	for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
+		const code = (current as { code?: unknown }).code;
+		if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
+		current = (current as { cause?: unknown }).cause;
+	}
+	return undefined;
+}
+
+function isTimeout(code: string | undefined, error: unknown): boolean {
+	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT') return true;
+	return /timeout/i.test(String((error as { message?: unknown })?.message ?? ''));
+}
+
+async function sendOnce(
+	context: LibreBorFunctions,
+	options: IHttpRequestOptions,
+): Promise<Attempt> {
+	try {
+		const response = (await context.helpers.httpRequestWithAuthentication.call(
+			context,
+			CREDENTIAL_TYPE,
+			options,
+		)) as RawResponse;
+		return { response };
+	} catch (error) {
+		// The engine's error wraps the low-level request, credentials included: keep only the code.
+		const code = findErrorCode(error);
+		return { failure: { code, timedOut: isTimeout(code, error) } };
+	}
+}
+
+async function buildOptions(context: LibreBorFunctions, request: ApiRequest): Promise<IHttpRequestOptions> {
+	const credentials = await context.getCredentials(CREDENTIAL_TYPE, request.itemIndex ?? 0);
+	const resolved = resolveBaseUrl(credentials);
+	if ('problem' in resolved) {
+		throw new NodeOperationError(context.getNode(), resolved.problem, {
+			itemIndex: request.itemIndex,
+			description: 'Open the LibreBOR credential and fix the base URL.',
+		});
+	}
+	const { baseUrl } = resolved;
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url: `${baseUrl}${request.path}`,
+		headers: { accept: 'application/json' },
+		encoding: 'text',
+		json: false,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		disableFollowRedirect: true,
+		sendCredentialsOnCrossOriginRedirect: false,
+		timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+	};
+	if (request.form) {
+		options.body = new URLSearchParams(request.form).toString();
+		options.headers = { ...options.headers, 'content-type': 'application/x-www-form-urlencoded' };
+	}
+	return options;
+}
+
+/**
+ * The one way the nodes talk to the LibreBOR API: HTTPS to the credential's base URL,
+ * Basic credentials applied by the credential type, bounded retries for idempotent calls,
+ * and errors that say what to do.
+ */
+export async function libreBorRequest(this: LibreBorFunctions, request: ApiRequest): Promise<ApiResponse> {
+	const options = await buildOptions(this, request);
+	const errorContext: ErrorContext = {
+		node: this.getNode(),
+		itemIndex: request.itemIndex,
+		operation: `${request.method} ${request.path}`,
+		lostAnswer: request.lostAnswer,
+	};
+	let waitedMs = 0;
+
+	for (let retry = 0; ; retry++) {
+		const attempt = await sendOnce(this, { ...options, headers: { ...options.headers } });
+		let retryAfterMs: number | undefined;
+
+		if ('response' in attempt) {
+			const { statusCode, headers } = attempt.response;
+			const body = parseResponseBody(attempt.response.body, headers);
+			const accepted = request.acceptStatuses?.includes(statusCode) ?? false;
+			if ((statusCode >= 200 && statusCode < 300) || accepted) {
+				if (body.kind !== 'json' && !accepted) throw unexpectedBodyError(errorContext, statusCode, body);
+				return { statusCode, body, json: body.kind === 'json' ? body.value : undefined };
+			}
+			retryAfterMs = parseRetryAfter(headers['retry-after']);
+			const canRetry = request.retry === 'idempotent' && RETRYABLE_STATUSES.has(statusCode);
+			if (!canRetry || !withinBudget(retry, retryAfterMs, waitedMs)) {
+				throw statusError(errorContext, statusCode, body, retryAfterMs);
+			}
+		} else if (request.retry !== 'idempotent' || !withinBudget(retry, undefined, waitedMs)) {
+			throw connectionError(errorContext, attempt.failure.code, attempt.failure.timedOut);
+		}
+
+		const waitMs = retryAfterMs ?? backoffMs(retry);
+		waitedMs += waitMs;
+		await sleep(waitMs);
+	}
+}
+
+function withinBudget(retry: number, retryAfterMs: number | undefined, waitedMs: number): boolean {
+	const nextWait = retryAfterMs ?? backoffMs(retry);
+	return (
+		retry < RETRY_BUDGET.maxRetries &&
+		nextWait <= RETRY_BUDGET.maxSingleWaitMs &&
+		waitedMs + nextWait <= RETRY_BUDGET.maxTotalWaitMs
+	);
+}
+
+/** The JSON object of an answer, or an error that says the answer had an unexpected shape. */
+export function expectObject(
+	this: LibreBorFunctions,
+	response: ApiResponse,
+	operation: string,
+	itemIndex?: number,
+): IDataObject {
+	const value = response.json;
+	if (value && typeof value === 'object' && !Array.isArray(value)) return value as IDataObject;
+	throw unexpectedBodyError(
+		{ node: this.getNode(), itemIndex, operation },
+		response.statusCode,
+		{ kind: 'json', value },
+	);
+}

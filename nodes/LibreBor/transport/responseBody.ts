@@ -1,0 +1,42 @@
+export type ParsedBody =
+	| { kind: 'json'; value: unknown }
+	| { kind: 'empty' }
+	| { kind: 'html'; text: string }
+	| { kind: 'text'; text: string };
+
+function contentTypeOf(headers: Record<string, unknown> | undefined): string {
+	const value = headers?.['content-type'];
+	return typeof value === 'string' ? value.toLowerCase() : '';
+}
+
+/** Reads a response body that should be JSON, telling apart the shapes a misbehaving server sends. */
+export function parseResponseBody(
+	body: unknown,
+	headers: Record<string, unknown> | undefined,
+): ParsedBody {
+	if (body === undefined || body === null) return { kind: 'empty' };
+	if (typeof body !== 'string') {
+		const text = Buffer.isBuffer(body) ? body.toString('utf8') : undefined;
+		if (text === undefined) return { kind: 'json', value: body };
+		return parseResponseBody(text, headers);
+	}
+	const text = body.trim();
+	if (text === '') return { kind: 'empty' };
+	if (contentTypeOf(headers).includes('html') || /^<(!doctype|html|head|body)/i.test(text)) {
+		return { kind: 'html', text };
+	}
+	try {
+		return { kind: 'json', value: JSON.parse(text) };
+	} catch {
+		return { kind: 'text', text };
+	}
+}
+
+/** A short, single-line excerpt of a body for an error message. */
+export function excerpt(text: string, length = 200): string {
+	const flat = text
+		.replace(/<[^>]*>/g, ' ')
+		.replace(/\s+/g, ' ')
+		.trim();
+	return flat.length > length ? `${flat.slice(0, length)}…` : flat;
+}

@@ -8,9 +8,10 @@ import { expectObject, libreBorRequest, type LibreBorFunctions } from '../transp
 export async function listUnreadAlerts(
 	this: LibreBorFunctions,
 	itemIndex?: number,
+	timeoutMs?: number,
 ): Promise<LibreBorAlert[]> {
 	const path = '/alerts/';
-	const response = await libreBorRequest.call(this, { method: 'GET', path, retry: 'idempotent', itemIndex });
+	const response = await libreBorRequest.call(this, { method: 'GET', path, retry: 'idempotent', itemIndex, timeoutMs });
 	const list = response.json;
 	if (!Array.isArray(list) || !list.every(isAlert)) {
 		throw unexpectedBodyError(
@@ -26,14 +27,19 @@ export async function markAlertAsRead(
 	this: LibreBorFunctions,
 	alertId: string,
 	itemIndex?: number,
+	timeoutMs?: number,
 ): Promise<IDataObject> {
 	const path = `/alerts/mark_as_read/${encodeURIComponent(alertId)}/`;
-	const response = await libreBorRequest.call(this, { method: 'GET', path, retry: 'idempotent', itemIndex });
+	const response = await libreBorRequest.call(this, { method: 'GET', path, retry: 'idempotent', itemIndex, timeoutMs });
 	return expectObject.call(this, response, `GET ${path}`, itemIndex);
 }
 
-export async function markAllAlertsAsRead(this: LibreBorFunctions, itemIndex?: number): Promise<IDataObject> {
+export async function markAllAlertsAsRead(
+	this: LibreBorFunctions,
+	itemIndex?: number,
+	timeoutMs?: number,
+): Promise<IDataObject> {
 	const path = '/alerts/mark_as_read/all/';
-	const response = await libreBorRequest.call(this, { method: 'GET', path, retry: 'idempotent', itemIndex });
+	const response = await libreBorRequest.call(this, { method: 'GET', path, retry: 'idempotent', itemIndex, timeoutMs });
 	return expectObject.call(this, response, `GET ${path}`, itemIndex);
 }

@@ -1,0 +1,38 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { DEFAULT_TIMEOUT_MS } from '../transport/request';
+
+export const DEFAULT_CONCURRENCY = 5;
+
+export const timeoutOption: INodeProperties = {
+	displayName: 'Request Timeout (Seconds)',
+	name: 'timeout',
+	type: 'number',
+	typeOptions: { minValue: 0.1, numberPrecision: 1 },
+	default: 30,
+	description: 'How long to wait for LibreBOR to answer a single request',
+};
+
+export const concurrencyOption: INodeProperties = {
+	displayName: 'Parallel Requests',
+	name: 'concurrency',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: 20 },
+	default: DEFAULT_CONCURRENCY,
+	description:
+		'How many input items are sent to LibreBOR at the same time. Raise it to speed up long lists; lower it if LibreBOR answers 429 (rate limited).',
+};
+
+export interface RequestOptions {
+	timeoutMs: number;
+	concurrency: number;
+}
+
+/** The request settings of the node's Options collection (read once: they are not per item). */
+export function readRequestOptions(context: IExecuteFunctions): RequestOptions {
+	const options = context.getNodeParameter('options', 0, {}) as { timeout?: number; concurrency?: number };
+	return {
+		timeoutMs: Math.round((options.timeout ?? DEFAULT_TIMEOUT_MS / 1000) * 1000),
+		concurrency: Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY)),
+	};
+}

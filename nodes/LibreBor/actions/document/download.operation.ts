@@ -1,0 +1,40 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { pairWith, runForEachItem } from '../../helpers/itemRunner';
+import { validateDocumentId } from '../../helpers/validation';
+import { concurrencyOption, readRequestOptions, timeoutOption } from '../commonOptions';
+import { accountsFileName, downloadFinishedDocument, waitUntilFinished } from './documentFlow';
+import { binaryPropertyOption, maxWaitOption, pollIntervalOption, readWaitSettings } from './documentOptions';
+import { documentIdField } from './documentIdField';
+
+const showFor = { resource: ['document'], operation: ['download'] };
+
+export const description: INodeProperties[] = [
+	documentIdField('download'),
+	{ ...binaryPropertyOption('binaryPropertyName'), required: true, displayOptions: { show: showFor } },
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: showFor },
+		options: [pollIntervalOption, maxWaitOption, concurrencyOption, timeoutOption],
+	},
+];
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	const { timeoutMs, concurrency } = readRequestOptions(this);
+	return await runForEachItem(this, concurrency, async (itemIndex) => {
+		const documentId = validateDocumentId(this.getNode(), this.getNodeParameter('documentId', itemIndex), itemIndex);
+		const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
+		const waitSettings = readWaitSettings(this, itemIndex);
+		const record = await waitUntilFinished.call(this, documentId, { ...waitSettings, itemIndex, timeoutMs });
+		const file = await downloadFinishedDocument.call(this, documentId, record, {
+			itemIndex,
+			timeoutMs,
+			fallbackFileName: accountsFileName(record.nif, record.year, documentId),
+		});
+		return pairWith(itemIndex, [{ json: { ...record, document_id: documentId }, binary: { [binaryPropertyName]: file } }]);
+	});
+}

@@ -1,0 +1,31 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { getDocument } from '../../api/documents';
+import { pairWith, runForEachItem } from '../../helpers/itemRunner';
+import { validateDocumentId } from '../../helpers/validation';
+import { concurrencyOption, readRequestOptions, timeoutOption } from '../commonOptions';
+import { documentIdField } from './documentIdField';
+
+const showFor = { resource: ['document'], operation: ['get'] };
+
+export const description: INodeProperties[] = [
+	documentIdField('get'),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: showFor },
+		options: [concurrencyOption, timeoutOption],
+	},
+];
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	const { timeoutMs, concurrency } = readRequestOptions(this);
+	return await runForEachItem(this, concurrency, async (itemIndex) => {
+		const documentId = validateDocumentId(this.getNode(), this.getNodeParameter('documentId', itemIndex), itemIndex);
+		const record = await getDocument.call(this, documentId, { itemIndex, timeoutMs });
+		return pairWith(itemIndex, [{ ...record, document_id: documentId }]);
+	});
+}

@@ -1,0 +1,65 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { unexpectedBodyError } from '../transport/errors';
+import { expectObject, libreBorRequest, type LibreBorFunctions } from '../transport/request';
+
+export interface RequestSettings {
+	itemIndex?: number;
+	timeoutMs?: number;
+}
+
+export async function listWatchedEntities(
+	this: LibreBorFunctions,
+	settings: RequestSettings = {},
+): Promise<IDataObject[]> {
+	const path = '/alerts/following/';
+	const response = await libreBorRequest.call(this, { method: 'GET', path, retry: 'idempotent', ...settings });
+	const answer = expectObject.call(this, response, `GET ${path}`, settings.itemIndex);
+	const entities = answer.entities;
+	if (!Array.isArray(entities) || !entities.every((entity) => entity && typeof entity === 'object')) {
+		throw unexpectedBodyError(
+			{ node: this.getNode(), itemIndex: settings.itemIndex, operation: `GET ${path}` },
+			response.statusCode,
+			{ kind: 'json', value: answer },
+		);
+	}
+	return entities as IDataObject[];
+}
+
+/** Follow and unfollow are idempotent on the service, so they may be retried like reads. */
+async function postWatchlistChange(
+	this: LibreBorFunctions,
+	path: string,
+	nif: string,
+	settings: RequestSettings,
+	acceptStatuses?: number[],
+): Promise<{ statusCode: number; answer: IDataObject | undefined }> {
+	const response = await libreBorRequest.call(this, {
+		method: 'POST',
+		path,
+		form: { nif, type: 'company' },
+		retry: 'idempotent',
+		acceptStatuses,
+		...settings,
+	});
+	if (acceptStatuses?.includes(response.statusCode)) {
+		const json = response.json;
+		return { statusCode: response.statusCode, answer: json && typeof json === 'object' ? (json as IDataObject) : undefined };
+	}
+	return { statusCode: response.statusCode, answer: expectObject.call(this, response, `POST ${path}`, settings.itemIndex) };
+}
+
+export async function followCompany(this: LibreBorFunctions, nif: string, settings: RequestSettings = {}) {
+	const { answer } = await postWatchlistChange.call(this, '/alerts/follow/', nif, settings);
+	return answer as IDataObject;
+}
+
+/** Undefined when the service says the company was not followed. */
+export async function unfollowCompany(
+	this: LibreBorFunctions,
+	nif: string,
+	settings: RequestSettings = {},
+): Promise<IDataObject | undefined> {
+	const { statusCode, answer } = await postWatchlistChange.call(this, '/alerts/unfollow/', nif, settings, [404]);
+	return statusCode === 404 ? undefined : answer;
+}

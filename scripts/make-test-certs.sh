@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Generates the test certificate authority and the localhost server certificate used by the
+# LibreBOR simulator (test/simulator/tls). The files are committed as test fixtures; run this
+# again only to replace them. Clients trust the simulator through NODE_EXTRA_CA_CERTS=.../ca.pem.
+# The CA key is thrown away so that nothing else can ever be signed with this CA.
+set -euo pipefail
+
+out_dir="$(cd "$(dirname "$0")/.." && pwd)/test/simulator/tls"
+days=36500
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+mkdir -p "$out_dir"
+
+openssl req -x509 -newkey rsa:2048 -nodes -sha256 -days "$days" \
+	-subj "/CN=LibreBOR Simulator Test CA" \
+	-addext "basicConstraints=critical,CA:TRUE" \
+	-addext "keyUsage=critical,keyCertSign,cRLSign" \
+	-keyout "$work/ca-key.pem" -out "$work/ca.pem" 2>/dev/null
+
+openssl req -newkey rsa:2048 -nodes -sha256 \
+	-subj "/CN=localhost" \
+	-keyout "$work/server-key.pem" -out "$work/server.csr" 2>/dev/null
+
+cat >"$work/server.ext" <<'EOF'
+basicConstraints=critical,CA:FALSE
+keyUsage=critical,digitalSignature,keyEncipherment
+extendedKeyUsage=serverAuth
+subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1
+EOF
+
+openssl x509 -req -sha256 -days "$days" \
+	-in "$work/server.csr" -CA "$work/ca.pem" -CAkey "$work/ca-key.pem" -CAcreateserial \
+	-extfile "$work/server.ext" -out "$work/server.pem" 2>/dev/null
+
+cp "$work/ca.pem" "$work/server.pem" "$work/server-key.pem" "$out_dir/"
+chmod 644 "$out_dir/ca.pem" "$out_dir/server.pem" "$out_dir/server-key.pem"
+
+echo "Wrote $out_dir/{ca.pem,server.pem,server-key.pem}"

@@ -106,7 +106,22 @@ export function unexpectedBodyError(context: ErrorContext, status: number, body:
 	);
 }
 
-export function connectionError(context: ErrorContext, code: string | undefined, timedOut: boolean): NodeApiError {
+export interface ConnectionFailure {
+	code?: string;
+	timedOut: boolean;
+	untrustedCertificate: boolean;
+}
+
+export function connectionError(context: ErrorContext, failure: ConnectionFailure): NodeApiError {
+	const { code, timedOut } = failure;
+	if (failure.untrustedCertificate) {
+		return build(
+			context,
+			undefined,
+			`The HTTPS certificate of the LibreBOR server was not trusted (${code}); nothing was sent`,
+			'Check the base URL of the credential. A custom server needs a certificate that n8n trusts (for a private CA, start n8n with NODE_EXTRA_CA_CERTS).',
+		);
+	}
 	if (context.lostAnswer) {
 		return build(context, undefined, context.lostAnswer.message, context.lostAnswer.description);
 	}

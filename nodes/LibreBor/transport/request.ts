@@ -48,13 +48,22 @@ interface RawResponse {
 	headers: Record<string, unknown>;
 }
 
-type Attempt = { response: RawResponse } | { failure: { code?: string; timedOut: boolean } };
+export interface TransportFailure {
+	code?: string;
+	timedOut: boolean;
+	/** The server's certificate was refused: trying again cannot help. */
+	untrustedCertificate: boolean;
+}
+
+type Attempt = { response: RawResponse } | { failure: TransportFailure };
+
+const CERTIFICATE_ERROR = /CERT|SELF_SIGNED|UNABLE_TO_(VERIFY|GET_ISSUER)|ALTNAME/;
 
 function findErrorCode(error: unknown): string | undefined {
 	let current: unknown = error;
 	for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
 		const code = (current as { code?: unknown }).code;
-		if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
+		if (typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code)) return code;
 		current = (current as { cause?: unknown }).cause;
 	}
 	return undefined;
@@ -79,7 +88,13 @@ async function sendOnce(
 	} catch (error) {
 		// The engine's error wraps the low-level request, credentials included: keep only the code.
 		const code = findErrorCode(error);
-		return { failure: { code, timedOut: isTimeout(code, error) } };
+		return {
+			failure: {
+				code,
+				timedOut: isTimeout(code, error),
+				untrustedCertificate: CERTIFICATE_ERROR.test(code ?? ''),
+			},
+		};
 	}
 }
 
@@ -144,8 +159,12 @@ export async function libreBorRequest(this: LibreBorFunctions, request: ApiReque
 			if (!canRetry || !withinBudget(retry, retryAfterMs, waitedMs)) {
 				throw statusError(errorContext, statusCode, body, retryAfterMs);
 			}
-		} else if (request.retry !== 'idempotent' || !withinBudget(retry, undefined, waitedMs)) {
-			throw connectionError(errorContext, attempt.failure.code, attempt.failure.timedOut);
+		} else if (
+			request.retry !== 'idempotent' ||
+			attempt.failure.untrustedCertificate ||
+			!withinBudget(retry, undefined, waitedMs)
+		) {
+			throw connectionError(errorContext, attempt.failure);
 		}
 
 		const waitMs = retryAfterMs ?? backoffMs(retry);

@@ -1,0 +1,48 @@
+import {
+	NodeConnectionTypes,
+	type INodeExecutionData,
+	type NodeConnectionType,
+	type INodeType,
+	type INodeTypeDescription,
+	type IPollFunctions,
+} from 'n8n-workflow';
+
+import { triggerProperties } from './trigger/description';
+import { pollNewAlerts } from './trigger/pollNewAlerts';
+import { pollSampleAlerts } from './trigger/pollSampleAlerts';
+import { readTriggerSettings } from './trigger/settings';
+
+// A named constant: the enum is what n8n asks for, and an inline array of it is misread by the
+// older description lint, which only understands string literals.
+const MAIN_OUTPUT: NodeConnectionType[] = [NodeConnectionTypes.Main];
+
+export class LibreBorTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'LibreBOR Trigger',
+		name: 'libreBorTrigger',
+		icon: { light: 'file:../../icons/librebor.svg', dark: 'file:../../icons/librebor.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["output"] === "entry" ? "New alert entries" : "New alerts"}}',
+		description: 'Starts the workflow when a company on your LibreBOR watch list appears in the BORME',
+		defaults: {
+			name: 'LibreBOR Trigger',
+		},
+		credentials: [
+			{
+				name: 'libreBorApi',
+				required: true,
+			},
+		],
+		polling: true,
+		inputs: [],
+		outputs: MAIN_OUTPUT,
+		properties: triggerProperties,
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const settings = readTriggerSettings.call(this);
+		if (this.getMode() === 'manual') return await pollSampleAlerts.call(this, settings);
+		return await pollNewAlerts.call(this, settings);
+	}
+}

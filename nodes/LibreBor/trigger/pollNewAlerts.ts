@@ -1,0 +1,86 @@
+import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+
+import { listUnreadAlerts } from '../api/alerts';
+import { activationMemoryOf, type ActivationMemory } from './activationMemory';
+import { itemsForAlert, oldestFirst } from './alertItems';
+import { forgetReadAlerts, isNewAlert, limitState, oldestCreatedAt, toKnownAlert } from './knownAlerts';
+import { markPendingAlerts } from './markPendingAlerts';
+import { readPollState, writePollState, type KnownAlert, type PollState } from './pollState';
+import type { TriggerSettings } from './settings';
+
+/**
+ * One production poll, skipped when the previous poll of this activation is still running.
+ * The state is written once, at the end: n8n stores it with the execution the poll starts (and,
+ * depending on its settings, when the poll returns null), and a poll that throws leaves the
+ * previous state in place, so a failed listing is simply caught up by the next poll.
+ */
+export async function pollNewAlerts(
+	this: IPollFunctions,
+	settings: TriggerSettings,
+): Promise<INodeExecutionData[][] | null> {
+	const memory = activationMemoryOf(this);
+	if (memory.polling) {
+		this.logger.debug('LibreBOR Trigger skipped a poll because the previous one is still running');
+		return null;
+	}
+	memory.polling = true;
+	try {
+		return await pollOnce.call(this, settings, memory);
+	} finally {
+		memory.polling = false;
+	}
+}
+
+async function pollOnce(
+	this: IPollFunctions,
+	settings: TriggerSettings,
+	memory: ActivationMemory,
+): Promise<INodeExecutionData[][] | null> {
+	const staticData = this.getWorkflowStaticData('node');
+	const stored = readPollState(staticData);
+	const previous = stored ?? memory.unstoredState;
+	let known: KnownAlert[] = previous?.known ?? [];
+	let pending = previous?.pending ?? [];
+
+	// Marked only now, a poll after they were emitted: had that execution not been stored,
+	// they would still be unread and would be emitted again rather than lost.
+	let justRead = new Set<string>();
+	if (pending.length > 0) {
+		const outcome = await markPendingAlerts.call(this, pending);
+		justRead = new Set(outcome.read);
+		pending = outcome.stillPending;
+	}
+
+	const listing = await listUnreadAlerts.call(this);
+
+	const save = (state: PollState) => {
+		writePollState(staticData, state);
+		memory.unstoredState = stored ? undefined : state;
+	};
+
+	if (!previous && !settings.includeExisting) {
+		save(limitState({ known: listing.map(toKnownAlert), pending: [], horizon: oldestCreatedAt(listing) }));
+		return null;
+	}
+
+	const listedIds = new Set(listing.map((alert) => alert.id));
+	// A just-read alert that the listing still shows stays known, in case the listing lags.
+	known = forgetReadAlerts(
+		known.filter(([id]) => !justRead.has(id) || listedIds.has(id)),
+		listing,
+	);
+	const knownIds = new Set(known.map(([id]) => id));
+	pending = pending.filter((id) => knownIds.has(id));
+
+	const items: INodeExecutionData[] = [];
+	for (const alert of oldestFirst(listing.filter((alert) => isNewAlert(alert, knownIds, previous?.horizon)))) {
+		known.push(toKnownAlert(alert));
+		const alertItems = itemsForAlert(alert, settings);
+		if (alertItems.length === 0) continue;
+		items.push(...alertItems);
+		if (settings.markAsRead) pending.push(alert.id);
+	}
+
+	save(limitState({ known, pending, horizon: previous?.horizon }));
+	return items.length > 0 ? [items] : null;
+}

@@ -1,0 +1,50 @@
+import { NodeOperationError, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
+
+import { listUnreadAlerts } from '../api/alerts';
+import { itemsForAlert, oldestFirst } from './alertItems';
+import type { TriggerSettings } from './settings';
+
+/** How many of the most recent alerts a test run shows. */
+export const SAMPLE_ALERT_COUNT = 3;
+
+const NO_ALERTS_HINT =
+	'The trigger fires when a company on the watch list appears in the BORME. Follow a company with the LibreBOR node (Watch List > Follow) and wait for its next bulletin entry, or point the credential at the sandbox environment to try the trigger with sample data. Alerts are a beta feature that needs an API subscription.';
+
+/**
+ * "Fetch Test Event": shows the most recent unread alerts as the trigger would shape them,
+ * without reading or writing the trigger's memory and without marking anything as read,
+ * so that the next production poll emits exactly what it would have emitted anyway.
+ */
+export async function pollSampleAlerts(
+	this: IPollFunctions,
+	settings: TriggerSettings,
+): Promise<INodeExecutionData[][]> {
+	const listing = await listUnreadAlerts.call(this);
+	if (listing.length === 0) {
+		throw new NodeOperationError(this.getNode(), 'There are no unread LibreBOR alerts to show', {
+			description: NO_ALERTS_HINT,
+		});
+	}
+
+	const sample = oldestFirst(
+		listing.filter((alert) => itemsForAlert(alert, settings).length > 0).slice(0, SAMPLE_ALERT_COUNT),
+	);
+	if (sample.length === 0) {
+		if (settings.labels.length === 0) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`None of the ${listing.length} unread LibreBOR alerts has a bulletin entry to show`,
+				{ description: 'Set Output to Alert to see the alerts themselves.' },
+			);
+		}
+		throw new NodeOperationError(
+			this.getNode(),
+			`None of the ${listing.length} unread LibreBOR alerts matches the labels "${settings.labelText}"`,
+			{
+				description:
+					'Check the spelling of the labels in Options > Labels (accents and case do not matter), or clear the option to see every alert.',
+			},
+		);
+	}
+	return [sample.flatMap((alert) => itemsForAlert(alert, settings))];
+}

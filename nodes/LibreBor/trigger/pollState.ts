@@ -1,0 +1,50 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/** Bumped when the shape changes, so that an older shape is recognised instead of misread. */
+export const POLL_STATE_VERSION = 1;
+
+/** An alert already seen: its id and its created_at in epoch milliseconds (null when unreadable). */
+export type KnownAlert = [id: string, createdAtMs: number | null];
+
+/**
+ * What the trigger remembers between polls, kept in the node's static data.
+ * - `known`: alerts emitted, filtered out or found at activation that may still be listed.
+ * - `pending`: emitted alerts still to be marked as read.
+ * - `horizon`: alerts created at or before it are never emitted (they existed at activation,
+ *   or were forgotten to keep the state small).
+ */
+export interface PollState {
+	known: KnownAlert[];
+	pending: string[];
+	horizon?: number;
+}
+
+function isKnownAlert(value: unknown): value is KnownAlert {
+	return (
+		Array.isArray(value) &&
+		value.length === 2 &&
+		typeof value[0] === 'string' &&
+		(value[1] === null || (typeof value[1] === 'number' && Number.isFinite(value[1])))
+	);
+}
+
+/** The saved state, or undefined before the first poll (or when the saved shape is not this version's). */
+export function readPollState(staticData: IDataObject): PollState | undefined {
+	if (staticData.v !== POLL_STATE_VERSION) return undefined;
+	const known = Array.isArray(staticData.known) ? staticData.known.filter(isKnownAlert) : [];
+	const pending = Array.isArray(staticData.pending)
+		? staticData.pending.filter((id): id is string => typeof id === 'string')
+		: [];
+	const horizon =
+		typeof staticData.horizon === 'number' && Number.isFinite(staticData.horizon) ? staticData.horizon : undefined;
+	return { known, pending, horizon };
+}
+
+/** Assigns whole top-level values so that n8n notices the change and saves it. */
+export function writePollState(staticData: IDataObject, state: PollState): void {
+	staticData.v = POLL_STATE_VERSION;
+	staticData.known = state.known;
+	staticData.pending = state.pending;
+	if (state.horizon === undefined) delete staticData.horizon;
+	else staticData.horizon = state.horizon;
+}

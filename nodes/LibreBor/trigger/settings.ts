@@ -1,0 +1,28 @@
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+
+import { parseLabelFilter } from '../helpers/alerts';
+
+export type TriggerOutput = 'alert' | 'entry';
+
+export interface TriggerSettings {
+	output: TriggerOutput;
+	markAsRead: boolean;
+	/** Normalised labels; empty means every label. */
+	labels: string[];
+	/** The labels as the user typed them, for messages. */
+	labelText: string;
+	includeExisting: boolean;
+}
+
+export function readTriggerSettings(this: IPollFunctions): TriggerSettings {
+	const output = this.getNodeParameter('output', 'alert') === 'entry' ? 'entry' : 'alert';
+	const options = this.getNodeParameter('options', {}) as IDataObject;
+	const labelText = typeof options.labels === 'string' ? options.labels.trim() : '';
+	return {
+		output,
+		markAsRead: options.markAsRead === true,
+		labels: parseLabelFilter(labelText),
+		labelText,
+		includeExisting: options.includeExisting === true,
+	};
+}

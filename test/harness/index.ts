@@ -1,0 +1,17 @@
+export { binaryFilePath, readBinary, readBinaryStream } from './binary.ts';
+export { testCredential } from './credential-test.ts';
+export { CredentialTypeRegistry, defaultCredentialTypes } from './credential-types.ts';
+export type { CredentialsByType } from './credentials-helper.ts';
+export { HarnessCredentialsHelper } from './credentials-helper.ts';
+export { ensureEngine } from './engine.ts';
+export type { HttpsTestServer, SeenRequest } from './https-test-server.ts';
+export { startHttpsTestServer } from './https-test-server.ts';
+export type { InputItems } from './input-node.ts';
+export { nodeTypeNameOf, PACKAGE_NAME } from './node-types.ts';
+export type { CursorStorage } from './poll-persistence.ts';
+export type { PollMode, PollSessionOptions } from './poll-session.ts';
+export { createPollSession, PollSession } from './poll-session.ts';
+export type { ActionResult, RunActionOptions } from './run-action.ts';
+export { runAction } from './run-action.ts';
+export type { PollResult, RunPollOptions } from './run-poll.ts';
+export { runPoll } from './run-poll.ts';

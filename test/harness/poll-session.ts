@@ -1,0 +1,185 @@
+import { Container } from '@n8n/di';
+import { PollTriggerExecutor } from 'n8n-core';
+import type {
+	ICredentialType,
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	WorkflowActivateMode,
+} from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+
+import { createAdditionalData } from './additional-data.ts';
+import { CredentialTypeRegistry, defaultCredentialTypes } from './credential-types.ts';
+import type { CredentialsByType } from './credentials-helper.ts';
+import { HarnessCredentialsHelper } from './credentials-helper.ts';
+import { ensureEngine } from './engine.ts';
+import { runManualPoll } from './manual-poll.ts';
+import { buildNodeUnderTest } from './node-under-test.ts';
+import { asLoadedByN8n, HarnessNodeTypes } from './node-types.ts';
+import type { CursorStorage } from './poll-persistence.ts';
+import { createActivePollContext, PersistedPollState, PollOutcome } from './poll-persistence.ts';
+
+export type PollMode = 'trigger' | 'manual';
+
+export interface PollSessionOptions {
+	/** An instance of the trigger class; a restart builds a fresh one from its class. */
+	nodeType: INodeType;
+	parameters: INodeParameters;
+	credentials?: CredentialsByType;
+	/** The workflow static data saved before this session, if any. */
+	staticData?: IDataObject;
+	/** How the n8n instance keeps poll state; see poll-persistence.ts. Defaults to n8n's default. */
+	cursorStorage?: CursorStorage;
+	typeVersion?: number;
+	credentialTypes?: ICredentialType[];
+}
+
+interface ActivePollTrigger {
+	workflow: Workflow;
+	outcome: PollOutcome;
+	execute: (testingTrigger: boolean) => Promise<void>;
+}
+
+const WORKFLOW_ID = 'harness-poll-workflow';
+
+const freshInstanceOf = (nodeType: INodeType): INodeType => {
+	const NodeClass = nodeType.constructor;
+	return NodeClass === Object ? nodeType : (new (NodeClass as new () => INodeType)() as INodeType);
+};
+
+/**
+ * An active workflow with one polling trigger, polled like n8n 2.41 polls it: the first
+ * poll of an activation is n8n's "testing" poll, later ones are regular ticks sharing one
+ * in-memory workflow, and only what n8n would write to its database survives `restart()`.
+ */
+export class PollSession {
+	readonly nodeName: string;
+
+	private readonly node: INode;
+
+	private readonly credentialsHelper: HarnessCredentialsHelper;
+
+	private readonly state: PersistedPollState;
+
+	private readonly cursorStorage: CursorStorage;
+
+	private active?: ActivePollTrigger;
+
+	private nextActivation: WorkflowActivateMode = 'activate';
+
+	private nodeTypeInstance: INodeType;
+
+	constructor(private readonly options: PollSessionOptions) {
+		this.node = buildNodeUnderTest(options);
+		this.nodeName = this.node.name;
+		this.nodeTypeInstance = options.nodeType;
+		this.cursorStorage = options.cursorStorage ?? 'static-data';
+		this.state = new PersistedPollState(options.staticData);
+		this.credentialsHelper = new HarnessCredentialsHelper(
+			new CredentialTypeRegistry(options.credentialTypes ?? defaultCredentialTypes()),
+			structuredClone(options.credentials ?? {}),
+		);
+	}
+
+	/** The workflow static data in n8n's database now: what a restart starts from. */
+	get savedStaticData(): IDataObject {
+		return this.state.savedStaticData;
+	}
+
+	/** This node's part of `savedStaticData` (`getWorkflowStaticData('node')` after a restart). */
+	get savedNodeStaticData(): IDataObject {
+		return (this.savedStaticData[`node:${this.nodeName}`] as IDataObject | undefined) ?? {};
+	}
+
+	/** The static data of the active in-memory workflow, including what is not saved yet. */
+	get liveStaticData(): IDataObject | undefined {
+		return this.active ? (JSON.parse(JSON.stringify(this.active.workflow.staticData)) as IDataObject) : undefined;
+	}
+
+	/** Whether the next trigger poll is the first of an activation (n8n's "testing" poll). */
+	get isActivated(): boolean {
+		return this.active !== undefined;
+	}
+
+	/**
+	 * One poll. 'trigger' is a tick of the active workflow (activating it first if needed);
+	 * 'manual' is a "Fetch Test Event" run that leaves the saved state alone. Returns what
+	 * the poll emitted, or null; rejects with the poll's error.
+	 */
+	async poll(mode: PollMode = 'trigger'): Promise<INodeExecutionData[][] | null> {
+		await ensureEngine();
+		if (mode === 'manual') {
+			return await runManualPoll({
+				node: this.node,
+				nodeTypes: this.nodeTypes(),
+				credentialsHelper: this.credentialsHelper,
+				staticData: this.savedStaticData,
+			});
+		}
+
+		const activationPoll = !this.active;
+		this.active ??= this.activate();
+		const { execute, outcome } = this.active;
+		outcome.reset();
+		try {
+			await execute(activationPoll);
+		} catch (error) {
+			// A failed first poll fails the activation: n8n drops this workflow object and
+			// activates again later from the saved state.
+			this.active = undefined;
+			throw error;
+		}
+		if (outcome.error) throw outcome.error;
+		return outcome.data ?? null;
+	}
+
+	/** An n8n restart: a new node instance and workflow, activated again from the saved state. */
+	restart(): void {
+		this.active = undefined;
+		this.nodeTypeInstance = freshInstanceOf(this.options.nodeType);
+		this.nextActivation = 'init';
+	}
+
+	/** Activates the workflow without polling yet; `runPoll` uses it to poll as a regular tick. */
+	activateWithoutPolling(): void {
+		this.active ??= this.activate();
+	}
+
+	private nodeTypes(): HarnessNodeTypes {
+		return new HarnessNodeTypes().register(this.node.type, asLoadedByN8n(this.nodeTypeInstance));
+	}
+
+	private activate(): ActivePollTrigger {
+		const workflow = new Workflow({
+			id: WORKFLOW_ID,
+			name: 'Poll trigger under test',
+			nodes: [structuredClone(this.node)],
+			connections: {},
+			active: true,
+			nodeTypes: this.nodeTypes(),
+			staticData: this.state.savedStaticData,
+			settings: { executionOrder: 'v1' },
+		});
+		const node = workflow.getNode(this.nodeName)!;
+		const outcome = new PollOutcome();
+		const context = createActivePollContext({
+			workflow,
+			node,
+			additionalData: createAdditionalData({
+				credentialsHelper: this.credentialsHelper,
+				workflowId: WORKFLOW_ID,
+			}),
+			activation: this.nextActivation,
+			cursorStorage: this.cursorStorage,
+			state: this.state,
+			outcome,
+		});
+		const execute = Container.get(PollTriggerExecutor).create(workflow, node, context, () => true);
+		return { workflow, outcome, execute };
+	}
+}
+
+export const createPollSession = (options: PollSessionOptions): PollSession => new PollSession(options);

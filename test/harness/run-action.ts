@@ -1,0 +1,142 @@
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import type {
+	ExecutionBaseError,
+	ICredentialType,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	IRun,
+	IRunData,
+	IWorkflowBase,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+import { NodeConnectionTypes, Workflow } from 'n8n-workflow';
+
+import { createAdditionalData } from './additional-data.ts';
+import { CredentialTypeRegistry, defaultCredentialTypes } from './credential-types.ts';
+import type { CredentialsByType } from './credentials-helper.ts';
+import { HarnessCredentialsHelper } from './credentials-helper.ts';
+import { ensureEngine } from './engine.ts';
+import type { InputItems } from './input-node.ts';
+import { createInputNodeType, INPUT_NODE_NAME, INPUT_NODE_TYPE, toExecutionItems } from './input-node.ts';
+import { buildNodeUnderTest } from './node-under-test.ts';
+import { asLoadedByN8n, HarnessNodeTypes } from './node-types.ts';
+
+export interface RunActionOptions {
+	/** An instance of the node class, e.g. `new LibreBor()`. */
+	nodeType: INodeType;
+	parameters: INodeParameters;
+	/** Decrypted credential data by credential type name, e.g. `{ libreBorApi: {...} }`. */
+	credentials?: CredentialsByType;
+	/** Input items; plain objects become `{ json }`. Defaults to one empty item. */
+	items?: InputItems;
+	/** The node setting "On Error: Continue" (`onError: 'continueRegularOutput'`). */
+	continueOnFail?: boolean;
+	typeVersion?: number;
+	/** Execution mode; n8n's own node tests use 'manual'. */
+	mode?: WorkflowExecuteMode;
+	/** Credential types the engine knows; defaults to the package's. */
+	credentialTypes?: ICredentialType[];
+}
+
+export interface ActionResult {
+	/** First output of the node under test. */
+	items: INodeExecutionData[];
+	outputs: INodeExecutionData[][];
+	/**
+	 * The error the node threw when the run failed (not set when continueOnFail kept it
+	 * going), as thrown: a NodeApiError or NodeOperationError instance.
+	 */
+	error?: ExecutionBaseError;
+	/** The same failure as n8n-core stores it in the run data: a plain copy of the error's fields. */
+	engineError?: ExecutionBaseError;
+	runData: IRunData;
+	run: IRun;
+	nodeName: string;
+}
+
+let executionCounter = 0;
+
+/** n8n-core keeps only a field copy of a node's error; this keeps the instance the node threw. */
+function recordingThrownError(nodeType: INodeType, thrown: { error?: ExecutionBaseError }): INodeType {
+	const { execute } = nodeType;
+	if (!execute) return nodeType;
+	nodeType.execute = async function (this: IExecuteFunctions) {
+		try {
+			return await execute.call(this);
+		} catch (error) {
+			thrown.error = error as ExecutionBaseError;
+			throw error;
+		}
+	};
+	return nodeType;
+}
+
+/** Runs an action node behind a test input node through n8n-core's WorkflowExecute. */
+export async function runAction(options: RunActionOptions): Promise<ActionResult> {
+	await ensureEngine();
+
+	const nodeUnderTest = buildNodeUnderTest(options);
+	const inputNode = {
+		id: 'test-input',
+		name: INPUT_NODE_NAME,
+		type: INPUT_NODE_TYPE,
+		typeVersion: 1,
+		position: [-200, 0] as [number, number],
+		parameters: {},
+	};
+	const thrown: { error?: ExecutionBaseError } = {};
+	const nodeTypes = new HarnessNodeTypes()
+		.register(INPUT_NODE_TYPE, createInputNodeType(toExecutionItems(options.items)))
+		.register(nodeUnderTest.type, recordingThrownError(asLoadedByN8n(options.nodeType), thrown));
+
+	const workflowData: IWorkflowBase = {
+		id: 'harness-action-workflow',
+		name: 'Action under test',
+		active: false,
+		activeVersionId: null,
+		isArchived: false,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		nodes: [inputNode, nodeUnderTest],
+		connections: {
+			[INPUT_NODE_NAME]: {
+				main: [[{ node: nodeUnderTest.name, type: NodeConnectionTypes.Main, index: 0 }]],
+			},
+		},
+		settings: { executionOrder: 'v1' },
+	};
+	const workflow = new Workflow({ ...workflowData, nodeTypes });
+
+	const mode = options.mode ?? 'manual';
+	const executionId = String(++executionCounter);
+	const additionalData = createAdditionalData({
+		credentialsHelper: new HarnessCredentialsHelper(
+			new CredentialTypeRegistry(options.credentialTypes ?? defaultCredentialTypes()),
+			structuredClone(options.credentials ?? {}),
+		),
+		workflowId: workflowData.id,
+		executionId,
+		hooks: new ExecutionLifecycleHooks(mode, executionId, workflowData),
+	});
+
+	const run = await new WorkflowExecute(additionalData, mode).run({
+		workflow,
+		startNode: workflow.getNode(INPUT_NODE_NAME)!,
+	});
+
+	const { runData } = run.data.resultData;
+	const taskData = runData[nodeUnderTest.name]?.[0];
+	const outputs = (taskData?.data?.main ?? []).map((output) => output ?? []);
+	const engineError = taskData?.error ?? run.data.resultData.error;
+	return {
+		items: outputs[0] ?? [],
+		outputs,
+		error: engineError && (thrown.error ?? engineError),
+		engineError,
+		runData,
+		run,
+		nodeName: nodeUnderTest.name,
+	};
+}

@@ -1,0 +1,70 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+
+import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
+import { runAction, type ActionResult } from '../harness/index.ts';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../simulator/index.ts';
+
+export type { Simulator };
+
+export function credentialsFor(sim: Simulator, overrides: IDataObject = {}) {
+	return {
+		libreBorApi: {
+			environment: 'custom',
+			baseUrl: sim.baseUrl,
+			username: sim.credentials.username,
+			password: sim.credentials.password,
+			...overrides,
+		},
+	};
+}
+
+/** One simulator per test file, back to its initial state before each test. */
+export function useSimulator(options: SimulatorOptions = {}): () => Simulator {
+	let sim: Simulator | undefined;
+	beforeAll(async () => {
+		sim = await startSimulator(options);
+	});
+	afterAll(async () => await sim?.close());
+	beforeEach(() => sim?.reset());
+	return () => {
+		if (!sim) throw new Error('The simulator has not started');
+		return sim;
+	};
+}
+
+/** Every text a user could see of a run: output items, error messages and descriptions. */
+export function visibleText(result: ActionResult): string {
+	const error = result.error as (Error & { description?: string; context?: unknown }) | undefined;
+	return JSON.stringify({
+		items: result.items.map((item) => ({ json: item.json, binary: item.binary, error: item.error?.message, description: item.error?.description })),
+		error: error && { message: error.message, description: error.description, stack: error.stack, context: error.context },
+	});
+}
+
+export function expectNoSecret(result: ActionResult, secret: string) {
+	expect(visibleText(result)).not.toContain(secret);
+	expect(visibleText(result)).not.toContain(Buffer.from(`:${secret}`).toString('base64').slice(4));
+}
+
+export interface RunOptions {
+	items?: IDataObject[];
+	continueOnFail?: boolean;
+	credentials?: IDataObject;
+}
+
+/** Runs the LibreBOR node through n8n's engine against the simulator; never leaks the password. */
+export async function runLibreBor(sim: Simulator, parameters: INodeParameters, options: RunOptions = {}) {
+	const result = await runAction({
+		nodeType: new LibreBor(),
+		parameters,
+		credentials: credentialsFor(sim, options.credentials),
+		items: options.items,
+		continueOnFail: options.continueOnFail,
+	});
+	expectNoSecret(result, sim.credentials.password);
+	return result;
+}
+
+export const jsonOf = (result: ActionResult) => result.items.map((item) => item.json);
+export const pairedItemsOf = (result: ActionResult) => result.items.map((item) => item.pairedItem);

@@ -44,7 +44,7 @@ export async function runForEachItem(
 			const nodeError = asNodeError(context, error, itemIndex);
 			if (!context.continueOnFail()) throw nodeError;
 			const failed: INodeExecutionData = {
-				json: { error: nodeError.message, ...(nodeError.description ? { description: nodeError.description } : {}) },
+				json: { error: nodeError.message },
 				error: nodeError,
 				pairedItem: { item: itemIndex },
 			};

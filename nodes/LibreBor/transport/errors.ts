@@ -112,26 +112,29 @@ export interface ConnectionFailure {
 	untrustedCertificate: boolean;
 }
 
+/**
+ * n8n replaces an error message that mentions a Node error code (ECONNRESET, ENOTFOUND…)
+ * with a generic text, so the code goes in the description.
+ */
 export function connectionError(context: ErrorContext, failure: ConnectionFailure): NodeApiError {
 	const { code, timedOut } = failure;
+	const codeNote = code ? ` (network error ${code})` : '';
 	if (failure.untrustedCertificate) {
 		return build(
 			context,
 			undefined,
-			`The HTTPS certificate of the LibreBOR server was not trusted (${code}); nothing was sent`,
-			'Check the base URL of the credential. A custom server needs a certificate that n8n trusts (for a private CA, start n8n with NODE_EXTRA_CA_CERTS).',
+			'The HTTPS certificate of the LibreBOR server is not trusted; nothing was sent',
+			`Check the base URL of the credential. A custom server needs a certificate that n8n trusts (for a private CA, start n8n with NODE_EXTRA_CA_CERTS).${codeNote}`,
 		);
 	}
 	if (context.lostAnswer) {
-		return build(context, undefined, context.lostAnswer.message, context.lostAnswer.description);
+		return build(context, undefined, context.lostAnswer.message, `${context.lostAnswer.description}${codeNote}`);
 	}
-	const what = timedOut
-		? 'LibreBOR did not answer in time'
-		: `Could not reach LibreBOR${code ? ` (${code})` : ''}`;
+	const what = timedOut ? 'LibreBOR did not answer in time' : 'Could not reach LibreBOR';
 	return build(
 		context,
 		undefined,
 		`${what} for ${context.operation}`,
-		'Check the network and the base URL of the credential. Reads were retried within a small budget.',
+		`Check the network and the base URL of the credential. Reads were retried within a small budget.${codeNote}`,
 	);
 }

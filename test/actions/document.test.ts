@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest';
+
+import { readBinary } from '../harness/index.ts';
+import { jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/libreBor.ts';
+
+const sim = useSimulator({ documentSizeBytes: 4096 });
+
+const order = (extra: Record<string, unknown> = {}, options: Record<string, unknown> = {}) => ({
+	resource: 'document',
+	operation: 'order',
+	nif: 'B64717838',
+	year: 2023,
+	options,
+	...extra,
+});
+
+describe('Document > Order', () => {
+	it('orders the annual accounts and outputs the answer with the NIF and year', async () => {
+		const balance = sim().balance;
+		const result = await runLibreBor(sim(), order({}, { sendEmail: true }));
+		expect(result.error).toBeUndefined();
+		const [answer] = jsonOf(result);
+		expect(answer).toMatchObject({ nif: 'B64717838', year: 2023 });
+		expect(answer.document_id).toEqual(expect.any(String));
+		expect(sim().ordersReceived).toBe(1);
+		expect(sim().balance).toBeLessThan(balance);
+		expect(sim().requestsTo('POST', '/v2/documents/order/')[0].form).toEqual({
+			nif: 'B64717838',
+			type: 'accounts',
+			year: '2023',
+			send_email: 'true',
+		});
+	});
+
+	it('sends one order for two items with the same NIF and year, and says the second reused it', async () => {
+		const result = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), {
+			items: [{ nif: 'B64717838' }, { nif: 'b-64717838' }, { nif: 'A86212420' }],
+		});
+		expect(sim().ordersReceived).toBe(2);
+		const [first, second, third] = jsonOf(result);
+		expect(second.document_id).toBe(first.document_id);
+		expect(second.reused_order).toBe(true);
+		expect(first.reused_order).toBeUndefined();
+		expect(third.document_id).not.toBe(first.document_id);
+		expect(pairedItemsOf(result)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+	});
+
+	it('refuses, before sending anything, to place more orders than the cap', async () => {
+		const result = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }, { maxOrders: 2 }), {
+			items: [{ nif: 'B64717838' }, { nif: 'A86212420' }, { nif: 'J99216582' }],
+		});
+		expect(result.error?.message).toMatch(/3 document orders, more than the limit of 2/);
+		expect((result.error as { description?: string }).description).toMatch(/Max Orders per Execution/);
+		expect(sim().ordersReceived).toBe(0);
+	});
+
+	it('sends an order whose answer is lost only once, and says it may have been placed', async () => {
+		sim().injectFault({ method: 'POST', path: '/v2/documents/order/', afterHandling: true, drop: true });
+		const result = await runLibreBor(sim(), order());
+		expect(result.error?.message).toMatch(/may have been placed/);
+		expect((result.error as { description?: string }).description).toMatch(/Documents section/);
+		expect(sim().ordersReceived).toBe(1);
+		expect(sim().requestsTo('POST', '/v2/documents/order/')).toHaveLength(1);
+	});
+
+	it('sends an order that times out only once', async () => {
+		sim().injectFault({ method: 'POST', path: '/v2/documents/order/', afterHandling: true, delayMs: 3000 });
+		const result = await runLibreBor(sim(), order({}, { timeout: 0.5 }));
+		expect(result.error?.message).toMatch(/may have been placed/);
+		expect(sim().requestsTo('POST', '/v2/documents/order/')).toHaveLength(1);
+	});
+
+	it('is refused with a clear message when the balance is not positive', async () => {
+		sim().balance = 0;
+		const result = await runLibreBor(sim(), order());
+		expect(result.error?.message).toMatch(/402/);
+		expect((result.error as { description?: string }).description).toMatch(/positive prepaid balance/);
+	});
+
+	it('waits for completion and outputs the status and download link', async () => {
+		sim().documentProcessingMs = 1200;
+		const result = await runLibreBor(sim(), order({}, { waitForCompletion: true, pollInterval: 1 }));
+		expect(result.error).toBeUndefined();
+		const [answer] = jsonOf(result);
+		expect(answer.status).toBe('completed');
+		expect(answer.download_link).toMatch(new RegExp(`^${sim().downloadOrigin}/`));
+		expect(sim().requestsTo('GET', `/v2/documents/${answer.document_id}/`).length).toBeGreaterThanOrEqual(2);
+	});
+
+	it('goes from NIF to PDF in one node with Download, as the document leaves processing', async () => {
+		sim().documentProcessingMs = 1200;
+		const result = await runLibreBor(sim(), order({}, { download: true, pollInterval: 1, binaryPropertyName: 'accounts' }));
+		expect(result.error).toBeUndefined();
+		const [item] = result.items;
+		expect(item.binary?.accounts).toMatchObject({
+			fileName: 'cuentas-anuales-B64717838-2023.pdf',
+			mimeType: 'application/pdf',
+		});
+		const file = await readBinary(item, 'accounts');
+		expect(file.length).toBe(4096);
+		expect(file.subarray(0, 8).toString()).toBe('%PDF-1.4');
+		const downloads = sim().requests.filter((request) => request.origin === 'download');
+		expect(downloads).toHaveLength(1);
+		expect(downloads[0].headers.authorization).toBeUndefined();
+	});
+
+	it('fails past Max Wait with the document ID so the user can resume with Download', async () => {
+		sim().documentProcessingMs = 60_000;
+		const result = await runLibreBor(sim(), order({}, { waitForCompletion: true, pollInterval: 1, maxWait: 2 }));
+		const documentId = sim().documents[0]?.id;
+		expect(documentId).toBeTruthy();
+		expect(result.error?.message).toContain(documentId);
+		expect((result.error as { description?: string }).description).toContain(`document ID ${documentId}`);
+		expect(sim().ordersReceived).toBe(1);
+	});
+
+	it('falls back to the /order/ path only when the primary path is missing', async () => {
+		sim().disablePrimaryDocumentPaths = true;
+		const result = await runLibreBor(sim(), order({}, { waitForCompletion: true, pollInterval: 1 }));
+		expect(result.error).toBeUndefined();
+		expect(sim().ordersReceived).toBe(1);
+		expect(sim().requestsTo('POST', '/v2/order/')).toHaveLength(1);
+	});
+});
+
+describe('Document > Get', () => {
+	it('outputs the document record with its ID', async () => {
+		const ordered = await runLibreBor(sim(), order());
+		const documentId = String(jsonOf(ordered)[0].document_id);
+		const result = await runLibreBor(sim(), { resource: 'document', operation: 'get', documentId });
+		expect(jsonOf(result)).toEqual([{ ...sim().viewDocument(documentId), document_id: documentId }]);
+	});
+
+	it('says the document is unknown on 404', async () => {
+		const result = await runLibreBor(sim(), { resource: 'document', operation: 'get', documentId: 'no-such-document' });
+		expect(result.error?.message).toMatch(/does not know the document no-such-document/);
+	});
+});
+
+describe('Document > Download', () => {
+	const download = (documentId: string, options: Record<string, unknown> = {}) => ({
+		resource: 'document',
+		operation: 'download',
+		documentId,
+		binaryPropertyName: 'data',
+		options: { pollInterval: 1, ...options },
+	});
+
+	it('waits while the document is processing, then outputs the file and the record', async () => {
+		sim().documentProcessingMs = 1200;
+		const documentId = String(jsonOf(await runLibreBor(sim(), order()))[0].document_id);
+		const result = await runLibreBor(sim(), download(documentId));
+		expect(result.error).toBeUndefined();
+		const [item] = result.items;
+		expect(item.json).toMatchObject({ document_id: documentId, status: 'completed' });
+		expect(item.binary?.data.fileName).toBe('cuentas-anuales-B64717838-2023.pdf');
+		expect((await readBinary(item)).length).toBe(4096);
+	});
+
+	it('refuses a download link that is not HTTPS', async () => {
+		sim().downloadLinkOverride = (document) => `http://localhost:1/files/${document.id}`;
+		const documentId = String(jsonOf(await runLibreBor(sim(), order()))[0].document_id);
+		const result = await runLibreBor(sim(), download(documentId));
+		expect(result.error?.message).toMatch(/only HTTPS download links/);
+	});
+
+	it('shows the status of a finished document that has no download link', async () => {
+		sim().finishedStatus = 'failed';
+		sim().downloadLinkOverride = () => null;
+		const documentId = String(jsonOf(await runLibreBor(sim(), order()))[0].document_id);
+		const result = await runLibreBor(sim(), download(documentId));
+		expect(result.error?.message).toMatch(/finished with status "failed" and no download link/);
+	});
+});

@@ -1,7 +1,6 @@
 import {
 	NodeConnectionTypes,
 	type INodeExecutionData,
-	type NodeConnectionType,
 	type INodeType,
 	type INodeTypeDescription,
 	type IPollFunctions,
@@ -11,10 +10,6 @@ import { triggerProperties } from './trigger/description';
 import { pollNewAlerts } from './trigger/pollNewAlerts';
 import { pollSampleAlerts } from './trigger/pollSampleAlerts';
 import { readTriggerSettings } from './trigger/settings';
-
-// A named constant: the enum is what n8n asks for, and an inline array of it is misread by the
-// older description lint, which only understands string literals.
-const MAIN_OUTPUT: NodeConnectionType[] = [NodeConnectionTypes.Main];
 
 export class LibreBorTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -36,7 +31,7 @@ export class LibreBorTrigger implements INodeType {
 		],
 		polling: true,
 		inputs: [],
-		outputs: MAIN_OUTPUT,
+		outputs: [NodeConnectionTypes.Main],
 		properties: triggerProperties,
 	};
 

@@ -1,3 +1,4 @@
+import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { readBinary } from '../harness/index.ts';
@@ -5,7 +6,7 @@ import { jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/lib
 
 const sim = useSimulator({ documentSizeBytes: 4096 });
 
-const order = (extra: Record<string, unknown> = {}, options: Record<string, unknown> = {}) => ({
+const order = (extra: INodeParameters = {}, options: INodeParameters = {}): INodeParameters => ({
 	resource: 'document',
 	operation: 'order',
 	nif: 'B64717838',
@@ -138,7 +139,7 @@ describe('Document > Get', () => {
 });
 
 describe('Document > Download', () => {
-	const download = (documentId: string, options: Record<string, unknown> = {}) => ({
+	const download = (documentId: string, options: INodeParameters = {}): INodeParameters => ({
 		resource: 'document',
 		operation: 'download',
 		documentId,

@@ -1,3 +1,4 @@
+import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { LibreBorApi } from '../../credentials/LibreBorApi.credentials.ts';
@@ -6,7 +7,7 @@ import { testCredential } from '../harness/index.ts';
 import { credentialsFor, runLibreBor, useSimulator } from '../support/libreBor.ts';
 
 const sim = useSimulator();
-const test = (overrides: Record<string, unknown> = {}) =>
+const test = (overrides: IDataObject = {}) =>
 	testCredential(new LibreBorApi(), credentialsFor(sim(), overrides).libreBorApi);
 
 describe('LibreBOR API credential', () => {

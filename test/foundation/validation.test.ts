@@ -1,3 +1,4 @@
+import type { GenericValue, INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { explainInvalidNif, normalizeNif } from '../../nodes/LibreBor/helpers/nif.ts';
@@ -37,7 +38,7 @@ const INVALID_DOCUMENT_IDS = ['', ' ', '../1', 'a/b', 'a?b=1', 'a#b', '%2e%2e', 
 const INVALID_YEARS = [0, 1989, new Date().getUTCFullYear() + 1, 2023.5, -2023, 'abc', ''];
 
 /** Runs one operation over many bad values, with continue-on-fail so that every item reports. */
-async function refuseAll(parameters: Record<string, unknown>, field: string, values: unknown[]) {
+async function refuseAll(parameters: INodeParameters, field: string, values: GenericValue[]) {
 	const result = await runLibreBor(sim(), { ...parameters, [field]: `={{ $json.value }}` }, {
 		items: values.map((value) => ({ value })),
 		continueOnFail: true,

@@ -5,7 +5,7 @@
 //   POST /__sim/reset     -> back to the initial state
 //   POST /__sim/faults    body: a Fault; `pathPattern` (RegExp source) instead of `path`, `times` may be "Infinity"
 //   DELETE /__sim/faults  -> removes every pending fault
-//   POST /__sim/settings  body: any of latencyMs, alertListCap, documentProcessingMs, documentSizeBytes,
+//   POST /__sim/settings  body: any of latencyMs, alertListCap, documentProcessingMs, documentSizeBytes, downloadBytesPerSecond,
 //                         balance, orderPrice, finishedStatus, disablePrimaryDocumentPaths (null: unlimited)
 //   GET  /__sim/requests  -> the request log
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -18,6 +18,7 @@ const SETTING_NAMES = [
 	'alertListCap',
 	'documentProcessingMs',
 	'documentSizeBytes',
+	'downloadBytesPerSecond',
 	'balance',
 	'orderPrice',
 	'finishedStatus',

@@ -10,8 +10,22 @@ const HEADER = Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1');
 const TRAILER = Buffer.from('\n%%EOF\n', 'latin1');
 const FILLER = Buffer.alloc(CHUNK_SIZE, '0 0 0 rg 0 0 612 792 re f\n', 'latin1');
 
-/** A stream of exactly `size` bytes starting with `%PDF-1.4` and, when it fits, ending with `%%EOF`. */
-export function pdfLikeStream(size: number): Readable {
+async function* throttled(chunks: Iterable<Buffer>, bytesPerSecond: number): AsyncGenerator<Buffer> {
+	const started = Date.now();
+	let sent = 0;
+	for (const chunk of chunks) {
+		yield chunk;
+		sent += chunk.length;
+		const ahead = (sent / bytesPerSecond) * 1000 - (Date.now() - started);
+		if (ahead > 0) await new Promise((resolve) => setTimeout(resolve, ahead));
+	}
+}
+
+/**
+ * A stream of exactly `size` bytes starting with `%PDF-1.4` and, when it fits, ending with
+ * `%%EOF`, at most `bytesPerSecond` fast when that is set.
+ */
+export function pdfLikeStream(size: number, bytesPerSecond = 0): Readable {
 	function* chunks(): Generator<Buffer> {
 		const head = HEADER.subarray(0, Math.min(HEADER.length, size));
 		yield head;
@@ -24,7 +38,7 @@ export function pdfLikeStream(size: number): Readable {
 		}
 		if (tail.length > 0) yield tail;
 	}
-	return Readable.from(chunks(), { objectMode: false });
+	return Readable.from(bytesPerSecond > 0 ? throttled(chunks(), bytesPerSecond) : chunks(), { objectMode: false });
 }
 
 export function createDownloadHandler(state: SimulatorState): (request: LoggedRequest) => Answer {
@@ -43,7 +57,7 @@ export function createDownloadHandler(state: SimulatorState): (request: LoggedRe
 				'content-length': String(size),
 				'content-disposition': `attachment; filename="cuentas-anuales-${document.nif}-${document.year}.pdf"`,
 			},
-			body: () => pdfLikeStream(size),
+			body: () => pdfLikeStream(size, state.downloadBytesPerSecond),
 		};
 	};
 }

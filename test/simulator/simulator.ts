@@ -219,6 +219,13 @@ export class Simulator {
 		this.state.documentProcessingMs = value;
 	}
 
+	get downloadBytesPerSecond(): number {
+		return this.state.downloadBytesPerSecond;
+	}
+	set downloadBytesPerSecond(value: number) {
+		this.state.downloadBytesPerSecond = value;
+	}
+
 	get documentSizeBytes(): number {
 		return this.state.documentSizeBytes;
 	}

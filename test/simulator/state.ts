@@ -26,6 +26,7 @@ export class SimulatorState {
 	alertListCap: number;
 	documentProcessingMs: number;
 	documentSizeBytes: number;
+	downloadBytesPerSecond: number;
 	orderPrice: number;
 	balance: number;
 	finishedStatus: string;
@@ -48,6 +49,7 @@ export class SimulatorState {
 		this.alertListCap = options.alertListCap ?? Infinity;
 		this.documentProcessingMs = options.documentProcessingMs ?? 0;
 		this.documentSizeBytes = options.documentSizeBytes ?? DEFAULT_DOCUMENT_SIZE;
+		this.downloadBytesPerSecond = options.downloadBytesPerSecond ?? 0;
 		this.orderPrice = options.orderPrice ?? 5;
 		this.balance = options.balance ?? 100;
 		this.finishedStatus = options.finishedStatus ?? 'completed';

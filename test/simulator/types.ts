@@ -161,6 +161,8 @@ export interface SimulatorOptions {
 	documentProcessingMs?: number;
 	/** Size of the downloadable file (default 20 KiB). */
 	documentSizeBytes?: number;
+	/** Caps the download host's speed, like a real network; 0 or absent means as fast as loopback goes. */
+	downloadBytesPerSecond?: number;
 	/** Prepaid balance in euros (default 100). */
 	balance?: number;
 	orderPrice?: number;

@@ -1,14 +1,14 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { alertMatchesLabels, alertToEntries, entryMatchesLabels, type LibreBorAlert } from '../helpers/alerts';
-import { createdAtMs } from './knownAlerts';
+import { ascending, createdAtMs } from './knownAlerts';
 import type { TriggerSettings } from './settings';
 
 /** Oldest first, the order a workflow expects events in; the API lists the newest first. */
 export function oldestFirst(alerts: LibreBorAlert[]): LibreBorAlert[] {
 	return [...alerts]
 		.reverse()
-		.sort((a, b) => (createdAtMs(a) ?? Infinity) - (createdAtMs(b) ?? Infinity));
+		.sort((a, b) => ascending(createdAtMs(a) ?? Infinity, createdAtMs(b) ?? Infinity));
 }
 
 /**

@@ -1,12 +1,21 @@
 import type { LibreBorAlert } from '../helpers/alerts';
 import type { KnownAlert, PollState } from './pollState';
 
-/** Most alerts remembered at once; far above what the API lists, so only reached in unusual cases. */
-export const MAX_REMEMBERED_ALERTS = 5000;
+/**
+ * Most alerts remembered at once. Reached only when unread alerts pile up, unmarked, behind a
+ * capped listing; past it, an alert never seen that sat behind a thousand newer ones could be
+ * passed over, a fair price for a state that stays small (about 60 kB at most).
+ */
+export const MAX_REMEMBERED_ALERTS = 1000;
 
 export function createdAtMs(alert: LibreBorAlert): number | null {
 	const time = typeof alert.created_at === 'string' ? Date.parse(alert.created_at) : NaN;
 	return Number.isNaN(time) ? null : time;
+}
+
+/** Ascending order that also copes with infinities (which subtraction turns into NaN). */
+export function ascending(a: number, b: number): number {
+	return a < b ? -1 : a > b ? 1 : 0;
 }
 
 export function toKnownAlert(alert: LibreBorAlert): KnownAlert {
@@ -54,7 +63,8 @@ export function limitState(state: PollState, limit = MAX_REMEMBERED_ALERTS): Pol
 	let horizon = state.horizon;
 	let known = state.known;
 	if (known.length > limit) {
-		const oldestFirst = [...known].sort(([, a], [, b]) => (a ?? -Infinity) - (b ?? -Infinity));
+		// Unreadable timestamps go first: nothing tells how old they are.
+		const oldestFirst = [...known].sort(([, a], [, b]) => ascending(a ?? -Infinity, b ?? -Infinity));
 		const forgotten = oldestFirst.slice(0, known.length - limit);
 		for (const [, time] of forgotten) {
 			if (time !== null && (horizon === undefined || time > horizon)) horizon = time;

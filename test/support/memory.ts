@@ -1,0 +1,35 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
+
+// JavaScript objects and Buffers: what a node holds when it keeps a file in memory. The rest of
+// `external` is native memory such as the TLS contexts each HTTPS request builds.
+const liveBytes = () => {
+	const usage = process.memoryUsage();
+	return usage.heapUsed + usage.arrayBuffers;
+};
+
+/**
+ * The peak growth of live memory (heap and buffers, after garbage collection) while `work`
+ * runs. Collecting before each sample keeps garbage that is merely waiting for the
+ * collector from looking like memory the work holds on to.
+ */
+export async function peakLiveMemoryGrowth(work: () => Promise<unknown>, sampleEveryMs = 50): Promise<number> {
+	collectGarbage();
+	const baseline = liveBytes();
+	let peak = baseline;
+	const sample = () => {
+		collectGarbage();
+		peak = Math.max(peak, liveBytes());
+	};
+	const sampler = setInterval(sample, sampleEveryMs);
+	try {
+		await work();
+	} finally {
+		clearInterval(sampler);
+	}
+	sample();
+	return peak - baseline;
+}

@@ -9,7 +9,7 @@ function copyCodex() {
 	return src('nodes/**/*.node.json').pipe(dest('dist/nodes'));
 }
 
-exports['build:icons'] = async function buildAssets() {
+exports['build:assets'] = async function buildAssets() {
 	await new Promise((resolve, reject) => copyIcons().on('end', resolve).on('error', reject));
 	await new Promise((resolve, reject) => copyCodex().on('end', resolve).on('error', reject));
 };

@@ -14,6 +14,7 @@ export default defineConfig({
 	},
 	test: {
 		include: ['test/**/*.test.ts'],
+		reporters: ['default', './test/support/plainSummaryReporter.ts'],
 		pool: 'forks',
 		testTimeout: 60_000,
 		hookTimeout: 900_000,

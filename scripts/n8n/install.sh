@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Installs a real n8n, outside this package, for end-to-end tests and `npm start`.
+# Prints the folder that holds node_modules/n8n. Quick when already installed.
+#
+# Environment:
+#   LIBREBOR_N8N_HOME  install folder (default: ~/.cache/n8n-nodes-librebor/n8n-<version>)
+#   LIBREBOR_N8N_QUIET set to 1 to print only the folder
+set -euo pipefail
+
+N8N_VERSION=2.41.1
+# linkedom 0.18.15, which n8n 2.41.1 asks for, depends on a package the registry lacks.
+LINKEDOM_VERSION=0.18.12
+
+script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo_root="$(cd "$script_dir/../.." && pwd)"
+n8n_home="${LIBREBOR_N8N_HOME:-$HOME/.cache/n8n-nodes-librebor/n8n-$N8N_VERSION}"
+marker="$n8n_home/.installed-n8n-version"
+
+log() {
+	if [[ "${LIBREBOR_N8N_QUIET:-0}" != 1 ]]; then echo "$*" >&2; fi
+}
+
+source "$script_dir/node24.sh"
+node_bin="$(find_node24 "$repo_root")"
+node_dir="$(find_node24_headers "$repo_root")"
+
+is_installed() {
+	[[ -f "$marker" && "$(cat "$marker")" == "$N8N_VERSION" && -x "$n8n_home/node_modules/.bin/n8n" ]]
+}
+
+if is_installed; then
+	echo "$n8n_home"
+	exit 0
+fi
+
+mkdir -p "$n8n_home"
+# Test workers may call this at the same time: one installs, the others wait and reuse it.
+exec 9>"$n8n_home/.install.lock"
+flock 9
+if is_installed; then
+	echo "$n8n_home"
+	exit 0
+fi
+
+started=$SECONDS
+log "Installing n8n $N8N_VERSION into $n8n_home (takes a few minutes the first time)"
+
+cat >"$n8n_home/package.json" <<EOF
+{
+  "name": "n8n-nodes-librebor-n8n-runtime",
+  "private": true,
+  "description": "A real n8n for the end-to-end tests of n8n-nodes-librebor.",
+  "dependencies": { "n8n": "$N8N_VERSION" },
+  "overrides": { "linkedom": "$LINKEDOM_VERSION" }
+}
+EOF
+
+# npm and node-gyp must see Node 24 (n8n requires it) and its headers, not the system's.
+export PATH="$(dirname "$node_bin"):$PATH"
+export npm_config_nodedir="$node_dir"
+export npm_config_update_notifier=false
+
+cd "$n8n_home"
+rm -f "$marker"
+# Install scripts are off: one of them (a Kafka client's) downloads sources from the internet.
+# The native modules n8n needs are then built explicitly against Node 24.
+npm install --ignore-scripts --no-audit --no-fund --loglevel=error >&2
+npm rebuild sqlite3 isolated-vm --no-audit --no-fund --loglevel=error >&2
+
+# `n8n --version` answers without loading anything; loading the native modules proves the build.
+"$node_bin" -e 'require("sqlite3"); require("isolated-vm")'
+"$node_bin" node_modules/n8n/bin/n8n --version >/dev/null
+echo "$N8N_VERSION" >"$marker"
+log "Installed n8n $N8N_VERSION in $((SECONDS - started)) s"
+echo "$n8n_home"

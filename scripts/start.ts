@@ -1,0 +1,112 @@
+// The main job, `npm start`: n8n's editor with this package installed, a LibreBOR credential and the
+// example workflows, against a local LibreBOR simulator unless a real account is configured.
+//
+// Environment:
+//   LIBREBOR_USER, LIBREBOR_PASSWORD  a real LibreBOR API account (otherwise the simulator is used)
+//   LIBREBOR_ENVIRONMENT              production (default), sandbox or custom
+//   LIBREBOR_BASE_URL                 the https base URL, with LIBREBOR_ENVIRONMENT=custom
+//   LIBREBOR_SKIP_BUILD=1             use dist/ as it is (tests that built it already)
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { packPackage, installCommunityPackage } from '../test/e2e/communityPackage.ts';
+import { importCredentials, importWorkflows } from '../test/e2e/n8nCli.ts';
+import { N8nRestClient, testOwner } from '../test/e2e/n8nRestClient.ts';
+import { startN8n } from '../test/e2e/n8nServer.ts';
+import { createN8nUserFolder } from '../test/e2e/n8nUserFolder.ts';
+import { repoRoot } from '../test/e2e/repoPaths.ts';
+import { startSimulator, type Simulator } from '../test/simulator/index.ts';
+
+const CREDENTIAL = { id: 'librebor-credential', name: 'LibreBOR API' };
+const EXAMPLE_FILES_PATH = '/home/node/.n8n-files/';
+
+function step(message: string) {
+	console.log(`\n> ${message}`);
+}
+
+async function credentialData(): Promise<{ data: Record<string, string>; simulator?: Simulator }> {
+	const { LIBREBOR_USER, LIBREBOR_PASSWORD, LIBREBOR_ENVIRONMENT, LIBREBOR_BASE_URL } = process.env;
+	if (LIBREBOR_USER && LIBREBOR_PASSWORD) {
+		step(`Using the LibreBOR account ${LIBREBOR_USER} (${LIBREBOR_ENVIRONMENT ?? 'production'})`);
+		return {
+			data: {
+				environment: LIBREBOR_ENVIRONMENT ?? 'production',
+				baseUrl: LIBREBOR_BASE_URL ?? '',
+				username: LIBREBOR_USER,
+				password: LIBREBOR_PASSWORD,
+			},
+		};
+	}
+	step('No LIBREBOR_USER/LIBREBOR_PASSWORD: starting the local LibreBOR simulator');
+	const simulator = await startSimulator({ seed: true, documentProcessingMs: 5000 });
+	return {
+		simulator,
+		data: { environment: 'custom', baseUrl: simulator.baseUrl, ...simulator.credentials },
+	};
+}
+
+/** The examples as they are, with their file paths pointed at a folder this n8n may use. */
+function exampleWorkflows(filesFolder: string): object[] {
+	const examplesFolder = path.join(repoRoot, 'examples');
+	return readdirSync(examplesFolder)
+		.filter((file) => file.endsWith('.json'))
+		.map((file, index) => {
+			const text = readFileSync(path.join(examplesFolder, file), 'utf8').replaceAll(EXAMPLE_FILES_PATH, `${filesFolder}/`);
+			return { id: `libreborExample${index + 1}`, active: false, ...JSON.parse(text) };
+		});
+}
+
+async function main() {
+	if (process.env.LIBREBOR_SKIP_BUILD !== '1') {
+		step('Building the package');
+		execFileSync('npm', ['run', 'build', '--silent'], { cwd: repoRoot, stdio: 'inherit' });
+	}
+	const tarball = await packPackage(repoRoot, mkdtempSync(path.join(os.tmpdir(), 'librebor-pack-')));
+
+	step('Preparing n8n 2.41.1 (installed once into ~/.cache/n8n-nodes-librebor; the first time takes a few minutes)');
+	const filesFolder = mkdtempSync(path.join(os.tmpdir(), 'librebor-files-'));
+	const folder = await createN8nUserFolder({ env: { N8N_RESTRICT_FILE_ACCESS_TO: filesFolder } });
+	await installCommunityPackage(folder, tarball);
+
+	const { data, simulator } = await credentialData();
+	await importCredentials(folder, [{ ...CREDENTIAL, type: 'libreBorApi', data }]);
+	mkdirSync(filesFolder, { recursive: true });
+	copyFileSync(path.join(repoRoot, 'examples', 'suppliers.csv'), path.join(filesFolder, 'suppliers.csv'));
+	await importWorkflows(folder, exampleWorkflows(filesFolder));
+
+	step('Starting n8n');
+	const server = await startN8n(folder);
+	await N8nRestClient.signIn(server);
+
+	console.log(`
+n8n is ready: ${server.baseUrl}
+  Sign in:      ${testOwner.email} / ${testOwner.password}
+  Credential:   "${CREDENTIAL.name}"${simulator ? ` -> simulator ${simulator.baseUrl}` : ''}
+  Examples:     ${exampleWorkflows(filesFolder).length} workflows; files in ${filesFolder}${
+		simulator
+			? `
+  New alert:    curl --cacert test/simulator/tls/ca.pem -X POST ${simulator.baseUrl.replace(/\/v2$/, '')}/__sim/alerts -d '{"nif":"B64717838"}'`
+			: ''
+	}
+Press Ctrl-C to stop.`);
+
+	let stopping = false;
+	const stop = async () => {
+		if (stopping) return;
+		stopping = true;
+		console.log('\nStopping n8n and the simulator');
+		await server.stop();
+		await simulator?.close();
+		await folder.remove();
+		process.exit(0);
+	};
+	process.on('SIGINT', () => void stop());
+	process.on('SIGTERM', () => void stop());
+}
+
+main().catch((error: unknown) => {
+	console.error(error instanceof Error ? error.message : error);
+	process.exit(1);
+});

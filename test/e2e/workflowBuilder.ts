@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+
+import type { INodeParameters } from 'n8n-workflow';
+
+/** A node of a workflow as n8n imports it. */
+export interface WorkflowNode {
+	name: string;
+	type: string;
+	typeVersion: number;
+	parameters: INodeParameters;
+	credentials?: Record<string, { id: string; name: string }>;
+	/** Run once, with the first input item only. */
+	executeOnce?: boolean;
+	/** `continueRegularOutput` is the editor's "On Error: Continue". */
+	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
+}
+
+export const manualTrigger = (name = 'Start'): WorkflowNode => ({
+	name,
+	type: 'n8n-nodes-base.manualTrigger',
+	typeVersion: 1,
+	parameters: {},
+});
+
+export const noOp = (name: string): WorkflowNode => ({
+	name,
+	type: 'n8n-nodes-base.noOp',
+	typeVersion: 1,
+	parameters: {},
+});
+
+/** A Set node that outputs one item with this JSON. */
+export const jsonItem = (name: string, json: object): WorkflowNode => ({
+	name,
+	type: 'n8n-nodes-base.set',
+	typeVersion: 3.4,
+	parameters: { mode: 'raw', jsonOutput: JSON.stringify(json), options: {} },
+});
+
+/** One item per element of an array field. */
+export const splitOut = (name: string, field: string): WorkflowNode => ({
+	name,
+	type: 'n8n-nodes-base.splitOut',
+	typeVersion: 1,
+	parameters: { fieldToSplitOut: field, options: {} },
+});
+
+/**
+ * A workflow whose connections are given as chains of node names; chains may share their first
+ * node (a trigger with several branches). Each chain gets a row of the canvas, top to bottom,
+ * which is also the order n8n (execution order v1) runs the branches of one node in.
+ */
+export function workflow(id: string, name: string, nodes: WorkflowNode[], chains: string[][]): object {
+	const positions = new Map<string, [number, number]>();
+	const connections: Record<string, { main: Array<Array<{ node: string; type: 'main'; index: 0 }>> }> = {};
+	chains.forEach((chain, row) => {
+		chain.forEach((nodeName, column) => {
+			if (!nodes.some((node) => node.name === nodeName)) throw new Error(`No node named "${nodeName}"`);
+			if (!positions.has(nodeName)) positions.set(nodeName, [column * 240, row * 200]);
+			const next = chain[column + 1];
+			if (next === undefined) return;
+			connections[nodeName] ??= { main: [[]] };
+			const targets = connections[nodeName].main[0];
+			if (!targets.some((target) => target.node === next)) targets.push({ node: next, type: 'main', index: 0 });
+		});
+	});
+	return {
+		id,
+		name,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: nodes.map((node) => ({ id: randomUUID(), position: positions.get(node.name) ?? [0, 0], ...node })),
+		connections,
+	};
+}

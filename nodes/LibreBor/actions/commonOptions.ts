@@ -36,3 +36,46 @@ export function readRequestOptions(context: IExecuteFunctions): RequestOptions {
 		concurrency: Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY)),
 	};
 }
+
+type ShowFor = { resource: string[]; operation: string[] };
+
+/** The operation's "Options" collection. */
+export function optionsCollection(showFor: ShowFor, options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show: showFor },
+		options,
+	};
+}
+
+/** "Return All" and "Limit", as n8n's Get Many operations have them. */
+export function returnAllFields(showFor: ShowFor): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: true,
+			description: 'Whether to return all results or only up to a given limit',
+			displayOptions: { show: showFor },
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+			displayOptions: { show: { ...showFor, returnAll: [false] } },
+		},
+	];
+}
+
+/** How many results the user asked for: everything, or the Limit. */
+export function readLimit(context: IExecuteFunctions, itemIndex: number): number {
+	return context.getNodeParameter('returnAll', itemIndex) ? Infinity : (context.getNodeParameter('limit', itemIndex) as number);
+}

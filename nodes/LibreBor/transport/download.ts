@@ -90,7 +90,7 @@ export async function downloadToBinary(
 			.catch((error: { code?: string }) => {
 				throw new NodeApiError(
 					this.getNode(),
-					{ code: error.code ?? 'unknown' },
+					{ networkErrorCode: error.code ?? 'unknown' },
 					{
 						message: `Could not download document ${request.documentId} from ${url.host}`,
 						description: 'The download host did not answer. Try the Download operation again later.',

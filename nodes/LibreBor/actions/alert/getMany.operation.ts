@@ -3,28 +3,12 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { listUnreadAlerts } from '../../api/alerts';
 import { alertMatchesLabels, alertToEntries, entryMatchesLabels, parseLabelFilter } from '../../helpers/alerts';
 import { pairWith, runForEachItem } from '../../helpers/itemRunner';
-import { readRequestOptions, timeoutOption } from '../commonOptions';
+import { optionsCollection, readLimit, readRequestOptions, returnAllFields, timeoutOption } from '../commonOptions';
 
 const showFor = { resource: ['alert'], operation: ['getMany'] };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: true,
-		description: 'Whether to return all results or only up to a given limit',
-		displayOptions: { show: showFor },
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { ...showFor, returnAll: [false] } },
-	},
+	...returnAllFields(showFor),
 	{
 		displayName: 'Output',
 		name: 'output',
@@ -45,14 +29,7 @@ export const description: INodeProperties[] = [
 		default: 'alert',
 		displayOptions: { show: showFor },
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show: showFor },
-		options: [
+	optionsCollection(showFor, [
 			{
 				displayName: 'Act Labels',
 				name: 'labels',
@@ -63,15 +40,13 @@ export const description: INodeProperties[] = [
 					'Comma-separated BORME act labels to keep (case and accents ignored). An alert is kept when one of its entries matches. Empty keeps every label.',
 			},
 			timeoutOption,
-		],
-	},
+		]),
 ];
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const { timeoutMs } = readRequestOptions(this);
 	return await runForEachItem(this, 1, async (itemIndex) => {
-		const returnAll = this.getNodeParameter('returnAll', itemIndex) as boolean;
-		const limit = returnAll ? Infinity : (this.getNodeParameter('limit', itemIndex) as number);
+		const limit = readLimit(this, itemIndex);
 		const output = this.getNodeParameter('output', itemIndex) as 'alert' | 'entry';
 		const labels = parseLabelFilter(this.getNodeParameter('options.labels', itemIndex, '') as string);
 

@@ -2,20 +2,12 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { markAllAlertsAsRead } from '../../api/alerts';
 import { pairWith, runForEachItem } from '../../helpers/itemRunner';
-import { readRequestOptions, timeoutOption } from '../commonOptions';
+import { optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
 
 const showFor = { resource: ['alert'], operation: ['markAllAsRead'] };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show: showFor },
-		options: [timeoutOption],
-	},
+	optionsCollection(showFor, [timeoutOption]),
 ];
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {

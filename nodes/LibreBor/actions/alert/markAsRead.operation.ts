@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { markAlertAsRead } from '../../api/alerts';
 import { pairWith, runForEachItem } from '../../helpers/itemRunner';
 import { validateAlertId } from '../../helpers/validation';
-import { concurrencyOption, readRequestOptions, timeoutOption } from '../commonOptions';
+import { concurrencyOption, optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
 
 const showFor = { resource: ['alert'], operation: ['markAsRead'] };
 
@@ -18,15 +18,7 @@ export const description: INodeProperties[] = [
 		description: 'The ID (a UUID) of the alert to mark as read, as given by Get Many or the trigger',
 		displayOptions: { show: showFor },
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show: showFor },
-		options: [concurrencyOption, timeoutOption],
-	},
+	optionsCollection(showFor, [concurrencyOption, timeoutOption]),
 ];
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {

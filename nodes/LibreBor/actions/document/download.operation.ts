@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { pairWith, runForEachItem } from '../../helpers/itemRunner';
 import { validateDocumentId } from '../../helpers/validation';
-import { concurrencyOption, readRequestOptions, timeoutOption } from '../commonOptions';
+import { concurrencyOption, optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
 import { accountsFileName, downloadFinishedDocument, waitUntilFinished } from './documentFlow';
 import { binaryPropertyOption, maxWaitOption, pollIntervalOption, readWaitSettings } from './documentOptions';
 import { documentIdField } from './documentIdField';
@@ -12,15 +12,7 @@ const showFor = { resource: ['document'], operation: ['download'] };
 export const description: INodeProperties[] = [
 	documentIdField('download'),
 	{ ...binaryPropertyOption('binaryPropertyName'), required: true, displayOptions: { show: showFor } },
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show: showFor },
-		options: [pollIntervalOption, maxWaitOption, concurrencyOption, timeoutOption],
-	},
+	optionsCollection(showFor, [pollIntervalOption, maxWaitOption, concurrencyOption, timeoutOption]),
 ];
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {

@@ -3,22 +3,14 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { getDocument } from '../../api/documents';
 import { pairWith, runForEachItem } from '../../helpers/itemRunner';
 import { validateDocumentId } from '../../helpers/validation';
-import { concurrencyOption, readRequestOptions, timeoutOption } from '../commonOptions';
+import { concurrencyOption, optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
 import { documentIdField } from './documentIdField';
 
 const showFor = { resource: ['document'], operation: ['get'] };
 
 export const description: INodeProperties[] = [
 	documentIdField('get'),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show: showFor },
-		options: [concurrencyOption, timeoutOption],
-	},
+	optionsCollection(showFor, [concurrencyOption, timeoutOption]),
 ];
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {

@@ -10,7 +10,7 @@ import { orderAnnualAccounts } from '../../api/documents';
 import { pairWith, runForEachItem } from '../../helpers/itemRunner';
 import { orderKey, orderLedger, type OrderOutcome } from '../../helpers/orderLedger';
 import { validateNif, validateYear } from '../../helpers/validation';
-import { readRequestOptions, timeoutOption } from '../commonOptions';
+import { optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
 import { accountsFileName, downloadFinishedDocument, requireDownloadLink, waitUntilFinished } from './documentFlow';
 import { binaryPropertyOption, maxWaitOption, pollIntervalOption, readWaitSettings } from './documentOptions';
 
@@ -48,14 +48,7 @@ export const description: INodeProperties[] = [
 		description: 'Fiscal year of the annual accounts (balance sheet, income statement, equity changes and notes)',
 		displayOptions: { show: showFor },
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show: showFor },
-		options: [
+	optionsCollection(showFor, [
 			{
 				displayName: 'Send Email',
 				name: 'sendEmail',
@@ -90,8 +83,7 @@ export const description: INodeProperties[] = [
 					'Safety limit: the node refuses, before spending anything, to place more orders than this in one workflow execution',
 			},
 			timeoutOption,
-		],
-	},
+		]),
 ];
 
 interface OrderInput {

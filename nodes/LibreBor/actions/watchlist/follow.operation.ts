@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { followCompany } from '../../api/watchlist';
 import { pairWith, runForEachItem } from '../../helpers/itemRunner';
 import { validateNif } from '../../helpers/validation';
-import { concurrencyOption, readRequestOptions, timeoutOption } from '../commonOptions';
+import { concurrencyOption, optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
 import { WatchlistState } from './watchlistCache';
 
 const showFor = { resource: ['watchlist'], operation: ['follow'] };
@@ -21,15 +21,7 @@ export const nifField = (operation: string, action: string): INodeProperties => 
 
 export const description: INodeProperties[] = [
 	nifField('follow', 'add to the watch list; LibreBOR then creates an alert each time it appears in the BORME'),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show: showFor },
-		options: [concurrencyOption, timeoutOption],
-	},
+	optionsCollection(showFor, [concurrencyOption, timeoutOption]),
 ];
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {

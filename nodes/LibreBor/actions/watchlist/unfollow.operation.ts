@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { unfollowCompany } from '../../api/watchlist';
 import { pairWith, runForEachItem } from '../../helpers/itemRunner';
 import { validateNif } from '../../helpers/validation';
-import { concurrencyOption, readRequestOptions, timeoutOption } from '../commonOptions';
+import { concurrencyOption, optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
 import { nifField } from './follow.operation';
 import { WatchlistState } from './watchlistCache';
 
@@ -11,15 +11,7 @@ const showFor = { resource: ['watchlist'], operation: ['unfollow'] };
 
 export const description: INodeProperties[] = [
 	nifField('unfollow', 'remove from the watch list'),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show: showFor },
-		options: [concurrencyOption, timeoutOption],
-	},
+	optionsCollection(showFor, [concurrencyOption, timeoutOption]),
 ];
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {

@@ -1,4 +1,10 @@
+const { rmSync } = require('node:fs');
 const { src, dest } = require('gulp');
+
+/** Stale output of renamed or deleted sources must never be published. */
+exports.clean = async function clean() {
+	rmSync('dist', { recursive: true, force: true });
+};
 
 /** tsc compiles the TypeScript; the icons and codex files are copied beside it. */
 function copyIcons() {

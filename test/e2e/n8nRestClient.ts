@@ -109,16 +109,20 @@ export class N8nRestClient {
 		return { ...summary, run } as ExecutionDetails;
 	}
 
-	/** Waits until a workflow has at least `count` finished executions, and returns them (oldest first). */
+	/**
+	 * Waits until a workflow has at least `count` finished executions (of one mode, if given, such as
+	 * `trigger`), and returns them (oldest first).
+	 */
 	async waitForExecutions(
 		workflowId: string,
 		count: number,
-		{ timeoutMs = 90_000, intervalMs = 500 }: { timeoutMs?: number; intervalMs?: number } = {},
+		{ timeoutMs = 90_000, intervalMs = 500, mode }: { timeoutMs?: number; intervalMs?: number; mode?: string } = {},
 	): Promise<ExecutionDetails[]> {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
 			const finished = (await this.listExecutions({ workflowId })).filter(
-				(execution) => !unfinishedStatuses.includes(execution.status),
+				(execution) =>
+					!unfinishedStatuses.includes(execution.status) && (mode === undefined || execution.mode === mode),
 			);
 			if (finished.length >= count) {
 				const details = await Promise.all(finished.map(async ({ id }) => await this.getExecution(id)));
@@ -126,7 +130,7 @@ export class N8nRestClient {
 			}
 			if (Date.now() > deadline) {
 				throw new Error(
-					`Workflow ${workflowId} has ${finished.length} finished executions, expected ${count} within ${timeoutMs} ms`,
+					`Workflow ${workflowId} has ${finished.length} finished ${mode ? `${mode} ` : ''}executions, expected ${count} within ${timeoutMs} ms`,
 				);
 			}
 			await delay(intervalMs);

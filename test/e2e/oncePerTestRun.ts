@@ -18,7 +18,8 @@ export async function oncePerTestRun<T>(name: string, work: (folder: string) => 
 	const base = path.join(os.tmpdir(), 'n8n-nodes-librebor-e2e', name);
 	const runFolder = path.join(base, `run-${testRunId()}`);
 	const resultFile = path.join(runFolder, 'result.json');
-	const lock = `${runFolder}.lock`;
+	// One lock for all runs: two runs at once must not share what `work` changes (the build writes dist/).
+	const lock = path.join(base, '.lock');
 	await mkdir(base, { recursive: true });
 
 	for (;;) {

@@ -45,18 +45,30 @@ export const splitOut = (name: string, field: string): WorkflowNode => ({
 	parameters: { fieldToSplitOut: field, options: {} },
 });
 
+/** A workflow as `n8n import:workflow` takes it. */
+export interface WorkflowDefinition {
+	id: string;
+	name: string;
+	active: false;
+	settings: { executionOrder: 'v1' };
+	nodes: Array<WorkflowNode & { id: string; position: [number, number] }>;
+	connections: Record<string, { main: Array<Array<{ node: string; type: 'main'; index: 0 }>> }>;
+}
+
 /**
  * A workflow whose connections are given as chains of node names; chains may share their first
  * node (a trigger with several branches). Each chain gets a row of the canvas, top to bottom,
  * which is also the order n8n (execution order v1) runs the branches of one node in.
  */
-export function workflow(id: string, name: string, nodes: WorkflowNode[], chains: string[][]): object {
+export function workflow(id: string, name: string, nodes: WorkflowNode[], chains: string[][]): WorkflowDefinition {
 	const positions = new Map<string, [number, number]>();
-	const connections: Record<string, { main: Array<Array<{ node: string; type: 'main'; index: 0 }>> }> = {};
+	const connections: WorkflowDefinition['connections'] = {};
 	chains.forEach((chain, row) => {
+		// A chain that continues from a placed node starts to the right of it.
+		const [startX] = positions.get(chain[0]) ?? [0];
 		chain.forEach((nodeName, column) => {
 			if (!nodes.some((node) => node.name === nodeName)) throw new Error(`No node named "${nodeName}"`);
-			if (!positions.has(nodeName)) positions.set(nodeName, [column * 240, row * 200]);
+			if (!positions.has(nodeName)) positions.set(nodeName, [startX + column * 240, row * 200]);
 			const next = chain[column + 1];
 			if (next === undefined) return;
 			connections[nodeName] ??= { main: [[]] };

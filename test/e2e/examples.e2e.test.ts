@@ -1,0 +1,142 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startSimulator, type Simulator } from '../simulator/index.ts';
+import { nodeOutputJson } from './executionRun.ts';
+import { createN8nWithLibreBor, libreBorCredential, libreBorCredentialRef, passwordForms } from './libreBorN8n.ts';
+import { executeWorkflow, importCredentials, importWorkflows } from './n8nCli.ts';
+import { N8nRestClient } from './n8nRestClient.ts';
+import { startN8n, type N8nServer } from './n8nServer.ts';
+import type { N8nUserFolder } from './n8nUserFolder.ts';
+import { repoRoot } from './repoPaths.ts';
+
+const setupTimeoutMs = 600_000;
+const testTimeoutMs = 180_000;
+
+const examplesFolder = path.join(repoRoot, 'examples');
+/** Where the examples read and write files: n8n's default file folder in its Docker image. */
+const examplesFileFolder = '/home/node/.n8n-files/';
+
+interface ExampleWorkflow {
+	id: string;
+	name: string;
+	nodes: Array<{ name: string; type: string; credentials?: Record<string, { id: string; name: string }> }>;
+	[field: string]: unknown;
+}
+
+/**
+ * An example as it is, with only its file folder moved to `fileFolder`, and an id to run it by
+ * (the examples have none: importing one creates a new workflow).
+ */
+async function loadExample(file: string, id: string, fileFolder: string): Promise<ExampleWorkflow> {
+	const text = await readFile(path.join(examplesFolder, file), 'utf8');
+	return { ...(JSON.parse(text.replaceAll(examplesFileFolder, `${fileFolder}/`)) as ExampleWorkflow), id };
+}
+
+const supplierNifs = () =>
+	readFileSync(path.join(examplesFolder, 'suppliers.csv'), 'utf8')
+		.trim()
+		.split('\n')
+		.slice(1)
+		.map((line) => line.split(',').pop()?.trim());
+
+describe('the example workflows in a real n8n', () => {
+	let sim: Simulator;
+	let fileFolder: string;
+	let folder: N8nUserFolder;
+	let server: N8nServer | undefined;
+	let examples: Record<'followSpreadsheet' | 'orderAccounts' | 'alertToMessage', ExampleWorkflow>;
+
+	beforeAll(async () => {
+		sim = await startSimulator();
+		fileFolder = await mkdtemp(path.join(os.tmpdir(), 'n8n-e2e-files-'));
+		folder = await createN8nWithLibreBor({ env: { N8N_RESTRICT_FILE_ACCESS_TO: fileFolder } });
+		examples = {
+			followSpreadsheet: await loadExample('follow-companies-from-spreadsheet.json', 'exampleFollowCsv', fileFolder),
+			orderAccounts: await loadExample('order-annual-accounts.json', 'exampleOrderPdf1', fileFolder),
+			alertToMessage: await loadExample('new-alert-to-message.json', 'exampleAlertMsg1', fileFolder),
+		};
+		await importCredentials(folder, [libreBorCredential(sim)]);
+		await importWorkflows(folder, Object.values(examples));
+	}, setupTimeoutMs);
+
+	afterAll(async () => {
+		await server?.stop();
+		await folder?.remove();
+		if (fileFolder) await rm(fileFolder, { recursive: true, force: true });
+		await sim?.close();
+	}, testTimeoutMs);
+
+	it('all use the one LibreBOR credential that the project sets up', () => {
+		const references = Object.values(examples).flatMap((example) =>
+			example.nodes.filter((node) => node.type.startsWith('n8n-nodes-librebor.')).map((node) => node.credentials?.libreBorApi),
+		);
+
+		expect(references.length).toBeGreaterThanOrEqual(3);
+		for (const reference of references) expect(reference).toEqual(libreBorCredentialRef);
+	});
+
+	it('"follow companies from a spreadsheet" follows every company of suppliers.csv', async () => {
+		await copyFile(path.join(examplesFolder, 'suppliers.csv'), path.join(fileFolder, 'suppliers.csv'));
+
+		const execution = await executeWorkflow(folder, examples.followSpreadsheet.id);
+
+		expect(execution.succeeded, execution.result.stdout).toBe(true);
+		expect(nodeOutputJson(execution.run!, 'Follow Company')).toEqual(
+			supplierNifs().map((nif) => ({ result: 'success', nif, change: 'followed' })),
+		);
+		expect(sim.watchlist.map((entity) => entity.nif).sort()).toEqual(supplierNifs().sort());
+	}, testTimeoutMs);
+
+	it('"order annual accounts" orders once and saves the PDF', async () => {
+		const ordersBefore = sim.ordersReceived;
+
+		const execution = await executeWorkflow(folder, examples.orderAccounts.id);
+
+		expect(execution.succeeded, execution.result.stdout).toBe(true);
+		expect(sim.ordersReceived).toBe(ordersBefore + 1);
+		const saved = path.join(fileFolder, 'cuentas-anuales-B64717838-2024.pdf');
+		expect(existsSync(saved), `${saved} written`).toBe(true);
+		const pdf = readFileSync(saved);
+		expect(pdf.length).toBe(sim.documentSizeBytes);
+		expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+		for (const secret of passwordForms(sim)) expect(execution.result.stdout).not.toContain(secret);
+	}, testTimeoutMs);
+
+	it('"new alert to message" turns each bulletin entry into a readable message', async () => {
+		const appointment = sim.addAlert({
+			nif: 'B64717838',
+			entries: [
+				{
+					label: 'Nombramientos',
+					positions: [
+						{ role: 'Adm. Unico', type: 'Person', name_person: 'GARCIA LOPEZ MARIA', slug_person: 'garcia-lopez-maria' },
+					],
+				},
+			],
+		});
+		const capitalIncrease = sim.addAlert({ nif: 'A86212420', label: 'Ampliación de capital' });
+		server = await startN8n(folder);
+		const rest = await N8nRestClient.signIn(server);
+
+		// As the editor's "Execute workflow" does: the trigger shows recent alerts, the rest of the workflow runs on them.
+		const executionId = await rest.runManually(examples.alertToMessage.id, {
+			triggerToStartFrom: { name: 'New BORME Alert' },
+		});
+		const execution = await rest.waitForExecution(executionId);
+
+		const message = (alert: typeof appointment, people: string) => {
+			const [{ borme }] = alert.data;
+			return `${alert.entity_name}: ${alert.data[0].label}${people}. BORME ${borme.date}, ${borme.province}: ${borme.url}`;
+		};
+		expect(execution.status, JSON.stringify(execution.run.data.resultData.error)).toBe('success');
+		expect(nodeOutputJson(execution.run, 'Format Message')).toEqual([
+			{ message: message(appointment, ' (Adm. Unico: GARCIA LOPEZ MARIA)') },
+			{ message: message(capitalIncrease, '') },
+		]);
+	}, testTimeoutMs);
+});

@@ -71,6 +71,23 @@ describe('Document > Order', () => {
 		expect(sim().requestsTo('POST', '/v2/documents/order/')).toHaveLength(1);
 	});
 
+	it('says an order may have been placed when LibreBOR answers it with a server error', async () => {
+		sim().injectFault({ method: 'POST', path: '/v2/documents/order/', afterHandling: true, status: 502, body: '<html>Bad Gateway</html>', contentType: 'text/html' });
+		const result = await runLibreBor(sim(), order());
+		expect(result.error?.message).toMatch(/may have been placed/);
+		expect(sim().ordersReceived).toBe(1);
+	});
+
+	it('names the placed document when waiting for it fails, so the user resumes instead of ordering again', async () => {
+		sim().documentProcessingMs = 60_000;
+		sim().injectFault({ method: 'GET', path: /^\/v2\/documents\/[^/]+\/$/, status: 500, retryAfter: 0, times: Infinity });
+		const result = await runLibreBor(sim(), order({}, { waitForCompletion: true, pollInterval: 1 }));
+		const documentId = sim().documents[0]?.id;
+		expect(result.error?.message).toContain(`Document ${documentId} was ordered`);
+		expect((result.error as { description?: string }).description).toMatch(/do not order again.*Download operation/);
+		expect(sim().ordersReceived).toBe(1);
+	});
+
 	it('is refused with a clear message when the balance is not positive', async () => {
 		sim().balance = 0;
 		const result = await runLibreBor(sim(), order());
@@ -156,6 +173,16 @@ describe('Document > Download', () => {
 		expect(item.json).toMatchObject({ document_id: documentId, status: 'completed' });
 		expect(item.binary?.data.fileName).toBe('cuentas-anuales-B64717838-2023.pdf');
 		expect((await readBinary(item)).length).toBe(4096);
+	});
+
+	it('tries a broken file transfer again', async () => {
+		const documentId = String(jsonOf(await runLibreBor(sim(), order()))[0].document_id);
+		sim().injectFault({ origin: 'download', drop: true });
+		sim().injectFault({ origin: 'download', status: 503, retryAfter: 0 });
+		const result = await runLibreBor(sim(), download(documentId));
+		expect(result.error).toBeUndefined();
+		expect((await readBinary(result.items[0])).length).toBe(4096);
+		expect(sim().requests.filter((request) => request.origin === 'download')).toHaveLength(3);
 	});
 
 	it('refuses a download link that is not HTTPS', async () => {

@@ -40,6 +40,18 @@ describe('Watch List > Follow', () => {
 		expect(sim().requestsTo('POST', '/v2/alerts/follow/')).toHaveLength(3);
 		expect(followed().sort()).toEqual(['A86212420', 'B64717838', 'J99216582']);
 	});
+
+	it('sends no further item once one has failed, when not continuing on fail', async () => {
+		const nifs = ['A86212420', 'B64717838', 'J99216582', 'B00000000', 'A86212420'.replace('A', 'B')];
+		sim().injectFault({ method: 'POST', path: '/v2/alerts/follow/', status: 400, body: '{"result":"error","message":"bad"}' });
+		const result = await runLibreBor(
+			sim(),
+			{ resource: 'watchlist', operation: 'follow', nif: '={{ $json.nif }}', options: { concurrency: 2 } },
+			{ items: nifs.map((nif) => ({ nif })) },
+		);
+		expect(result.error?.message).toMatch(/\(400\)/);
+		expect(sim().requestsTo('POST', '/v2/alerts/follow/').length).toBeLessThanOrEqual(2);
+	});
 });
 
 describe('Watch List > Unfollow', () => {

@@ -1,6 +1,7 @@
-import { NodeApiError, NodeOperationError, type IBinaryData, type IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep, type IBinaryData, type IExecuteFunctions } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS } from './request';
+import { backoffMs, parseRetryAfter, RETRYABLE_STATUSES, withinRetryBudget } from './retryPolicy';
 
 const MAX_REDIRECTS = 5;
 
@@ -66,19 +67,18 @@ export function fileNameFromContentDisposition(header: string | undefined): stri
 	return name ? name.replace(/[\\/]/g, '_') : undefined;
 }
 
-/**
- * Streams a public download link into n8n's binary data, without credentials: the link
- * is public and the API password must never reach a download host. HTTPS only, including
- * every redirect.
- */
-export async function downloadToBinary(
-	this: IExecuteFunctions,
+type Attempt = { file: IBinaryData } | { retryable: NodeApiError; retryAfterMs?: number };
+
+/** The 2xx answer for the link, following HTTPS redirects only. */
+async function openFile(
+	context: IExecuteFunctions,
 	request: DownloadRequest,
-): Promise<IBinaryData> {
-	let url = requireHttps(this, request.link, request);
+): Promise<{ response: StreamResponse } | Attempt> {
+	let url = requireHttps(context, request.link, request);
 	for (let redirects = 0; ; redirects++) {
-		const response = (await this.helpers
-			.httpRequest({
+		let response: StreamResponse;
+		try {
+			response = (await context.helpers.httpRequest({
 				method: 'GET',
 				url: url.toString(),
 				encoding: 'stream',
@@ -86,43 +86,80 @@ export async function downloadToBinary(
 				ignoreHttpStatusErrors: true,
 				disableFollowRedirect: true,
 				timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-			})
-			.catch((error: { code?: string }) => {
-				throw new NodeApiError(
-					this.getNode(),
-					{ networkErrorCode: error.code ?? 'unknown' },
-					{
-						message: `Could not download document ${request.documentId} from ${url.host}`,
-						description: 'The download host did not answer. Try the Download operation again later.',
-						itemIndex: request.itemIndex,
-					},
-				);
 			})) as StreamResponse;
+		} catch (error) {
+			return { retryable: unreachable(context, request, url, (error as { code?: string }).code) };
+		}
 
 		const location = headerText(response.headers, 'location');
 		if (response.statusCode >= 300 && response.statusCode < 400 && location && redirects < MAX_REDIRECTS) {
 			response.body.destroy?.();
-			url = requireHttps(this, new URL(location, url).toString(), request);
+			url = requireHttps(context, new URL(location, url).toString(), request);
 			continue;
 		}
-		if (response.statusCode < 200 || response.statusCode >= 300) {
-			response.body.destroy?.();
-			throw new NodeApiError(
-				this.getNode(),
-				{ httpCode: String(response.statusCode) },
-				{
-					message: `The download host answered ${response.statusCode} for document ${request.documentId}`,
-					description:
-						'Download links can expire. Get the document again with the Get operation for a fresh link, then download it.',
-					httpCode: String(response.statusCode),
-					itemIndex: request.itemIndex,
-				},
-			);
-		}
-		const fileName =
-			fileNameFromContentDisposition(headerText(response.headers, 'content-disposition')) ??
-			request.fallbackFileName;
-		const mimeType = headerText(response.headers, 'content-type')?.split(';')[0].trim() || undefined;
-		return await this.helpers.prepareBinaryData(response.body, fileName, mimeType);
+		if (response.statusCode >= 200 && response.statusCode < 300) return { response };
+
+		response.body.destroy?.();
+		const error = new NodeApiError(
+			context.getNode(),
+			{ httpCode: String(response.statusCode) },
+			{
+				message: `The download host answered ${response.statusCode} for document ${request.documentId}`,
+				description:
+					'Download links can expire. Get the document again with the Get operation for a fresh link, then download it.',
+				httpCode: String(response.statusCode),
+				itemIndex: request.itemIndex,
+			},
+		);
+		if (!RETRYABLE_STATUSES.has(response.statusCode)) throw error;
+		return { retryable: error, retryAfterMs: parseRetryAfter(response.headers['retry-after']) };
+	}
+}
+
+function unreachable(context: IExecuteFunctions, request: DownloadRequest, url: URL, code?: string): NodeApiError {
+	return new NodeApiError(
+		context.getNode(),
+		{ networkErrorCode: code ?? 'unknown' },
+		{
+			message: `Could not download document ${request.documentId} from ${url.host}`,
+			description: `The download host did not answer or the transfer broke off${code ? ` (network error ${code})` : ''}; it was retried within a small budget. Try the Download operation again later.`,
+			itemIndex: request.itemIndex,
+		},
+	);
+}
+
+async function downloadOnce(context: IExecuteFunctions, request: DownloadRequest): Promise<Attempt> {
+	const opened = await openFile(context, request);
+	if (!('response' in opened)) return opened;
+	const { response } = opened;
+	const fileName =
+		fileNameFromContentDisposition(headerText(response.headers, 'content-disposition')) ??
+		request.fallbackFileName;
+	const mimeType = headerText(response.headers, 'content-type')?.split(';')[0].trim() || undefined;
+	try {
+		return { file: await context.helpers.prepareBinaryData(response.body, fileName, mimeType) };
+	} catch (error) {
+		return { retryable: unreachable(context, request, new URL(request.link), (error as { code?: string }).code) };
+	}
+}
+
+/**
+ * Streams a public download link into n8n's binary data, without credentials: the link
+ * is public and the API password must never reach a download host. HTTPS only, including
+ * every redirect. The download is a plain GET, so a failed transfer is tried again within
+ * the same small budget as the API's reads.
+ */
+export async function downloadToBinary(
+	this: IExecuteFunctions,
+	request: DownloadRequest,
+): Promise<IBinaryData> {
+	let waitedMs = 0;
+	for (let retry = 0; ; retry++) {
+		const attempt = await downloadOnce(this, request);
+		if ('file' in attempt) return attempt.file;
+		if (!withinRetryBudget(retry, attempt.retryAfterMs, waitedMs)) throw attempt.retryable;
+		const waitMs = attempt.retryAfterMs ?? backoffMs(retry);
+		waitedMs += waitMs;
+		await sleep(waitMs);
 	}
 }

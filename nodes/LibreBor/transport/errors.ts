@@ -78,18 +78,30 @@ function build(context: ErrorContext, status: number | undefined, message: strin
 	});
 }
 
+/** For a call that spends money, an answer that does not say it failed may hide that it worked. */
+function lostAnswerError(context: ErrorContext, status: number, what: string): NodeApiError | undefined {
+	if (!context.lostAnswer) return undefined;
+	return build(context, status, context.lostAnswer.message, `${context.lostAnswer.description} (LibreBOR answered ${what}.)`);
+}
+
 export function statusError(
 	context: ErrorContext,
 	status: number,
 	body: ParsedBody,
 	retryAfterMs?: number,
 ): NodeApiError {
+	if (status >= 500) {
+		const lost = lostAnswerError(context, status, `with a server error, ${status}`);
+		if (lost) return lost;
+	}
 	const { message, description } = describeStatus(status, retryAfterMs);
 	const said = serverMessage(body);
 	return build(context, status, message, said ? `${description} LibreBOR said: "${said}"` : description);
 }
 
 export function unexpectedBodyError(context: ErrorContext, status: number, body: ParsedBody): NodeApiError {
+	const lost = lostAnswerError(context, status, `${status} with an answer that could not be read`);
+	if (lost) return lost;
 	const shape =
 		body.kind === 'empty'
 			? 'an empty body'

@@ -10,7 +10,7 @@ import {
 import { resolveBaseUrl } from './baseUrl';
 import { connectionError, statusError, unexpectedBodyError, type ErrorContext } from './errors';
 import { parseResponseBody, type ParsedBody } from './responseBody';
-import { backoffMs, parseRetryAfter, RETRY_BUDGET, RETRYABLE_STATUSES } from './retryPolicy';
+import { backoffMs, parseRetryAfter, RETRYABLE_STATUSES, withinRetryBudget } from './retryPolicy';
 
 export type LibreBorFunctions = IExecuteFunctions | IPollFunctions;
 
@@ -156,13 +156,13 @@ export async function libreBorRequest(this: LibreBorFunctions, request: ApiReque
 			}
 			retryAfterMs = parseRetryAfter(headers['retry-after']);
 			const canRetry = request.retry === 'idempotent' && RETRYABLE_STATUSES.has(statusCode);
-			if (!canRetry || !withinBudget(retry, retryAfterMs, waitedMs)) {
+			if (!canRetry || !withinRetryBudget(retry, retryAfterMs, waitedMs)) {
 				throw statusError(errorContext, statusCode, body, retryAfterMs);
 			}
 		} else if (
 			request.retry !== 'idempotent' ||
 			attempt.failure.untrustedCertificate ||
-			!withinBudget(retry, undefined, waitedMs)
+			!withinRetryBudget(retry, undefined, waitedMs)
 		) {
 			throw connectionError(errorContext, attempt.failure);
 		}
@@ -171,15 +171,6 @@ export async function libreBorRequest(this: LibreBorFunctions, request: ApiReque
 		waitedMs += waitMs;
 		await sleep(waitMs);
 	}
-}
-
-function withinBudget(retry: number, retryAfterMs: number | undefined, waitedMs: number): boolean {
-	const nextWait = retryAfterMs ?? backoffMs(retry);
-	return (
-		retry < RETRY_BUDGET.maxRetries &&
-		nextWait <= RETRY_BUDGET.maxSingleWaitMs &&
-		waitedMs + nextWait <= RETRY_BUDGET.maxTotalWaitMs
-	);
 }
 
 /** The JSON object of an answer, or an error that says the answer had an unexpected shape. */

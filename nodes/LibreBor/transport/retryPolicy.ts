@@ -25,3 +25,13 @@ export function parseRetryAfter(value: unknown, now = Date.now()): number | unde
 export function backoffMs(retry: number): number {
 	return RETRY_BUDGET.firstBackoffMs * 2 ** retry;
 }
+
+/** Whether one more retry fits the budget, given what the server asked for and what was waited. */
+export function withinRetryBudget(retry: number, retryAfterMs: number | undefined, waitedMs: number): boolean {
+	const nextWait = retryAfterMs ?? backoffMs(retry);
+	return (
+		retry < RETRY_BUDGET.maxRetries &&
+		nextWait <= RETRY_BUDGET.maxSingleWaitMs &&
+		waitedMs + nextWait <= RETRY_BUDGET.maxTotalWaitMs
+	);
+}

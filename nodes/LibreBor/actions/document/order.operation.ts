@@ -137,18 +137,41 @@ async function placeOrder(this: IExecuteFunctions, input: OrderInput, itemIndex:
 	if (!waitSettings) return { json };
 
 	const documentId = String(answer.document_id);
-	const settings = { ...waitSettings, itemIndex, timeoutMs };
-	const record = await waitUntilFinished.call(this, documentId, settings);
-	json.status = record.status;
-	json.download_link = requireDownloadLink.call(this, documentId, record, itemIndex);
-	if (!download) return { json };
+	try {
+		const settings = { ...waitSettings, itemIndex, timeoutMs };
+		const record = await waitUntilFinished.call(this, documentId, settings);
+		json.status = record.status;
+		json.download_link = requireDownloadLink.call(this, documentId, record, itemIndex);
+		if (!download) return { json };
 
-	const file = await downloadFinishedDocument.call(this, documentId, record, {
+		const file = await downloadFinishedDocument.call(this, documentId, record, {
+			itemIndex,
+			timeoutMs,
+			fallbackFileName: accountsFileName(input.nif, input.year, documentId),
+		});
+		return { json, binary: { [binaryPropertyName]: file } };
+	} catch (error) {
+		throw namingThePlacedOrder(this, error as Error & { description?: string }, documentId, itemIndex);
+	}
+}
+
+/** After the order was placed, every failure must say which document to resume with, not to order again. */
+function namingThePlacedOrder(
+	context: IExecuteFunctions,
+	error: Error & { description?: string },
+	documentId: string,
+	itemIndex: number,
+): NodeOperationError {
+	const resume = `The order was placed: do not order again. Get the file later with the Download operation and document ID ${documentId}.`;
+	const message = error.message.includes(documentId)
+		? error.message
+		: `Document ${documentId} was ordered, but: ${error.message}`;
+	return new NodeOperationError(context.getNode(), message, {
 		itemIndex,
-		timeoutMs,
-		fallbackFileName: accountsFileName(input.nif, input.year, documentId),
+		description: error.description?.includes(`document ID ${documentId}`)
+			? error.description
+			: `${resume}${error.description ? ` ${error.description}` : ''}`,
 	});
-	return { json, binary: { [binaryPropertyName]: file } };
 }
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {

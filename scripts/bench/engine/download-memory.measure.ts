@@ -1,0 +1,71 @@
+import { statSync } from 'node:fs';
+
+import type { INodeParameters } from 'n8n-workflow';
+import { it } from 'vitest';
+
+import { binaryFilePath, runAction } from '../../../test/harness/index.ts';
+import { peakLiveMemoryGrowth } from '../../../test/support/memory.ts';
+import { BenchSimulator } from '../simulatorControl.ts';
+import { median, timeMs } from '../stats.ts';
+import { builtNodes, quickRun, reportResult } from './builtPackage.ts';
+
+export const FILE_BYTES = 50 * 1024 * 1024;
+/** A good real network (about 160 Mbit/s). Unthrottled, loopback buffers tens of MB in sockets and TLS. */
+export const NETWORK_BYTES_PER_SECOND = 20 * 1024 * 1024;
+
+export interface DownloadMemoryResult {
+	fileBytes: number;
+	bytesPerSecond: number;
+	downloads: number;
+	/** Peak growth of live memory during one download: the median and the largest of the downloads. */
+	medianGrowthBytes: number;
+	largestGrowthBytes: number;
+	medianDurationMs: number;
+}
+
+/** A single sample can catch freed buffers the collector has not released yet, so several are taken. */
+const DOWNLOADS = quickRun ? 2 : 5;
+
+it('live memory of the LibreBOR node while it downloads a large document', async () => {
+	const { LibreBor } = builtNodes();
+	const sim = await BenchSimulator.start({ documentSizeBytes: 64 * 1024 });
+	const run = async (parameters: INodeParameters) => {
+		const result = await runAction({ nodeType: new LibreBor(), parameters, credentials: { libreBorApi: sim.libreBorCredential } });
+		if (result.error) throw new Error(result.error.message);
+		return result;
+	};
+	try {
+		const ordered = await run({ resource: 'document', operation: 'order', nif: 'B64717838', year: 2023 });
+		const documentId = String(ordered.items[0].json.document_id);
+		const download = () => run({ resource: 'document', operation: 'download', documentId, binaryPropertyName: 'data' });
+		await download();
+
+		await sim.configure({ documentSizeBytes: FILE_BYTES, downloadBytesPerSecond: NETWORK_BYTES_PER_SECOND });
+		const growths: number[] = [];
+		const durations: number[] = [];
+		for (let round = 0; round < DOWNLOADS; round++) {
+			let stored = 0;
+			growths.push(
+				await peakLiveMemoryGrowth(async () => {
+					durations.push(
+						await timeMs(async () => {
+							const result = await download();
+							stored = statSync(binaryFilePath(result.items[0])).size;
+						}),
+					);
+				}),
+			);
+			if (stored !== FILE_BYTES) throw new Error(`The stored file has ${stored} bytes instead of ${FILE_BYTES}`);
+		}
+		reportResult({
+			fileBytes: FILE_BYTES,
+			bytesPerSecond: NETWORK_BYTES_PER_SECOND,
+			downloads: DOWNLOADS,
+			medianGrowthBytes: median(growths),
+			largestGrowthBytes: Math.max(...growths),
+			medianDurationMs: median(durations),
+		} satisfies DownloadMemoryResult);
+	} finally {
+		await sim.close();
+	}
+});

@@ -1,0 +1,19 @@
+// The measurements that run nodes through n8n-core's engine use the test harness, which needs
+// Vitest's module loading; they run as one-test files of their own, started by scripts/bench/run.ts.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { defineConfig } from 'vitest/config';
+
+import base from '../../../vitest.config.mts';
+
+export default defineConfig({
+	...base,
+	root: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..'),
+	test: {
+		...base.test,
+		include: ['scripts/bench/engine/*.measure.ts'],
+		reporters: ['default'],
+		testTimeout: 3_600_000,
+	},
+});

@@ -39,6 +39,20 @@ export function readRequestOptions(context: IExecuteFunctions): RequestOptions {
 
 type ShowFor = { resource: string[]; operation: string[] };
 
+/** The company's NIF, checked before anything is sent (or spent). */
+export function nifField(showFor: ShowFor, purpose: string): INodeProperties {
+	return {
+		displayName: 'NIF',
+		name: 'nif',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. B64717838',
+		description: `Spanish tax identifier (NIF/CIF) of the company to ${purpose}. Spaces, dashes and an ES prefix are removed; the check character is verified before anything is sent.`,
+		displayOptions: { show: showFor },
+	};
+}
+
 /** The operation's "Options" collection. */
 export function optionsCollection(showFor: ShowFor, options: INodeProperties[]): INodeProperties {
 	return {

@@ -10,7 +10,7 @@ import { orderAnnualAccounts } from '../../api/documents';
 import { pairWith, runForEachItem } from '../../helpers/itemRunner';
 import { orderKey, orderLedger, type OrderOutcome } from '../../helpers/orderLedger';
 import { validateNif, validateYear } from '../../helpers/validation';
-import { optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
+import { nifField, optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
 import { accountsFileName, downloadFinishedDocument, requireDownloadLink, waitUntilFinished } from './documentFlow';
 import { binaryPropertyOption, maxWaitOption, pollIntervalOption, readWaitSettings } from './documentOptions';
 
@@ -27,17 +27,7 @@ export const description: INodeProperties[] = [
 		default: '',
 		displayOptions: { show: showFor },
 	},
-	{
-		displayName: 'NIF',
-		name: 'nif',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. B64717838',
-		description:
-			'Spanish tax identifier (NIF/CIF) of the company whose annual accounts to order. It is checked before anything is spent.',
-		displayOptions: { show: showFor },
-	},
+	nifField(showFor, 'order the annual accounts of'),
 	{
 		displayName: 'Year',
 		name: 'year',

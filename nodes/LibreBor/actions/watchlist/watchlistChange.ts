@@ -1,0 +1,41 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import type { RequestSettings } from '../../api/watchlist';
+import { pairWith, runForEachItem } from '../../helpers/itemRunner';
+import { validateNif } from '../../helpers/validation';
+import { readRequestOptions } from '../commonOptions';
+import { WatchlistState } from './watchlistCache';
+
+export interface WatchlistChange {
+	/** Whether the company is on the watch list once the change is made. */
+	followedAfter: boolean;
+	/** Sends the change; undefined when the service says there was nothing to change. */
+	send: (this: IExecuteFunctions, nif: string, settings: RequestSettings) => Promise<IDataObject | undefined>;
+	/** The `change` reported when the list changed, and when it already was as wanted. */
+	changed: string;
+	unchanged: string;
+}
+
+/** Follow and Unfollow: one change per item, skipped when the list already is as wanted. */
+export async function executeWatchlistChange(
+	this: IExecuteFunctions,
+	change: WatchlistChange,
+): Promise<INodeExecutionData[]> {
+	const { timeoutMs, concurrency } = readRequestOptions(this);
+	const watchlist = new WatchlistState(this, { timeoutMs });
+	return await runForEachItem(this, concurrency, async (itemIndex) => {
+		const nif = validateNif(this.getNode(), this.getNodeParameter('nif', itemIndex), itemIndex);
+		const outcome = await watchlist.apply(
+			nif,
+			(followed) => followed === change.followedAfter,
+			async () => ({
+				result: await change.send.call(this, nif, { itemIndex, timeoutMs }),
+				followedAfter: change.followedAfter,
+			}),
+		);
+		const answer = outcome.result;
+		return pairWith(itemIndex, [
+			answer ? { ...answer, nif, change: change.changed } : { result: 'success', nif, change: change.unchanged },
+		]);
+	});
+}

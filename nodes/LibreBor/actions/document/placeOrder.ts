@@ -1,0 +1,57 @@
+import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+
+import { orderAnnualAccounts } from '../../api/documents';
+import type { OrderOutcome } from '../../helpers/orderLedger';
+import { accountsFileName, downloadFinishedDocument, requireDownloadLink, waitUntilFinished } from './documentFlow';
+import { readWaitSettings } from './documentOptions';
+import type { OrderInput } from './orderCap';
+
+/** Orders one document and, as the options say, waits for it and downloads it. */
+export async function placeOrder(this: IExecuteFunctions, input: OrderInput, itemIndex: number, timeoutMs: number): Promise<OrderOutcome> {
+	const sendEmail = this.getNodeParameter('options.sendEmail', itemIndex, false) as boolean;
+	const download = this.getNodeParameter('options.download', itemIndex, false) as boolean;
+	const wait = download || (this.getNodeParameter('options.waitForCompletion', itemIndex, false) as boolean);
+	const waitSettings = wait ? readWaitSettings(this, itemIndex) : undefined;
+	const binaryPropertyName = this.getNodeParameter('options.binaryPropertyName', itemIndex, 'data') as string;
+
+	const answer = await orderAnnualAccounts.call(this, { ...input, sendEmail }, { itemIndex, timeoutMs });
+	const json: IDataObject = { ...answer, nif: input.nif, year: input.year };
+	if (!waitSettings) return { json };
+
+	const documentId = String(answer.document_id);
+	try {
+		const settings = { ...waitSettings, itemIndex, timeoutMs };
+		const record = await waitUntilFinished.call(this, documentId, settings);
+		json.status = record.status;
+		json.download_link = requireDownloadLink.call(this, documentId, record, itemIndex);
+		if (!download) return { json };
+
+		const file = await downloadFinishedDocument.call(this, documentId, record, {
+			itemIndex,
+			timeoutMs,
+			fallbackFileName: accountsFileName(input.nif, input.year, documentId),
+		});
+		return { json, binary: { [binaryPropertyName]: file } };
+	} catch (error) {
+		throw namingThePlacedOrder(this, error as Error & { description?: string }, documentId, itemIndex);
+	}
+}
+
+/** After the order was placed, every failure must say which document to resume with, not to order again. */
+function namingThePlacedOrder(
+	context: IExecuteFunctions,
+	error: Error & { description?: string },
+	documentId: string,
+	itemIndex: number,
+): NodeOperationError {
+	const resume = `The order was placed: do not order again. Get the file later with the Download operation and document ID ${documentId}.`;
+	const message = error.message.includes(documentId)
+		? error.message
+		: `Document ${documentId} was ordered, but: ${error.message}`;
+	return new NodeOperationError(context.getNode(), message, {
+		itemIndex,
+		description: error.description?.includes(`document ID ${documentId}`)
+			? error.description
+			: `${resume}${error.description ? ` ${error.description}` : ''}`,
+	});
+}

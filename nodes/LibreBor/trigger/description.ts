@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { timeoutOption } from '../actions/commonOptions';
+
 const COMMON_LABELS =
 	'Nombramientos, Reelecciones, Revocaciones, Ceses/Dimisiones, Constitución, Modificaciones estatutarias, Cambio de objeto social, Cambio de denominación social, Cambio de domicilio social, Ampliación de capital, Reducción de capital, Disolución, Extinción, Situación concursal, Fusión por absorción, Declaración de unipersonalidad, Modificación de poderes, Otros conceptos';
 
@@ -62,6 +64,7 @@ export const triggerProperties: INodeProperties[] = [
 				description:
 					'Whether to mark each emitted alert as read in LibreBOR, one by one, at the next poll. LibreBOR lists only the latest unread alerts, so marking them lets older ones come through.',
 			},
+			timeoutOption,
 		],
 	},
 ];

@@ -20,7 +20,11 @@ export interface MarkOutcome {
  * left is tried again next poll. The failed alert goes last so that it cannot hold back the
  * others for ever.
  */
-export async function markPendingAlerts(this: IPollFunctions, pending: string[]): Promise<MarkOutcome> {
+export async function markPendingAlerts(
+	this: IPollFunctions,
+	pending: string[],
+	timeoutMs?: number,
+): Promise<MarkOutcome> {
 	const budgetMs = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : DEFAULT_POLL_BUDGET_MS;
 	const deadline = Date.now() + Math.min(budgetMs / 2, MAX_MARKING_MS);
 	const read: string[] = [];
@@ -28,7 +32,7 @@ export async function markPendingAlerts(this: IPollFunctions, pending: string[])
 		if (Date.now() > deadline) return { read, stillPending: pending.slice(index) };
 		const alertId = pending[index];
 		try {
-			await markAlertReadIfUnread.call(this, alertId);
+			await markAlertReadIfUnread.call(this, alertId, timeoutMs);
 			read.push(alertId);
 		} catch (error) {
 			if (!(error instanceof NodeApiError)) throw new NodeOperationError(this.getNode(), error as Error);

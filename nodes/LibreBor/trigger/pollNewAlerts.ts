@@ -46,12 +46,12 @@ async function pollOnce(
 	// they would still be unread and would be emitted again rather than lost.
 	let justRead = new Set<string>();
 	if (pending.length > 0) {
-		const outcome = await markPendingAlerts.call(this, pending);
+		const outcome = await markPendingAlerts.call(this, pending, settings.timeoutMs);
 		justRead = new Set(outcome.read);
 		pending = outcome.stillPending;
 	}
 
-	const listing = await listUnreadAlerts.call(this);
+	const listing = await listUnreadAlerts.call(this, undefined, settings.timeoutMs);
 
 	const save = (state: PollState) => {
 		writePollState(staticData, state);

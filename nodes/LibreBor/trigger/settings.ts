@@ -1,6 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { parseLabelFilter } from '../helpers/alerts';
+import { DEFAULT_TIMEOUT_MS } from '../transport/request';
 
 export type TriggerOutput = 'alert' | 'entry';
 
@@ -12,6 +13,7 @@ export interface TriggerSettings {
 	/** The labels as the user typed them, for messages. */
 	labelText: string;
 	includeExisting: boolean;
+	timeoutMs: number;
 }
 
 export function readTriggerSettings(this: IPollFunctions): TriggerSettings {
@@ -24,5 +26,6 @@ export function readTriggerSettings(this: IPollFunctions): TriggerSettings {
 		labels: parseLabelFilter(labelText),
 		labelText,
 		includeExisting: options.includeExisting === true,
+		timeoutMs: Math.round((typeof options.timeout === 'number' ? options.timeout : DEFAULT_TIMEOUT_MS / 1000) * 1000),
 	};
 }

@@ -38,30 +38,35 @@ export function validateNif(node: INode, value: unknown, itemIndex: number): str
 	return nif;
 }
 
-export function validateAlertId(node: INode, value: unknown, itemIndex: number): string {
+/** An identifier that goes into a URL path, checked against its expected form. */
+function validateIdentifier(
+	node: INode,
+	value: unknown,
+	itemIndex: number,
+	identifier: { label: string; pattern: RegExp; expected: string },
+): string {
 	const id = asText(value);
-	if (!UUID_PATTERN.test(id)) {
-		throw invalid(
-			node,
-			itemIndex,
-			`The alert ID "${id}" is not valid`,
-			'An alert ID is a UUID such as 3f1c2b9e-8d4a-4c6b-9f0e-2a7d5c1b8e34; take it from the "id" field of an alert.',
-		);
+	if (!identifier.pattern.test(id)) {
+		throw invalid(node, itemIndex, `The ${identifier.label} "${id}" is not valid`, identifier.expected);
 	}
-	return id.toLowerCase();
+	return id;
+}
+
+export function validateAlertId(node: INode, value: unknown, itemIndex: number): string {
+	return validateIdentifier(node, value, itemIndex, {
+		label: 'alert ID',
+		pattern: UUID_PATTERN,
+		expected:
+			'An alert ID is a UUID such as 3f1c2b9e-8d4a-4c6b-9f0e-2a7d5c1b8e34; take it from the "id" field of an alert.',
+	}).toLowerCase();
 }
 
 export function validateDocumentId(node: INode, value: unknown, itemIndex: number): string {
-	const id = asText(value);
-	if (!DOCUMENT_ID_PATTERN.test(id)) {
-		throw invalid(
-			node,
-			itemIndex,
-			`The document ID "${id}" is not valid`,
-			'Use the "document_id" returned by the Order operation: letters, digits, "-" and "_" only.',
-		);
-	}
-	return id;
+	return validateIdentifier(node, value, itemIndex, {
+		label: 'document ID',
+		pattern: DOCUMENT_ID_PATTERN,
+		expected: 'Use the "document_id" returned by the Order operation: letters, digits, "-" and "_" only.',
+	});
 }
 
 export function validateYear(node: INode, value: unknown, itemIndex: number, now = new Date()): number {

@@ -5,13 +5,11 @@ import { it } from 'vitest';
 
 import { binaryFilePath, runAction } from '../../../test/harness/index.ts';
 import { peakLiveMemoryGrowth } from '../../../test/support/memory.ts';
+import { DOWNLOAD_BYTES_PER_SECOND, DOWNLOAD_FILE_BYTES } from '../downloadConditions.ts';
 import { BenchSimulator } from '../simulatorControl.ts';
 import { median, timeMs } from '../stats.ts';
 import { builtNodes, quickRun, reportResult } from './builtPackage.ts';
 
-export const FILE_BYTES = 50 * 1024 * 1024;
-/** A good real network (about 160 Mbit/s). Unthrottled, loopback buffers tens of MB in sockets and TLS. */
-export const NETWORK_BYTES_PER_SECOND = 20 * 1024 * 1024;
 
 export interface DownloadMemoryResult {
 	fileBytes: number;
@@ -40,7 +38,7 @@ it('live memory of the LibreBOR node while it downloads a large document', async
 		const download = () => run({ resource: 'document', operation: 'download', documentId, binaryPropertyName: 'data' });
 		await download();
 
-		await sim.configure({ documentSizeBytes: FILE_BYTES, downloadBytesPerSecond: NETWORK_BYTES_PER_SECOND });
+		await sim.configure({ documentSizeBytes: DOWNLOAD_FILE_BYTES, downloadBytesPerSecond: DOWNLOAD_BYTES_PER_SECOND });
 		const growths: number[] = [];
 		const durations: number[] = [];
 		for (let round = 0; round < DOWNLOADS; round++) {
@@ -55,11 +53,11 @@ it('live memory of the LibreBOR node while it downloads a large document', async
 					);
 				}),
 			);
-			if (stored !== FILE_BYTES) throw new Error(`The stored file has ${stored} bytes instead of ${FILE_BYTES}`);
+			if (stored !== DOWNLOAD_FILE_BYTES) throw new Error(`The stored file has ${stored} bytes instead of ${DOWNLOAD_FILE_BYTES}`);
 		}
 		reportResult({
-			fileBytes: FILE_BYTES,
-			bytesPerSecond: NETWORK_BYTES_PER_SECOND,
+			fileBytes: DOWNLOAD_FILE_BYTES,
+			bytesPerSecond: DOWNLOAD_BYTES_PER_SECOND,
 			downloads: DOWNLOADS,
 			medianGrowthBytes: median(growths),
 			largestGrowthBytes: Math.max(...growths),

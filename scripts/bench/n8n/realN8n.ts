@@ -6,11 +6,10 @@ import { companyNifs } from '../nifs.ts';
 import { BenchSimulator } from '../simulatorControl.ts';
 import { PlainLibreBorClient } from '../undiciClient.ts';
 import { benchCredentials, downloadWorkflow, followWorkflow, MEASURED_NODE, type DownloadVia, type FollowVia } from './benchWorkflows.ts';
+import { DOWNLOAD_BYTES_PER_SECOND, DOWNLOAD_FILE_BYTES } from '../downloadConditions.ts';
 import { executeTimed } from './timedExecution.ts';
 
 const VIAS: FollowVia[] = ['LibreBOR node', 'HTTP Request node'];
-export const DOWNLOAD_BYTES = 50 * 1024 * 1024;
-export const DOWNLOAD_BYTES_PER_SECOND = 20 * 1024 * 1024;
 
 export interface FollowRun {
 	via: FollowVia;
@@ -66,7 +65,7 @@ async function followRuns(folder: N8nUserFolder, sim: BenchSimulator, items: num
 }
 
 async function downloadRuns(folder: N8nUserFolder, sim: BenchSimulator, repetitions: number): Promise<DownloadRun[]> {
-	await sim.configure({ latencyMs: 0, documentSizeBytes: DOWNLOAD_BYTES, downloadBytesPerSecond: DOWNLOAD_BYTES_PER_SECOND });
+	await sim.configure({ latencyMs: 0, documentSizeBytes: DOWNLOAD_FILE_BYTES, downloadBytesPerSecond: DOWNLOAD_BYTES_PER_SECOND });
 	const client = new PlainLibreBorClient({ baseUrl: sim.baseUrl, credentials: sim.credentials, reuseConnections: true });
 	const ordered = (await client.send('POST', '/documents/order/', { nif: 'B64717838', type: 'accounts', year: '2023' })) as { document_id: string };
 	const { document } = (await client.send('GET', `/documents/${ordered.document_id}/`)) as { document: { download_link: string } };

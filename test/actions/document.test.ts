@@ -1,5 +1,7 @@
-import type { INodeParameters } from 'n8n-workflow';
-import { describe, expect, it } from 'vitest';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { describe, expect, it, vi } from 'vitest';
+
+import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
 
 import { readBinary } from '../harness/index.ts';
 import { jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/libreBor.ts';
@@ -132,12 +134,128 @@ describe('Document > Order', () => {
 		expect(sim().ordersReceived).toBe(1);
 	});
 
+	it('never falls back to /order/ after a JSON 404, which may mean an unknown company', async () => {
+		sim().injectFault({
+			method: 'POST',
+			path: '/v2/documents/order/',
+			status: 404,
+			body: JSON.stringify({ detail: 'Not found.' }),
+			contentType: 'application/json',
+		});
+		const result = await runLibreBor(sim(), order());
+		expect(result.error?.message).toMatch(/could not order the annual accounts of B64717838 for 2023 \(404\)/);
+		expect(sim().requestsTo('POST', '/v2/order/')).toHaveLength(0);
+		expect(sim().ordersReceived).toBe(0);
+	});
+
 	it('falls back to the /order/ path only when the primary path is missing', async () => {
 		sim().disablePrimaryDocumentPaths = true;
 		const result = await runLibreBor(sim(), order({}, { waitForCompletion: true, pollInterval: 1 }));
 		expect(result.error).toBeUndefined();
 		expect(sim().ordersReceived).toBe(1);
 		expect(sim().requestsTo('POST', '/v2/order/')).toHaveLength(1);
+	});
+});
+
+describe('Document > Order, remembered per workflow', () => {
+	let workflowCounter = 0;
+	const savedWorkflow = () => ({ id: `saved-workflow-${++workflowCounter}`, staticData: {} });
+	const twoCompanies = [{ nif: 'B64717838' }, { nif: 'A86212420' }];
+
+	it('reuses an order placed by an earlier execution of the same workflow instead of paying again', async () => {
+		const workflow = savedWorkflow();
+		const first = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), { items: twoCompanies, workflow });
+		const again = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), { items: twoCompanies, workflow });
+		expect(again.error).toBeUndefined();
+		expect(sim().ordersReceived).toBe(2);
+		expect(jsonOf(again)).toEqual(
+			jsonOf(first).map((answer) => expect.objectContaining({ document_id: answer.document_id, nif: answer.nif, reused_order: true })),
+		);
+		expect(pairedItemsOf(again)).toEqual([{ item: 0 }, { item: 1 }]);
+	});
+
+	it('does not re-order the items placed before the node failed when the execution is run again', async () => {
+		const workflow = savedWorkflow();
+		const items = [...twoCompanies, { nif: 'not-a-nif' }];
+		const failed = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), { items, workflow });
+		expect(failed.error?.message).toMatch(/NIF/);
+		expect(sim().ordersReceived).toBe(2);
+		const placed = sim().documents.map((document) => document.id);
+
+		const retried = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), { items: twoCompanies, workflow });
+		expect(sim().ordersReceived).toBe(2);
+		expect(jsonOf(retried).map((answer) => [answer.document_id, answer.reused_order])).toEqual(placed.map((id) => [id, true]));
+	});
+
+	it('carries the orders in the workflow static data, so another n8n process or worker reuses them', async () => {
+		const workflow = savedWorkflow();
+		await runLibreBor(sim(), order(), { workflow });
+		// What n8n saves in its database at the end of the execution, loaded by a fresh process.
+		const saved = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
+		vi.resetModules();
+		const { LibreBor: LibreBorInAnotherProcess } = await import('../../nodes/LibreBor/LibreBor.node.ts');
+		const elsewhere = await runLibreBor(sim(), order(), {
+			workflow: { id: workflow.id, staticData: saved },
+			nodeType: new LibreBorInAnotherProcess(),
+		});
+		expect(sim().ordersReceived).toBe(1);
+		expect(jsonOf(elsewhere)[0]).toMatchObject({ document_id: sim().documents[0].id, reused_order: true });
+	});
+
+	it('sends one order when two executions of one workflow order the same document at once', async () => {
+		const workflow = savedWorkflow();
+		sim().injectFault({ method: 'POST', path: '/v2/documents/order/', afterHandling: true, delayMs: 500 });
+		const [one, two] = await Promise.all([
+			runLibreBor(sim(), order(), { workflow }),
+			runLibreBor(sim(), order(), { workflow: { id: workflow.id, staticData: {} } }),
+		]);
+		expect(sim().ordersReceived).toBe(1);
+		expect(jsonOf(two)[0].document_id).toBe(jsonOf(one)[0].document_id);
+	});
+
+	it('orders again when Order Memory is 0, and waits on a reused order like on a new one', async () => {
+		const workflow = savedWorkflow();
+		await runLibreBor(sim(), order({}, { orderMemoryHours: 0 }), { workflow });
+		await runLibreBor(sim(), order({}, { orderMemoryHours: 0 }), { workflow });
+		expect(sim().ordersReceived).toBe(2);
+
+		sim().documentProcessingMs = 1200;
+		const remembered = savedWorkflow();
+		await runLibreBor(sim(), order(), { workflow: remembered });
+		const waited = await runLibreBor(sim(), order({}, { waitForCompletion: true, pollInterval: 1 }), { workflow: remembered });
+		expect(sim().ordersReceived).toBe(3);
+		expect(jsonOf(waited)[0]).toMatchObject({ reused_order: true, status: 'completed', document_id: sim().documents[2].id });
+	});
+
+	it('refuses, before sending anything, orders past the hourly limit of the workflow', async () => {
+		const workflow = savedWorkflow();
+		const parameters = order({ nif: '={{ $json.nif }}' }, { maxOrdersPerHour: 3 });
+		await runLibreBor(sim(), parameters, { items: twoCompanies, workflow });
+		const refused = await runLibreBor(sim(), parameters, { items: [{ nif: 'J99216582' }, { nif: 'A86212420' }, { nif: 'B64717838' }, { nif: 'B12345674' }], workflow });
+		expect(refused.error?.message).toMatch(/placed 2 document orders in the last hour; 2 more would pass the limit of 3 per hour/);
+		expect((refused.error as { description?: string }).description).toMatch(/Max Orders per Hour/);
+		expect(sim().ordersReceived).toBe(2);
+	});
+});
+
+describe('Document > Order as an AI agent tool', () => {
+	it('says the operation spends money', () => {
+		const operation = new LibreBor().description.properties.find(
+			(property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes('document'),
+		);
+		const orderOption = operation?.options?.find((option) => 'value' in option && option.value === 'order') as { description?: string };
+		expect(orderOption.description).toMatch(/^Spends money/);
+	});
+
+	it('places one order per execution unless the cap is raised', async () => {
+		const tool = 'n8n-nodes-librebor.libreBorTool';
+		const items = [{ nif: 'B64717838' }, { nif: 'A86212420' }];
+		const refused = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), { items, nodeTypeName: tool });
+		expect(refused.error?.message).toMatch(/2 document orders, more than the limit of 1/);
+		expect(sim().ordersReceived).toBe(0);
+		const raised = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }, { maxOrders: 2 }), { items, nodeTypeName: tool });
+		expect(raised.error).toBeUndefined();
+		expect(sim().ordersReceived).toBe(2);
 	});
 });
 

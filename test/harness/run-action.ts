@@ -1,6 +1,7 @@
 import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import type {
 	ExecutionBaseError,
+	IDataObject,
 	ICredentialType,
 	IExecuteFunctions,
 	INodeExecutionData,
@@ -36,6 +37,13 @@ export interface RunActionOptions {
 	typeVersion?: number;
 	/** Execution mode; n8n's own node tests use 'manual'. */
 	mode?: WorkflowExecuteMode;
+	/**
+	 * The workflow's id and static data, to run the node as later executions of one saved
+	 * workflow; by default every run is a workflow of its own.
+	 */
+	workflow?: { id: string; staticData: IDataObject };
+	/** The node's type name as n8n registers it; e.g. `...libreBorTool` when used as an AI tool. */
+	nodeTypeName?: string;
 	/** Credential types the engine knows; defaults to the package's. */
 	credentialTypes?: ICredentialType[];
 }
@@ -78,6 +86,7 @@ export async function runAction(options: RunActionOptions): Promise<ActionResult
 	await ensureEngine();
 
 	const nodeUnderTest = buildNodeUnderTest(options);
+	if (options.nodeTypeName) nodeUnderTest.type = options.nodeTypeName;
 	const inputNode = {
 		id: 'test-input',
 		name: INPUT_NODE_NAME,
@@ -91,8 +100,10 @@ export async function runAction(options: RunActionOptions): Promise<ActionResult
 		.register(INPUT_NODE_TYPE, createInputNodeType(toExecutionItems(options.items)))
 		.register(nodeUnderTest.type, recordingThrownError(asLoadedByN8n(options.nodeType), thrown));
 
+	const mode = options.mode ?? 'manual';
+	const executionId = String(++executionCounter);
 	const workflowData: IWorkflowBase = {
-		id: 'harness-action-workflow',
+		id: options.workflow?.id ?? `harness-action-workflow-${executionId}`,
 		name: 'Action under test',
 		active: false,
 		activeVersionId: null,
@@ -107,10 +118,7 @@ export async function runAction(options: RunActionOptions): Promise<ActionResult
 		},
 		settings: { executionOrder: 'v1' },
 	};
-	const workflow = new Workflow({ ...workflowData, nodeTypes });
-
-	const mode = options.mode ?? 'manual';
-	const executionId = String(++executionCounter);
+	const workflow = new Workflow({ ...workflowData, nodeTypes, staticData: options.workflow?.staticData });
 	const additionalData = createAdditionalData({
 		credentialsHelper: new HarnessCredentialsHelper(
 			new CredentialTypeRegistry(options.credentialTypes ?? defaultCredentialTypes()),

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 
 import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
@@ -51,12 +51,20 @@ export interface RunOptions {
 	items?: IDataObject[];
 	continueOnFail?: boolean;
 	credentials?: IDataObject;
+	/** Runs as an execution of this saved workflow (id and static data shared between runs). */
+	workflow?: { id: string; staticData: IDataObject };
+	/** The node's type name as n8n registers it, e.g. for the AI tool variant. */
+	nodeTypeName?: string;
+	/** A node instance, e.g. from a freshly loaded module, as another n8n process would have. */
+	nodeType?: INodeType;
 }
 
 /** Runs the LibreBOR node through n8n's engine against the simulator; never leaks the password. */
 export async function runLibreBor(sim: Simulator, parameters: INodeParameters, options: RunOptions = {}) {
 	const result = await runAction({
-		nodeType: new LibreBor(),
+		nodeType: options.nodeType ?? new LibreBor(),
+		workflow: options.workflow,
+		nodeTypeName: options.nodeTypeName,
 		parameters,
 		credentials: credentialsFor(sim, options.credentials),
 		items: options.items,

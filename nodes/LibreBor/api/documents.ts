@@ -24,8 +24,17 @@ export interface OrderRequest {
 	sendEmail: boolean;
 }
 
-/** A 404 that means the path is unknown to the server, not that the record is. */
+/**
+ * A 404 that can only mean the path is unknown to the server: a page, not a JSON answer.
+ * A JSON 404 (even a bare `{"detail": "Not found."}`) may be about the company or the
+ * document, and an order must never be sent a second time on a guess.
+ */
 function isMissingRoute(response: ApiResponse): boolean {
+	return response.statusCode === 404 && response.body.kind !== 'json';
+}
+
+/** For reading a document, also a bare JSON `detail` 404 is taken as a missing route: retrying a read costs nothing. */
+function isMissingReadRoute(response: ApiResponse): boolean {
 	if (response.statusCode !== 404) return false;
 	if (response.body.kind !== 'json') return true;
 	const value = response.json as IDataObject | undefined;
@@ -94,7 +103,7 @@ export async function getDocument(
 		libreBorRequest.call(this, { method: 'GET', path, retry: 'idempotent', acceptStatuses: [404], ...settings });
 
 	let response = await send(PATHS.primary.document(documentId));
-	if (isMissingRoute(response)) response = await send(PATHS.alias.document(documentId));
+	if (isMissingReadRoute(response)) response = await send(PATHS.alias.document(documentId));
 	if (response.statusCode === 404) throw notFound(this, `the document ${documentId}`, settings);
 	const record = (response.json as IDataObject | undefined)?.document;
 	if (!record || typeof record !== 'object' || Array.isArray(record)) {

@@ -30,7 +30,7 @@ export const description: INodeProperties[] = [
 				name: 'Order',
 				value: 'order',
 				description:
-					"Order a company's annual accounts for a year (spends prepaid balance); can wait and download the file",
+					"Spends money: orders (and pays for) a company's annual accounts for a year from the LibreBOR prepaid balance; can wait and download the file",
 				action: 'Order annual accounts',
 			},
 		],

@@ -1,18 +1,27 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { pairWith, runForEachItem } from '../../helpers/itemRunner';
 import { orderKey, orderLedger } from '../../helpers/orderLedger';
 import { nifField, optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
 import { binaryPropertyOption, maxWaitOption, pollIntervalOption } from './documentOptions';
-import { DEFAULT_MAX_ORDERS, enforceOrderCap, readOrderInputs } from './orderCap';
-import { placeOrder } from './placeOrder';
+import { CREDENTIAL_TYPE } from '../../transport/request';
+import { orderMemory, type RememberedOrder } from '../../helpers/workflowOrderMemory';
+import {
+	DEFAULT_MAX_ORDERS,
+	DEFAULT_MAX_ORDERS_PER_HOUR,
+	DEFAULT_ORDER_MEMORY_HOURS,
+	enforceOrderCap,
+	readOrderInputs,
+	type OrderInput,
+} from './orderCap';
+import { completeOrder, placeOrder } from './placeOrder';
 
 const showFor = { resource: ['document'], operation: ['order'] };
 
 export const description: INodeProperties[] = [
 	{
 		displayName:
-			'Each order spends your LibreBOR prepaid balance (top it up in the user panel, Documents section). Identical orders in one execution are sent once.',
+			'Each order spends money from your LibreBOR prepaid balance (top it up in the user panel, Documents section). The same NIF and year ordered again by this workflow within the Order Memory window is not sent again: the earlier document is reused.',
 		name: 'orderNotice',
 		type: 'notice',
 		default: '',
@@ -61,7 +70,25 @@ export const description: INodeProperties[] = [
 				typeOptions: { minValue: 1 },
 				default: DEFAULT_MAX_ORDERS,
 				description:
-					'Safety limit: the node refuses, before spending anything, to place more orders than this in one workflow execution',
+					'Safety limit: the node refuses, before spending anything, to place more orders than this in one workflow execution. Defaults to 1 when an AI agent uses the node as a tool.',
+			},
+			{
+				displayName: 'Max Orders per Hour',
+				name: 'maxOrdersPerHour',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: DEFAULT_MAX_ORDERS_PER_HOUR,
+				description:
+					'Safety limit across executions: the node refuses, before spending anything, to let this workflow place more orders than this in any rolling hour',
+			},
+			{
+				displayName: 'Order Memory (Hours)',
+				name: 'orderMemoryHours',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: DEFAULT_ORDER_MEMORY_HOURS,
+				description:
+					'An order for a NIF and year that this workflow placed within this many hours is reused (reused_order: true, the same document_id) instead of being placed and paid again, also by a later execution or a retry. 0 turns this off.',
 			},
 			timeoutOption,
 		]),
@@ -70,10 +97,13 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const { timeoutMs } = readRequestOptions(this);
 	const ledger = orderLedger(this.getExecutionId());
+	const memoryHours = Number(this.getNodeParameter('options.orderMemoryHours', 0, DEFAULT_ORDER_MEMORY_HOURS));
+	const memory = await orderMemory(this, Math.max(0, memoryHours || 0) * HOUR_MS, CREDENTIAL_TYPE);
 	const inputs = readOrderInputs(this);
-	enforceOrderCap(this, inputs, ledger);
+	enforceOrderCap(this, inputs, ledger, memory);
 
-	// Orders spend money: one at a time, each NIF and year at most once per execution.
+	// Orders spend money: one at a time, each NIF and year at most once per execution, and
+	// at most once per workflow within the Order Memory window.
 	return await runForEachItem(this, 1, async (itemIndex) => {
 		const input = inputs[itemIndex];
 		if (input instanceof Error) throw input;
@@ -85,10 +115,30 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			if (outcome.binary) reused.binary = outcome.binary;
 			return pairWith(itemIndex, [reused]);
 		}
-		ledger.sent++;
-		const outcome = placeOrder.call(this, input, itemIndex, timeoutMs);
+		let claim = memory.claim(key);
+		while ('waitFor' in claim) {
+			await claim.waitFor;
+			claim = memory.claim(key);
+		}
+		const outcome =
+			'remembered' in claim
+				? completeOrder.call(this, input, rememberedJson(input, claim.remembered), itemIndex, timeoutMs)
+				: placeOrder.call(this, input, itemIndex, timeoutMs, claim.settle);
+		if ('settle' in claim) ledger.sent++;
 		ledger.outcomes.set(key, outcome);
 		const { json, binary } = await outcome;
 		return pairWith(itemIndex, [binary ? { json, binary } : { json }]);
 	});
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+
+function rememberedJson(input: OrderInput, order: RememberedOrder): IDataObject {
+	return {
+		document_id: order.documentId,
+		nif: input.nif,
+		year: input.year,
+		reused_order: true,
+		ordered_at: new Date(order.orderedAt).toISOString(),
+	};
 }

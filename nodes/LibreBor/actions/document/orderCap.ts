@@ -2,12 +2,22 @@ import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 
 import { orderKey, type orderLedger } from '../../helpers/orderLedger';
 import { validateNif, validateYear } from '../../helpers/validation';
+import type { OrderMemory } from '../../helpers/workflowOrderMemory';
 
 export const DEFAULT_MAX_ORDERS = 10;
+/** An AI agent decides by itself how often to call a tool: it gets a much smaller budget. */
+export const DEFAULT_MAX_ORDERS_AS_TOOL = 1;
+export const DEFAULT_MAX_ORDERS_PER_HOUR = 20;
+export const DEFAULT_ORDER_MEMORY_HOURS = 24;
 
 export interface OrderInput {
 	nif: string;
 	year: number;
+}
+
+/** n8n runs a node as an AI agent's tool under a type name ending in "Tool" (`libreBorTool`). */
+export function isToolMode(context: IExecuteFunctions): boolean {
+	return context.getNode().type.endsWith('Tool');
 }
 
 export function readOrderInputs(context: IExecuteFunctions): Array<OrderInput | Error> {
@@ -24,14 +34,28 @@ export function readOrderInputs(context: IExecuteFunctions): Array<OrderInput | 
 	});
 }
 
-/** Refuses, before anything is spent, an execution that would place more orders than allowed. */
-export function enforceOrderCap(context: IExecuteFunctions, inputs: Array<OrderInput | Error>, ledger: ReturnType<typeof orderLedger>) {
-	const maxOrders = context.getNodeParameter('options.maxOrders', 0, DEFAULT_MAX_ORDERS) as number;
+/**
+ * Refuses, before anything is spent, an execution that would place more orders than allowed:
+ * in this execution (Max Orders per Execution) or by this workflow in the last hour
+ * (Max Orders per Hour).
+ */
+export function enforceOrderCap(
+	context: IExecuteFunctions,
+	inputs: Array<OrderInput | Error>,
+	ledger: ReturnType<typeof orderLedger>,
+	memory: OrderMemory,
+) {
+	const maxOrders = context.getNodeParameter(
+		'options.maxOrders',
+		0,
+		isToolMode(context) ? DEFAULT_MAX_ORDERS_AS_TOOL : DEFAULT_MAX_ORDERS,
+	) as number;
+	const maxPerHour = context.getNodeParameter('options.maxOrdersPerHour', 0, DEFAULT_MAX_ORDERS_PER_HOUR) as number;
 	const newKeys = new Set(
 		inputs
 			.filter((input): input is OrderInput => !(input instanceof Error))
 			.map((input) => orderKey(input.nif, input.year))
-			.filter((key) => !ledger.outcomes.has(key)),
+			.filter((key) => !ledger.outcomes.has(key) && !memory.find(key)),
 	);
 	if (ledger.sent + newKeys.size > maxOrders) {
 		throw new NodeOperationError(
@@ -40,6 +64,17 @@ export function enforceOrderCap(context: IExecuteFunctions, inputs: Array<OrderI
 			{
 				description:
 					'No order was sent by this run of the node. If that many orders are intended, raise "Max Orders per Execution" in the node options; otherwise check the input for a loop or duplicated rows.',
+			},
+		);
+	}
+	const lastHour = memory.placedInLastHour();
+	if (newKeys.size > 0 && lastHour + newKeys.size > maxPerHour) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`This workflow has placed ${lastHour} document orders in the last hour; ${newKeys.size} more would pass the limit of ${maxPerHour} per hour`,
+			{
+				description:
+					'No order was sent by this run of the node. If that many orders are intended, raise "Max Orders per Hour" in the node options; otherwise check what runs this workflow so often (a trigger, a loop, a sub-workflow per item).',
 			},
 		);
 	}

@@ -6,19 +6,44 @@ import { accountsFileName, downloadFinishedDocument, requireDownloadLink, waitUn
 import { readWaitSettings } from './documentOptions';
 import type { OrderInput } from './orderCap';
 
-/** Orders one document and, as the options say, waits for it and downloads it. */
-export async function placeOrder(this: IExecuteFunctions, input: OrderInput, itemIndex: number, timeoutMs: number): Promise<OrderOutcome> {
+/**
+ * Orders one document and, as the options say, waits for it and downloads it. `onPlaced`
+ * hears at once whether LibreBOR took the order, before any waiting.
+ */
+export async function placeOrder(
+	this: IExecuteFunctions,
+	input: OrderInput,
+	itemIndex: number,
+	timeoutMs: number,
+	onPlaced: (documentId: string | undefined) => void,
+): Promise<OrderOutcome> {
 	const sendEmail = this.getNodeParameter('options.sendEmail', itemIndex, false) as boolean;
+	let documentId: string | undefined;
+	let answer: IDataObject;
+	try {
+		answer = await orderAnnualAccounts.call(this, { ...input, sendEmail }, { itemIndex, timeoutMs });
+		documentId = String(answer.document_id);
+	} finally {
+		onPlaced(documentId);
+	}
+	return await completeOrder.call(this, input, { ...answer, nif: input.nif, year: input.year }, itemIndex, timeoutMs);
+}
+
+/** Waits for and downloads, as the options say, a document that is already ordered. */
+export async function completeOrder(
+	this: IExecuteFunctions,
+	input: OrderInput,
+	json: IDataObject,
+	itemIndex: number,
+	timeoutMs: number,
+): Promise<OrderOutcome> {
 	const download = this.getNodeParameter('options.download', itemIndex, false) as boolean;
 	const wait = download || (this.getNodeParameter('options.waitForCompletion', itemIndex, false) as boolean);
 	const waitSettings = wait ? readWaitSettings(this, itemIndex) : undefined;
 	const binaryPropertyName = this.getNodeParameter('options.binaryPropertyName', itemIndex, 'data') as string;
-
-	const answer = await orderAnnualAccounts.call(this, { ...input, sendEmail }, { itemIndex, timeoutMs });
-	const json: IDataObject = { ...answer, nif: input.nif, year: input.year };
 	if (!waitSettings) return { json };
 
-	const documentId = String(answer.document_id);
+	const documentId = String(json.document_id);
 	try {
 		const settings = { ...waitSettings, itemIndex, timeoutMs };
 		const record = await waitUntilFinished.call(this, documentId, settings);

@@ -202,6 +202,16 @@ describe('Document > Order, remembered per workflow', () => {
 		expect(jsonOf(elsewhere)[0]).toMatchObject({ document_id: sim().documents[0].id, reused_order: true });
 	});
 
+	it("leaves a retry's static data alone, so that n8n does not save it over the workflow's", async () => {
+		// n8n starts a retry "with the original workflow" without the workflow's static data and saves
+		// what the retry leaves there at its end; an Order node that wrote there would wipe, say, a
+		// trigger's memory of the alerts it has emitted.
+		const retry = { id: 'retried-workflow', staticData: {} };
+		const result = await runLibreBor(sim(), order(), { workflow: retry, mode: 'retry' });
+		expect(result.error).toBeUndefined();
+		expect(retry.staticData).toEqual({});
+	});
+
 	it('sends one order when two executions of one workflow order the same document at once', async () => {
 		const workflow = savedWorkflow();
 		sim().injectFault({ method: 'POST', path: '/v2/documents/order/', afterHandling: true, delayMs: 500 });

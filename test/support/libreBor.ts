@@ -1,4 +1,4 @@
-import type { IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, INodeType, WorkflowExecuteMode } from 'n8n-workflow';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 
 import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
@@ -57,6 +57,8 @@ export interface RunOptions {
 	nodeTypeName?: string;
 	/** A node instance, e.g. from a freshly loaded module, as another n8n process would have. */
 	nodeType?: INodeType;
+	/** n8n's execution mode; the harness defaults to 'manual'. */
+	mode?: WorkflowExecuteMode;
 }
 
 /** Runs the LibreBOR node through n8n's engine against the simulator; never leaks the password. */
@@ -65,6 +67,7 @@ export async function runLibreBor(sim: Simulator, parameters: INodeParameters, o
 		nodeType: options.nodeType ?? new LibreBor(),
 		workflow: options.workflow,
 		nodeTypeName: options.nodeTypeName,
+		mode: options.mode,
 		parameters,
 		credentials: credentialsFor(sim, options.credentials),
 		items: options.items,

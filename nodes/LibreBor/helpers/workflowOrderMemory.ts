@@ -4,54 +4,60 @@ import { resolveBaseUrl } from '../transport/baseUrl';
 
 const HOUR_MS = 60 * 60 * 1000;
 const MAX_REMEMBERED = 5000;
-const STATIC_DATA_KEY = 'libreBorOrders';
+const MEMORY_KEY = 'libreBorOrders';
 
 export interface RememberedOrder {
 	documentId: string;
 	orderedAt: number;
 }
 
-/** What one workflow has ordered, as this process knows it and as n8n's static data carries it. */
-interface WorkflowOrders {
+/** Orders by `<account>#<nif>/<year>`, and when this workflow placed its recent orders. */
+interface WorkflowOrders extends IDataObject {
 	orders: Record<string, RememberedOrder>;
 	placedAt: number[];
 }
 
-interface StoredWorkflowOrders extends IDataObject {
-	orders: IDataObject;
-	placedAt: number[];
-}
-
 /**
- * Kept in this process for every workflow, so that an order is remembered the moment it is
- * placed: n8n writes static data to its database only when an execution ends, and not at all
- * for manual runs or a process killed mid-execution.
+ * This process's memory of every workflow's orders: it knows an order the moment it is
+ * placed, while n8n writes static data to its database only when an execution ends (not at
+ * all for manual runs, or when the process is killed mid-execution).
  */
 const inProcess = new Map<string, WorkflowOrders>();
 /** Orders being placed right now, so that two concurrent executions in one process send one. */
 const pending = new Map<string, Promise<RememberedOrder | undefined>>();
 
-function storedIn(context: IExecuteFunctions): StoredWorkflowOrders {
-	const staticData = context.getWorkflowStaticData('global');
-	const stored = staticData[STATIC_DATA_KEY] as StoredWorkflowOrders | undefined;
-	if (stored && typeof stored.orders === 'object' && Array.isArray(stored.placedAt)) return stored;
-	const fresh: StoredWorkflowOrders = { orders: {}, placedAt: [] };
-	staticData[STATIC_DATA_KEY] = fresh;
+function isRemembered(value: unknown): value is RememberedOrder {
+	const order = value as RememberedOrder | undefined;
+	return !!order && typeof order === 'object' && typeof order.documentId === 'string' && typeof order.orderedAt === 'number';
+}
+
+/** The memory kept under our key in one of n8n's stores, repaired if someone changed its shape. */
+function ordersIn(store: IDataObject): WorkflowOrders {
+	const found = store[MEMORY_KEY] as WorkflowOrders | undefined;
+	if (found && typeof found.orders === 'object' && found.orders !== null && Array.isArray(found.placedAt)) return found;
+	const fresh: WorkflowOrders = { orders: {}, placedAt: [] };
+	store[MEMORY_KEY] = fresh;
 	return fresh;
 }
 
-function isRemembered(value: unknown): value is RememberedOrder {
-	const order = value as RememberedOrder | undefined;
-	return !!order && typeof order.documentId === 'string' && typeof order.orderedAt === 'number';
+function mergeInto(target: WorkflowOrders, source: WorkflowOrders, account: string) {
+	for (const [key, order] of Object.entries(source.orders)) {
+		if (!isRemembered(order) || !key.startsWith(`${account}#`)) continue;
+		const known = target.orders[key];
+		if (!isRemembered(known) || known.orderedAt < order.orderedAt) target.orders[key] = { ...order };
+	}
+	target.placedAt = [...new Set([...target.placedAt, ...source.placedAt])]
+		.filter((at) => typeof at === 'number')
+		.sort((a, b) => a - b);
 }
 
-function prune(orders: WorkflowOrders, now: number, keepMs: number) {
-	for (const [key, order] of Object.entries(orders.orders)) {
-		if (!isRemembered(order) || now - order.orderedAt >= keepMs) delete orders.orders[key];
+function prune(memory: WorkflowOrders, now: number, keepMs: number) {
+	for (const [key, order] of Object.entries(memory.orders)) {
+		if (!isRemembered(order) || now - order.orderedAt >= keepMs) delete memory.orders[key];
 	}
-	const keys = Object.keys(orders.orders);
-	for (const key of keys.slice(0, Math.max(0, keys.length - MAX_REMEMBERED))) delete orders.orders[key];
-	orders.placedAt = orders.placedAt.filter((at) => typeof at === 'number' && now - at < HOUR_MS).slice(-MAX_REMEMBERED);
+	const keys = Object.keys(memory.orders);
+	for (const key of keys.slice(0, Math.max(0, keys.length - MAX_REMEMBERED))) delete memory.orders[key];
+	memory.placedAt = memory.placedAt.filter((at) => now - at < HOUR_MS).slice(-MAX_REMEMBERED);
 }
 
 export type OrderClaim =
@@ -60,60 +66,75 @@ export type OrderClaim =
 	| { settle: (documentId: string | undefined) => void };
 
 export interface OrderMemory {
-	/** The order placed for this key within the window, if any. */
+	/** The order of this NIF and year to reuse, if any. */
 	find(key: string): RememberedOrder | undefined;
 	/**
-	 * In one step: the remembered order, or the order another execution in this process is
+	 * In one step: the order to reuse, or the order another execution in this process is
 	 * placing now (wait for it, then claim again), or the right to place it (call `settle`
-	 * with its outcome).
+	 * with its outcome as soon as LibreBOR answers).
 	 */
 	claim(key: string): OrderClaim;
-	/** Orders this workflow placed in the last hour. */
+	/** Orders this workflow placed in the last hour, as far as this process and n8n's stores know. */
 	placedInLastHour(): number;
 }
 
 /**
- * The orders of this workflow, per API account, remembered for `windowMs` (0: not reused,
- * still counted for the hourly limit). Written at once to this process's memory and to the
- * workflow's static data, which n8n saves at the end of every production execution.
+ * The orders of this workflow with one API account, kept in three places at once:
+ * - this process's memory (immediate; lost on a restart);
+ * - the workflow's static data, which n8n saves at the end of every production execution
+ *   (failed ones too) and loads for every later execution, in any process or worker (not
+ *   used by retries, see below);
+ * - the execution's flow context, which n8n saves with the execution's data and hands to a
+ *   retry of it (with the original or the current workflow), in any process or worker.
+ * An order is reused within `windowMs` (0: never, but still counted for the hourly limit);
+ * an order of the very execution being retried is reused at any age.
  */
 export async function orderMemory(context: IExecuteFunctions, windowMs: number, credentialType: string): Promise<OrderMemory> {
 	const now = Date.now();
-	const workflowId = String(context.getWorkflow().id ?? '');
 	const credentials = await context.getCredentials(credentialType, 0);
 	const resolved = resolveBaseUrl(credentials);
 	const account = `${'baseUrl' in resolved ? resolved.baseUrl : ''}|${String(credentials.username ?? '')}`;
-	const scope = `${workflowId}|${account}`;
+	const scope = `${String(context.getWorkflow().id ?? '')}|${account}`;
+	const keepMs = Math.max(windowMs, HOUR_MS);
 
 	let local = inProcess.get(scope);
 	if (!local) {
 		local = { orders: {}, placedAt: [] };
 		inProcess.set(scope, local);
 	}
-	const stored = storedIn(context);
-	const keepMs = Math.max(windowMs, HOUR_MS);
-	// Merge what another process or an earlier execution saved with what this process knows.
-	for (const [key, order] of Object.entries(stored.orders)) {
-		if (!isRemembered(order)) continue;
-		const [orderAccount] = key.split('#');
-		if (orderAccount !== account) continue;
-		const mine = local.orders[key];
-		if (!mine || mine.orderedAt < order.orderedAt) local.orders[key] = order;
-	}
-	local.placedAt = [...new Set([...local.placedAt, ...stored.placedAt])].sort((a, b) => a - b);
+	// A retry "with the original workflow" starts from empty static data, and n8n saves it over
+	// the workflow's at the end once anything touched it (even a read that creates the "global"
+	// key): that would wipe every node's memory. A retry finds its own orders in the flow context.
+	const stored: WorkflowOrders =
+		context.getMode() === 'retry' ? { orders: {}, placedAt: [] } : ordersIn(context.getWorkflowStaticData('global'));
+	const execution = ordersIn(context.getContext('flow') as IDataObject);
+
+	mergeInto(local, stored, account);
 	prune(local, now, keepMs);
-	const storedPrune: WorkflowOrders = { orders: stored.orders as Record<string, RememberedOrder>, placedAt: stored.placedAt };
-	prune(storedPrune, now, keepMs);
-	stored.placedAt = storedPrune.placedAt;
+	// Write back what only this process knows: when two workers save static data at about
+	// the same time n8n keeps the last one, so each later execution repairs what was dropped.
+	mergeInto(stored, local, account);
+	prune(stored, now, keepMs);
 
 	const fullKey = (key: string) => `${account}#${key}`;
 	const pendingKey = (key: string) => `${scope}#${key}`;
-	const current = local;
+	const workflowOrders = local;
 
-	const find = (key: string) => {
+	const find = (key: string): RememberedOrder | undefined => {
 		if (windowMs <= 0) return undefined;
-		const order = current.orders[fullKey(key)];
+		const ofThisExecution = execution.orders[fullKey(key)];
+		if (isRemembered(ofThisExecution)) return ofThisExecution;
+		const order = workflowOrders.orders[fullKey(key)];
 		return order && Date.now() - order.orderedAt < windowMs ? order : undefined;
+	};
+
+	const record = (key: string, documentId: string | undefined) => {
+		const at = Date.now();
+		for (const memory of [workflowOrders, stored]) memory.placedAt.push(at);
+		if (documentId === undefined) return undefined;
+		const order = { documentId, orderedAt: at };
+		for (const memory of [workflowOrders, stored, execution]) memory.orders[fullKey(key)] = { ...order };
+		return order;
 	};
 
 	return {
@@ -123,25 +144,18 @@ export async function orderMemory(context: IExecuteFunctions, windowMs: number, 
 			if (placingNow) return { waitFor: placingNow };
 			const remembered = find(key);
 			if (remembered) return { remembered };
-			let settle: (order: RememberedOrder | undefined) => void = () => {};
-			const placing = new Promise<RememberedOrder | undefined>((resolve) => (settle = resolve));
-			pending.set(pendingKey(key), placing);
-			const done = (documentId: string | undefined) => {
-				pending.delete(pendingKey(key));
-				const at = Date.now();
-				current.placedAt.push(at);
-				stored.placedAt.push(at);
-				if (documentId === undefined) return settle(undefined);
-				const order = { documentId, orderedAt: at };
-				current.orders[fullKey(key)] = order;
-				stored.orders[fullKey(key)] = { ...order };
-				settle(order);
+			let announce: (order: RememberedOrder | undefined) => void = () => {};
+			pending.set(pendingKey(key), new Promise((resolve) => (announce = resolve)));
+			return {
+				settle: (documentId) => {
+					pending.delete(pendingKey(key));
+					announce(record(key, documentId));
+				},
 			};
-			return { settle: done };
 		},
 		placedInLastHour() {
 			const since = Date.now() - HOUR_MS;
-			return current.placedAt.filter((at) => at > since).length;
+			return workflowOrders.placedAt.filter((at) => at > since).length;
 		},
 	};
 }

@@ -37,6 +37,22 @@ export const jsonItem = (name: string, json: object): WorkflowNode => ({
 	parameters: { mode: 'raw', jsonOutput: JSON.stringify(json), options: {} },
 });
 
+/** A Schedule Trigger firing every few seconds while the workflow is published. */
+export const everyFewSeconds = (name: string, seconds: number): WorkflowNode => ({
+	name,
+	type: 'n8n-nodes-base.scheduleTrigger',
+	typeVersion: 1.2,
+	parameters: { rule: { interval: [{ field: 'seconds', secondsInterval: seconds }] } },
+});
+
+/** A node that always fails the execution, as a broken notification step would. */
+export const stopAndError = (name: string, message: string): WorkflowNode => ({
+	name,
+	type: 'n8n-nodes-base.stopAndError',
+	typeVersion: 1,
+	parameters: { errorMessage: message },
+});
+
 /** One item per element of an array field. */
 export const splitOut = (name: string, field: string): WorkflowNode => ({
 	name,

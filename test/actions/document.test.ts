@@ -246,6 +246,14 @@ describe('Document > Order, remembered per workflow', () => {
 		expect((refused.error as { description?: string }).description).toMatch(/Max Orders per Hour/);
 		expect(sim().ordersReceived).toBe(2);
 	});
+
+	it('refuses an hourly limit or memory window that an expression turned into a non-number', async () => {
+		for (const options of [{ maxOrdersPerHour: '={{ "twenty" }}' }, { orderMemoryHours: '={{ -1 }}' }]) {
+			const result = await runLibreBor(sim(), order({}, options));
+			expect(result.error?.message).toMatch(/must be a number of at least/);
+		}
+		expect(sim().ordersReceived).toBe(0);
+	});
 });
 
 describe('Document > Order as an AI agent tool', () => {

@@ -12,6 +12,7 @@ import {
 	DEFAULT_ORDER_MEMORY_HOURS,
 	enforceOrderCap,
 	readOrderInputs,
+	readOrderLimit,
 	type OrderInput,
 } from './orderCap';
 import { completeOrder, placeOrder } from './placeOrder';
@@ -97,8 +98,8 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const { timeoutMs } = readRequestOptions(this);
 	const ledger = orderLedger(this.getExecutionId());
-	const memoryHours = Number(this.getNodeParameter('options.orderMemoryHours', 0, DEFAULT_ORDER_MEMORY_HOURS));
-	const memory = await orderMemory(this, Math.max(0, memoryHours || 0) * HOUR_MS, CREDENTIAL_TYPE);
+	const memoryHours = readOrderLimit(this, 'options.orderMemoryHours', 'Order Memory (Hours)', DEFAULT_ORDER_MEMORY_HOURS, 0);
+	const memory = await orderMemory(this, memoryHours * HOUR_MS, CREDENTIAL_TYPE);
 	const inputs = readOrderInputs(this);
 	enforceOrderCap(this, inputs, ledger, memory);
 

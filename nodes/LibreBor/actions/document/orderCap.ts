@@ -34,6 +34,17 @@ export function readOrderInputs(context: IExecuteFunctions): Array<OrderInput | 
 	});
 }
 
+/** A limit set by an expression must still be a number: a typo must never lift it. */
+export function readOrderLimit(context: IExecuteFunctions, parameter: string, label: string, fallback: number, minimum: number): number {
+	const value = Number(context.getNodeParameter(parameter, 0, fallback));
+	if (!Number.isFinite(value) || value < minimum) {
+		throw new NodeOperationError(context.getNode(), `"${label}" must be a number of at least ${minimum}`, {
+			description: `No order was sent. Set "${label}" in the node options to a number (default ${fallback}).`,
+		});
+	}
+	return value;
+}
+
 /**
  * Refuses, before anything is spent, an execution that would place more orders than allowed:
  * in this execution (Max Orders per Execution) or by this workflow in the last hour
@@ -50,7 +61,7 @@ export function enforceOrderCap(
 		0,
 		isToolMode(context) ? DEFAULT_MAX_ORDERS_AS_TOOL : DEFAULT_MAX_ORDERS,
 	) as number;
-	const maxPerHour = context.getNodeParameter('options.maxOrdersPerHour', 0, DEFAULT_MAX_ORDERS_PER_HOUR) as number;
+	const maxPerHour = readOrderLimit(context, 'options.maxOrdersPerHour', 'Max Orders per Hour', DEFAULT_MAX_ORDERS_PER_HOUR, 1);
 	const newKeys = new Set(
 		inputs
 			.filter((input): input is OrderInput => !(input instanceof Error))

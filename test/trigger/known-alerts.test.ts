@@ -20,18 +20,31 @@ describe('forgetReadAlerts', () => {
 		['no-timestamp', null],
 	];
 
-	it('forgets what is missing from the listing and newer than its oldest alert, and keeps the rest', () => {
+	const MINUTE = 60_000;
+
+	it('forgets an alert only once it is missing from 3 listings in a row over 10 minutes', () => {
 		const listing = [alertAt('listed', 400), alertAt('oldest-listed', 200)];
-		expect(forgetReadAlerts(known, listing).map(([id]) => id)).toEqual([
-			'beyond-the-list',
-			'oldest-listed',
-			'listed',
-			'no-timestamp',
-		]);
+		let state = forgetReadAlerts(known, listing, new Set(), 0);
+		expect(state.map(([id]) => id)).toEqual(['beyond-the-list', 'oldest-listed', 'read', 'listed', 'no-timestamp']);
+		state = forgetReadAlerts(state, listing, new Set(), 20 * MINUTE);
+		expect(state.map(([id]) => id)).toContain('read');
+		state = forgetReadAlerts(state, listing, new Set(), 20 * MINUTE);
+		expect(state.map(([id]) => id)).toEqual(['beyond-the-list', 'oldest-listed', 'listed', 'no-timestamp']);
 	});
 
-	it('forgets everything when nothing is unread', () => {
-		expect(forgetReadAlerts(known, [])).toEqual([]);
+	it('keeps an alert missing from 3 listings within 10 minutes, and starts again when it is listed', () => {
+		let state = known;
+		for (const minute of [0, 1, 2, 3]) state = forgetReadAlerts(state, [], new Set(), minute * MINUTE);
+		expect(state.map(([id]) => id)).toEqual(known.map(([id]) => id));
+		state = forgetReadAlerts(state, [alertAt('read', 300)], new Set(), 30 * MINUTE);
+		state = forgetReadAlerts(state, [], new Set(), 31 * MINUTE);
+		expect(state.find(([id]) => id === 'read')).toEqual(['read', 300, 31 * MINUTE, 1]);
+	});
+
+	it('forgets at once an alert this trigger marked read once the listing no longer shows it', () => {
+		const listing = [alertAt('read', 300), alertAt('listed', 400)];
+		expect(forgetReadAlerts(known, listing, new Set(['read']), 0).map(([id]) => id)).toContain('read');
+		expect(forgetReadAlerts(known, [alertAt('listed', 400)], new Set(['read']), 0).map(([id]) => id)).not.toContain('read');
 	});
 });
 
@@ -81,13 +94,22 @@ describe('poll state', () => {
 	it('reads back what it wrote', () => {
 		const staticData = {};
 		writePollState(staticData, { known: [['a', 1]], pending: ['a'], horizon: 0 });
-		expect(staticData).toEqual({ v: 1, known: [['a', 1]], pending: ['a'], horizon: 0 });
+		expect(staticData).toEqual({ v: 2, known: [['a', 1]], pending: ['a'], horizon: 0 });
 		expect(readPollState(staticData)).toEqual({ known: [['a', 1]], pending: ['a'], horizon: 0 });
 	});
 
 	it('takes another version or no state for a first poll, and skips malformed records', () => {
 		expect(readPollState({})).toBeUndefined();
-		expect(readPollState({ v: 2, known: [] })).toBeUndefined();
+		expect(readPollState({ v: 3, known: [] })).toBeUndefined();
+		expect(readPollState({ v: 2, known: [['a', 1, 5, 1], ['b', 2, 5]], pending: [] })?.known).toEqual([['a', 1, 5, 1]]);
+	});
+
+	it('reads a version 1 state, horizon included, so an upgrade emits nothing twice', () => {
+		expect(readPollState({ v: 1, known: [['a', 1], ['b'], 'c', ['d', 'x']], pending: ['a', 3], horizon: 7 })).toEqual({
+			known: [['a', 1]],
+			pending: ['a'],
+			horizon: 7,
+		});
 		expect(readPollState({ v: 1, known: [['a', 1], ['b'], 'c', ['d', 'x']], pending: ['a', 3] })).toEqual({
 			known: [['a', 1]],
 			pending: ['a'],

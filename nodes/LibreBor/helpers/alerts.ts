@@ -14,8 +14,7 @@ export function isAlert(value: unknown): value is LibreBorAlert {
 		!!value &&
 		typeof value === 'object' &&
 		!Array.isArray(value) &&
-		typeof (value as { id?: unknown }).id === 'string' &&
-		(value as { id: string }).id.length > 0
+		typeof (value as { id?: unknown }).id === 'string'
 	);
 }
 

@@ -2,7 +2,7 @@ import { NodeOperationError, type INode } from 'n8n-workflow';
 
 import { explainInvalidNif, normalizeNif } from './nif';
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DOCUMENT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 export const FIRST_ACCOUNTS_YEAR = 1990;
 

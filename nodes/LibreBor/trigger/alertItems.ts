@@ -1,8 +1,21 @@
-import type { INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { alertMatchesLabels, alertToEntries, entryMatchesLabels, type LibreBorAlert } from '../helpers/alerts';
 import { ascending, createdAtMs } from './knownAlerts';
 import type { TriggerSettings } from './settings';
+import { UUID_PATTERN } from '../helpers/validation';
+
+/** Only a UUID ever goes into a path: an id such as `all` or `../x` would reach another route. */
+export function hasUsableId(alert: { id: string }): boolean {
+	return UUID_PATTERN.test(alert.id);
+}
+
+const ID_WARNING = 'This alert id is not a UUID: the trigger emits the alert but never marks it as read';
+
+/** The record as an item's json, never as the item itself, with a warning when its id is odd. */
+function itemOf(record: IDataObject, usableId: boolean): INodeExecutionData {
+	return { json: usableId ? { ...record } : { ...record, id_warning: ID_WARNING } };
+}
 
 /** Oldest first, the order a workflow expects events in; the API lists the newest first. */
 export function oldestFirst(alerts: LibreBorAlert[]): LibreBorAlert[] {
@@ -17,8 +30,9 @@ export function oldestFirst(alerts: LibreBorAlert[]): LibreBorAlert[] {
  */
 export function itemsForAlert(alert: LibreBorAlert, settings: TriggerSettings): INodeExecutionData[] {
 	if (!alertMatchesLabels(alert, settings.labels)) return [];
-	if (settings.output === 'alert') return [{ json: alert }];
+	const usableId = hasUsableId(alert);
+	if (settings.output === 'alert') return [itemOf(alert, usableId)];
 	return alertToEntries(alert)
 		.filter((entry) => entryMatchesLabels(entry, settings.labels))
-		.map((entry) => ({ json: entry }));
+		.map((entry) => itemOf(entry, usableId));
 }

@@ -18,8 +18,39 @@ export function ascending(a: number, b: number): number {
 	return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** Polls in a row, and time, an alert must be missing from the listing before it is forgotten. */
+export const FORGET_AFTER_ABSENT_POLLS = 3;
+export const FORGET_AFTER_ABSENT_MS = 10 * 60_000;
+/** Longer ids are remembered by length and hash, so that one odd alert cannot bloat the state. */
+const MAX_KEPT_ID_LENGTH = 100;
+
+function hashOf(text: string): string {
+	let hash = 0x811c9dc5;
+	for (let index = 0; index < text.length; index++) {
+		hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193) >>> 0;
+	}
+	return hash.toString(16);
+}
+
+/** What the state remembers an alert by: its id, or a short stand-in for a very long one. */
+export function alertKey(alert: LibreBorAlert): string {
+	const id = alert.id;
+	return id.length <= MAX_KEPT_ID_LENGTH ? id : `#${id.length}:${hashOf(id)}:${hashOf([...id].reverse().join(''))}`;
+}
+
 export function toKnownAlert(alert: LibreBorAlert): KnownAlert {
-	return [alert.id, createdAtMs(alert)];
+	return [alertKey(alert), createdAtMs(alert)];
+}
+
+/** The listing with each alert once (the first time it is listed). */
+export function uniqueAlerts(listing: LibreBorAlert[]): LibreBorAlert[] {
+	const seen = new Set<string>();
+	return listing.filter((alert) => {
+		const key = alertKey(alert);
+		if (seen.has(key)) return false;
+		seen.add(key);
+		return true;
+	});
 }
 
 /** The created_at of the oldest alert in a listing, ignoring unreadable ones. */
@@ -32,26 +63,48 @@ export function oldestCreatedAt(alerts: LibreBorAlert[]): number | undefined {
 	return oldest;
 }
 
-/** An alert is new when it was never seen and was created after the horizon. */
-export function isNewAlert(alert: LibreBorAlert, knownIds: Set<string>, horizon: number | undefined): boolean {
-	if (knownIds.has(alert.id)) return false;
+/** An alert is new when it was never seen and was not created at or before the horizon. */
+export function isNewAlert(alert: LibreBorAlert, knownKeys: Set<string>, horizon: number | undefined): boolean {
+	if (knownKeys.has(alertKey(alert))) return false;
 	const time = createdAtMs(alert);
 	return horizon === undefined || time === null || time > horizon;
 }
 
 /**
- * Forgets the known alerts that the listing shows were read. The API lists the latest unread
- * alerts, so one missing from the listing but newer than its oldest alert was read and never
- * comes back. One at or before the oldest may only sit beyond a capped listing: it is kept.
- * An empty listing means nothing is unread.
+ * Forgets the known alerts that are surely read, and only those, so that a glitchy listing (empty
+ * once, or missing some alerts) cannot make the trigger emit them again:
+ * - one this trigger has just marked read, once the listing no longer shows it;
+ * - one missing from FORGET_AFTER_ABSENT_POLLS listings in a row, over FORGET_AFTER_ABSENT_MS.
+ * One at or before the listing's oldest alert may only sit beyond a capped listing: it is not
+ * counted as missing. A listed alert starts again from zero.
  */
-export function forgetReadAlerts(known: KnownAlert[], listing: LibreBorAlert[]): KnownAlert[] {
-	if (listing.length === 0) return [];
-	const listedIds = new Set(listing.map((alert) => alert.id));
+export function forgetReadAlerts(
+	known: KnownAlert[],
+	listing: LibreBorAlert[],
+	justRead: Set<string> = new Set(),
+	now = Date.now(),
+): KnownAlert[] {
+	const listedKeys = new Set(listing.map(alertKey));
 	const oldest = oldestCreatedAt(listing);
-	return known.filter(
-		([id, time]) => listedIds.has(id) || oldest === undefined || time === null || time <= oldest,
-	);
+	const kept: KnownAlert[] = [];
+	for (const entry of known) {
+		const [key, time] = entry;
+		if (listedKeys.has(key)) {
+			kept.push([key, time]);
+			continue;
+		}
+		if (justRead.has(key)) continue;
+		const beyondCappedListing = oldest !== undefined && (time === null || time <= oldest);
+		if (beyondCappedListing) {
+			kept.push(entry);
+			continue;
+		}
+		const absentSince = entry.length === 4 ? entry[2] : now;
+		const absentPolls = (entry.length === 4 ? entry[3] : 0) + 1;
+		if (absentPolls >= FORGET_AFTER_ABSENT_POLLS && now - absentSince >= FORGET_AFTER_ABSENT_MS) continue;
+		kept.push([key, time, absentSince, absentPolls]);
+	}
+	return kept;
 }
 
 /**

@@ -2,8 +2,8 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { listUnreadAlerts } from '../api/alerts';
 import { activationMemoryOf, type ActivationMemory } from './activationMemory';
-import { itemsForAlert, oldestFirst } from './alertItems';
-import { forgetReadAlerts, isNewAlert, limitState, oldestCreatedAt, toKnownAlert } from './knownAlerts';
+import { hasUsableId, itemsForAlert, oldestFirst } from './alertItems';
+import { alertKey, forgetReadAlerts, isNewAlert, limitState, toKnownAlert, uniqueAlerts } from './knownAlerts';
 import { markPendingAlerts } from './markPendingAlerts';
 import { readPollState, writePollState, type KnownAlert, type PollState } from './pollState';
 import type { TriggerSettings } from './settings';
@@ -40,7 +40,8 @@ async function pollOnce(
 	const stored = readPollState(staticData);
 	const previous = stored ?? memory.unstoredState;
 	let known: KnownAlert[] = previous?.known ?? [];
-	let pending = previous?.pending ?? [];
+	// A version 1 state may hold an id that is not a UUID: it is never marked.
+	let pending = (previous?.pending ?? []).filter((id) => hasUsableId({ id }));
 
 	// Marked only now, a poll after they were emitted: had that execution not been stored,
 	// they would still be unread and would be emitted again rather than lost.
@@ -51,7 +52,7 @@ async function pollOnce(
 		pending = outcome.stillPending;
 	}
 
-	const listing = await listUnreadAlerts.call(this, undefined, settings.timeoutMs);
+	const listing = uniqueAlerts(await listUnreadAlerts.call(this, undefined, settings.timeoutMs));
 
 	const save = (state: PollState) => {
 		writePollState(staticData, state);
@@ -59,16 +60,12 @@ async function pollOnce(
 	};
 
 	if (!previous && !settings.includeExisting) {
-		save(limitState({ known: listing.map(toKnownAlert), pending: [], horizon: oldestCreatedAt(listing) }));
+		save(limitState({ known: listing.map(toKnownAlert), pending: [] }));
 		return null;
 	}
 
-	const listedIds = new Set(listing.map((alert) => alert.id));
 	// A just-read alert that the listing still shows stays known, in case the listing lags.
-	known = forgetReadAlerts(
-		known.filter(([id]) => !justRead.has(id) || listedIds.has(id)),
-		listing,
-	);
+	known = forgetReadAlerts(known, listing, justRead);
 	const knownIds = new Set(known.map(([id]) => id));
 	pending = pending.filter((id) => knownIds.has(id));
 
@@ -78,7 +75,8 @@ async function pollOnce(
 		const alertItems = itemsForAlert(alert, settings);
 		if (alertItems.length === 0) continue;
 		items.push(...alertItems);
-		if (settings.markAsRead) pending.push(alert.id);
+		if (settings.markAsRead && hasUsableId(alert)) pending.push(alert.id);
+		else if (settings.markAsRead) this.logger.warn(`LibreBOR Trigger will not mark alert ${alertKey(alert)} as read: its id is not a UUID`);
 	}
 
 	save(limitState({ known, pending, horizon: previous?.horizon }));

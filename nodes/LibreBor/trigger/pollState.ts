@@ -1,17 +1,24 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /** Bumped when the shape changes, so that an older shape is recognised instead of misread. */
-export const POLL_STATE_VERSION = 1;
+export const POLL_STATE_VERSION = 2;
+/** Version 1 stored known alerts as [id, createdAtMs]; it is read as version 2 with nothing absent. */
+const READABLE_VERSIONS = [1, POLL_STATE_VERSION];
 
-/** An alert already seen: its id and its created_at in epoch milliseconds (null when unreadable). */
-export type KnownAlert = [id: string, createdAtMs: number | null];
+/**
+ * An alert already seen: its key (see alertKey), its created_at in epoch milliseconds (null when
+ * unreadable) and, once a listing lacked it, since when and in how many polls in a row.
+ */
+export type KnownAlert =
+	| [id: string, createdAtMs: number | null]
+	| [id: string, createdAtMs: number | null, absentSinceMs: number, absentPolls: number];
 
 /**
  * What the trigger remembers between polls, kept in the node's static data.
  * - `known`: alerts emitted, filtered out or found at activation that may still be listed.
  * - `pending`: emitted alerts still to be marked as read.
- * - `horizon`: alerts created at or before it are never emitted (they existed at activation,
- *   or were forgotten to keep the state small).
+ * - `horizon`: alerts created at or before it are never emitted: they were forgotten to keep the
+ *   state small (a version 1 state also set it at activation).
  */
 export interface PollState {
 	known: KnownAlert[];
@@ -20,17 +27,18 @@ export interface PollState {
 }
 
 function isKnownAlert(value: unknown): value is KnownAlert {
+	const isTime = (time: unknown) => typeof time === 'number' && Number.isFinite(time);
 	return (
 		Array.isArray(value) &&
-		value.length === 2 &&
+		(value.length === 2 || (value.length === 4 && isTime(value[2]) && isTime(value[3]))) &&
 		typeof value[0] === 'string' &&
-		(value[1] === null || (typeof value[1] === 'number' && Number.isFinite(value[1])))
+		(value[1] === null || isTime(value[1]))
 	);
 }
 
 /** The saved state, or undefined before the first poll (or when the saved shape is not this version's). */
 export function readPollState(staticData: IDataObject): PollState | undefined {
-	if (staticData.v !== POLL_STATE_VERSION) return undefined;
+	if (!READABLE_VERSIONS.includes(staticData.v as number)) return undefined;
 	const known = Array.isArray(staticData.known) ? staticData.known.filter(isKnownAlert) : [];
 	const pending = Array.isArray(staticData.pending)
 		? staticData.pending.filter((id): id is string => typeof id === 'string')

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+
+import {
+	ALERTS_PATH,
+	alertIdsOf,
+	CURSOR_STORAGES,
+	jsonOf,
+	MARK_PATH,
+	markedIds,
+	triggerSession,
+	useSimulator,
+} from './trigger-session.ts';
+
+const sim = useSimulator();
+
+/** Makes the next listing answer exactly this JSON, whatever is unread. */
+const nextListingAnswers = (value: unknown) =>
+	sim().injectFault({ method: 'GET', path: ALERTS_PATH, status: 200, body: JSON.stringify(value), contentType: 'application/json' });
+
+describe.each(CURSOR_STORAGES)('LibreBOR Trigger, a misbehaving listing (n8n poll state kept as %s)', (cursorStorage) => {
+	it('emits once an alert that one answer lists twice', async () => {
+		const session = triggerSession(sim(), { cursorStorage });
+		expect(await session.poll()).toBeNull();
+		const alert = sim().addAlert();
+		nextListingAnswers([alert, alert]);
+		expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
+		expect(await session.poll()).toBeNull();
+	});
+
+	it('emits nothing twice after an empty answer, then a partial one, then the full list again', async () => {
+		const session = triggerSession(sim(), { cursorStorage });
+		expect(await session.poll()).toBeNull();
+		const alerts = sim().addAlerts(3);
+		expect(alertIdsOf(await session.poll())).toEqual(alerts.map(({ id }) => id));
+
+		nextListingAnswers([]);
+		expect(await session.poll()).toBeNull();
+		nextListingAnswers([alerts[2]]);
+		expect(await session.poll()).toBeNull();
+		for (let poll = 0; poll < 5; poll++) expect(await session.poll()).toBeNull();
+	});
+
+	it('emits an alert with a non-UUID id once, with a warning, never uses it in a path, and keeps polling', async () => {
+		const session = triggerSession(sim(), { cursorStorage, parameters: { options: { markAsRead: true } } });
+		expect(await session.poll()).toBeNull();
+		const odd = ['all', '../x', '', 'z'.repeat(10_000)].map((id) => sim().addAlert({ id }));
+		const good = sim().addAlert();
+
+		const output = jsonOf(await session.poll());
+		expect(output.map(({ id }) => id)).toEqual([...odd, good].map(({ id }) => id));
+		expect(output.slice(0, 4).every((json) => typeof json.id_warning === 'string')).toBe(true);
+		expect(output[4].id_warning).toBeUndefined();
+
+		for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
+		expect(markedIds(sim())).toEqual([good.id]);
+		expect(sim().requestsTo('GET', MARK_PATH).map(({ path }) => path)).toEqual([`${MARK_PATH}${good.id}/`]);
+	});
+
+	it('emits once an alert created late with a timestamp older than every alert seen', async () => {
+		const session = triggerSession(sim(), { cursorStorage });
+		sim().addAlerts(2);
+		expect(await session.poll()).toBeNull();
+		const late = sim().addAlert({ created_at: '2001-01-01T00:00:00Z' });
+		expect(alertIdsOf(await session.poll())).toEqual([late.id]);
+		expect(await session.poll()).toBeNull();
+	});
+
+	it('picks up a state stored by the previous version and emits nothing twice', async () => {
+		const alerts = sim().addAlerts(2);
+		const [older, newer] = alerts.map(({ id, created_at }) => [id, Date.parse(created_at)] as const);
+		// As version 1 stored it: the newer alert known, the older one behind its activation horizon.
+		const staticData = { 'node:LibreBOR Trigger': { v: 1, known: [newer], pending: [], horizon: older[1] } };
+		// Include Existing Alerts would emit both, were the stored state not read.
+		const parameters = { options: { includeExisting: true } };
+		const session = triggerSession(sim(), { cursorStorage, staticData, parameters });
+		for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
+		const fresh = sim().addAlert();
+		expect(alertIdsOf(await session.poll())).toEqual([fresh.id]);
+	});
+});

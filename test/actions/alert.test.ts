@@ -13,6 +13,17 @@ describe('Alert > Get Many', () => {
 		expect(pairedItemsOf(result)).toEqual([{ item: 0 }, { item: 0 }]);
 	});
 
+	it('wraps each alert as an item\'s json, so that an answer cannot set binary, error or pairedItem', async () => {
+		const alert = sim().addAlert();
+		const hostile = { ...alert, json: { forged: true }, binary: { data: { data: 'eA==', mimeType: 'text/plain' } }, error: 'forged', pairedItem: { item: 9 } };
+		sim().injectFault({ method: 'GET', path: '/v2/alerts/', status: 200, body: JSON.stringify([hostile]), contentType: 'application/json' });
+		const result = await runLibreBor(sim(), { resource: 'alert', operation: 'getMany' });
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result)).toEqual([hostile]);
+		expect(pairedItemsOf(result)).toEqual([{ item: 0 }]);
+		expect(result.items.map((item) => item.binary)).toEqual([undefined]);
+	});
+
 	it('limits the number of items when Return All is off', async () => {
 		sim().addAlerts(5);
 		const result = await runLibreBor(sim(), { resource: 'alert', operation: 'getMany', returnAll: false, limit: 2 });

@@ -56,6 +56,18 @@ describe.each(CURSOR_STORAGES)('LibreBOR Trigger, a misbehaving listing (n8n pol
 		expect(sim().requestsTo('GET', MARK_PATH).map(({ path }) => path)).toEqual([`${MARK_PATH}${good.id}/`]);
 	});
 
+	it('keeps polling past a listed record that is not an alert, and wraps every record as json', async () => {
+		const session = triggerSession(sim(), { cursorStorage });
+		expect(await session.poll()).toBeNull();
+		const alert = sim().addAlert();
+		const hostile = { ...alert, binary: { data: { data: 'x' } }, error: 'boom', pairedItem: { item: 7 } };
+		nextListingAnswers([hostile, { id: 5 }, 'x', null]);
+		const output = await session.poll();
+		expect(output?.[0].map((item) => Object.keys(item))).toEqual([['json']]);
+		expect(output?.[0][0].json).toEqual(hostile);
+		expect(await session.poll()).toBeNull();
+	});
+
 	it('emits once an alert created late with a timestamp older than every alert seen', async () => {
 		const session = triggerSession(sim(), { cursorStorage });
 		sim().addAlerts(2);

@@ -4,7 +4,10 @@ import { isAlert, type LibreBorAlert } from '../helpers/alerts';
 import { unexpectedBodyError } from '../transport/errors';
 import { expectObject, libreBorRequest, type LibreBorFunctions } from '../transport/request';
 
-/** The latest unread alerts, as the API lists them (newest first). */
+/**
+ * The latest unread alerts, as the API lists them (newest first). A record that is not an alert
+ * (no string id) is left out with a logged warning, so that one bad record cannot fail every call.
+ */
 export async function listUnreadAlerts(
 	this: LibreBorFunctions,
 	itemIndex?: number,
@@ -13,14 +16,20 @@ export async function listUnreadAlerts(
 	const path = '/alerts/';
 	const response = await libreBorRequest.call(this, { method: 'GET', path, retry: 'idempotent', itemIndex, timeoutMs });
 	const list = response.json;
-	if (!Array.isArray(list) || !list.every(isAlert)) {
+	if (!Array.isArray(list)) {
 		throw unexpectedBodyError(
 			{ node: this.getNode(), itemIndex, operation: `GET ${path}` },
 			response.statusCode,
 			{ kind: 'json', value: list },
 		);
 	}
-	return list;
+	const alerts = list.filter(isAlert);
+	if (alerts.length < list.length) {
+		this.logger.warn(
+			`LibreBOR listed ${list.length - alerts.length} record(s) without a string id under GET ${path}; they were left out`,
+		);
+	}
+	return alerts;
 }
 
 export async function markAlertAsRead(

@@ -57,6 +57,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			output === 'entry'
 				? alerts.flatMap((alert) => alertToEntries(alert).filter((entry) => entryMatchesLabels(entry, labels)))
 				: alerts;
-		return pairWith(itemIndex, records.slice(0, limit));
+		// Wrapped here, so that a record with its own `json` key is never taken for an item.
+		return pairWith(itemIndex, records.slice(0, limit).map((json) => ({ json })));
 	});
 }

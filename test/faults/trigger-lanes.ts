@@ -116,6 +116,29 @@ const slowPastTheDefaultTimeout = (): Lane => {
 	};
 };
 
+/**
+ * A listing that answers 200 with nothing in it (maintenance, a glitch) while alerts are unread.
+ * Were the trigger to forget what it emitted, the next full listing would emit it again: in a
+ * Trigger -> Order workflow, a second paid order.
+ */
+const EMPTY_LISTING: FaultKind = {
+	name: 'empty listing (200, [])',
+	fault: { status: 200, body: '[]', contentType: 'application/json' },
+	transient: true,
+	apiError: /no error is expected/,
+};
+
+const listingGlitches = (): Lane => ({
+	name: 'LibreBOR Trigger, a listing that comes back empty while alerts are unread',
+	cases: CURSOR_STORAGES.flatMap((cursorStorage) =>
+		modesOf(EMPTY_LISTING).map((mode) => ({
+			name: `${caseName(EMPTY_LISTING, mode)}, poll state kept as ${cursorStorage}`,
+			run: async (sim: Simulator) =>
+				await runScenario(sim, { markAsRead: false, cursorStorage }, EMPTY_LISTING, mode, SCENARIO),
+		})),
+	),
+});
+
 export const TRIGGER_LANES: Lane[] = [
 	...variants.map((variant) => ({
 		name: variantName(variant),
@@ -124,4 +147,5 @@ export const TRIGGER_LANES: Lane[] = [
 		),
 	})),
 	slowPastTheDefaultTimeout(),
+	listingGlitches(),
 ];

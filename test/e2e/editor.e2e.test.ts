@@ -81,8 +81,9 @@ describe('the LibreBOR pickers in a real n8n editor', () => {
 	}, testTimeoutMs);
 
 	it("lists the simulator's unread alerts and watched companies for the LibreBOR credential", async () => {
-		const alerts = sim.unreadAlerts();
-		expect(alerts.length).toBeGreaterThan(0);
+		sim.follow('A86212420');
+		sim.follow('B64717838');
+		const alerts = [sim.addAlert({ nif: 'A86212420', label: 'Nombramientos' }), sim.addAlert({ nif: 'B64717838', label: 'Revocaciones' })];
 		const alertResults = await listSearch('searchUnreadAlerts');
 		expect(alertResults.results.map((result) => result.value).sort()).toEqual(alerts.map((alert) => alert.id).sort());
 		expect(alertResults.results[0].name).toMatch(/ · .+ · \d{4}-\d{2}-\d{2}$/);

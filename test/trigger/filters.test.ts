@@ -1,3 +1,4 @@
+import { NodeHelpers } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { LibreBorTrigger } from '../../nodes/LibreBor/LibreBorTrigger.node.ts';
@@ -46,10 +47,15 @@ describe('LibreBOR Trigger filters', () => {
 		expect(alertIdsOf(await session.poll())).toEqual([wanted.id]);
 	});
 
-	it('offers the watched companies to pick from, and tells that alerts stay unread unless marked', () => {
+	it('offers the watched companies to pick from, and says alerts stay unread while Mark as Read is off', () => {
 		const { description, methods } = new LibreBorTrigger();
 		expect(Object.keys(methods?.listSearch ?? {})).toEqual(['searchWatchedCompanies']);
-		const notices = description.properties.filter((property) => property.type === 'notice').map((p) => p.displayName);
-		expect(notices).toEqual(expect.arrayContaining([expect.stringMatching(/stay unread in LibreBOR's panel/)]));
+		const unreadNotice = description.properties.find((property) => property.name === 'markAsReadNotice');
+		expect(unreadNotice?.displayName).toMatch(/Mark as Read is off: .* stay unread in LibreBOR's panel/);
+		const shownFor = (markAsRead?: boolean) => {
+			const values = { options: markAsRead === undefined ? {} : { markAsRead } };
+			return NodeHelpers.displayParameter(values, unreadNotice!, null, description, values);
+		};
+		expect([shownFor(), shownFor(false), shownFor(true)]).toEqual([true, true, false]);
 	});
 });

@@ -33,10 +33,11 @@ export const triggerProperties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			"Unless Options > Mark as Read is on, the alerts this trigger emits stay unread in LibreBOR's panel, and LibreBOR keeps listing them.",
+			"Mark as Read is off: the alerts this trigger emits stay unread in LibreBOR's panel, and LibreBOR keeps listing them. Turn it on in Options to mark each emitted alert as read.",
 		name: 'markAsReadNotice',
 		type: 'notice',
 		default: '',
+		displayOptions: { hide: { '/options.markAsRead': [true] } },
 	},
 	{
 		displayName:

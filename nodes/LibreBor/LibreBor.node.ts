@@ -8,6 +8,7 @@ import {
 
 import * as alert from './actions/alert';
 import * as document from './actions/document';
+import { searchUnreadAlerts, searchWatchedCompanies } from './methods';
 import { router } from './actions/router';
 import * as watchlist from './actions/watchlist';
 
@@ -17,7 +18,8 @@ export class LibreBor implements INodeType {
 		name: 'libreBor',
 		icon: { light: 'file:../../icons/librebor.svg', dark: 'file:../../icons/librebor.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description:
 			'Watch Spanish companies in the BORME commercial-registry bulletin, read their alerts and order their annual accounts',
@@ -62,6 +64,10 @@ export class LibreBor implements INodeType {
 			...watchlist.description,
 			...document.description,
 		],
+	};
+
+	methods = {
+		listSearch: { searchUnreadAlerts, searchWatchedCompanies },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

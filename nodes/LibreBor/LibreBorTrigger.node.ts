@@ -9,6 +9,7 @@ import {
 import { triggerProperties } from './trigger/description';
 import { pollNewAlerts } from './trigger/pollNewAlerts';
 import { pollSampleAlerts } from './trigger/pollSampleAlerts';
+import { searchWatchedCompanies } from './methods';
 import { readTriggerSettings } from './trigger/settings';
 
 export class LibreBorTrigger implements INodeType {
@@ -35,8 +36,12 @@ export class LibreBorTrigger implements INodeType {
 		properties: triggerProperties,
 	};
 
+	methods = {
+		listSearch: { searchWatchedCompanies },
+	};
+
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const settings = readTriggerSettings.call(this);
+		const settings = await readTriggerSettings.call(this);
 		if (this.getMode() === 'manual') return await pollSampleAlerts.call(this, settings);
 		return await pollNewAlerts.call(this, settings);
 	}

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../simulator/index.ts';
 import { nodeOutputJson } from './executionRun.ts';
 import { createN8nWithLibreBor, libreBorCredential, libreBorCredentialRef, passwordForms } from './libreBorN8n.ts';
-import { executeWorkflow, importCredentials, importWorkflows } from './n8nCli.ts';
+import { executeWorkflow, importCredentials, importWorkflows, runN8nCommandOrThrow } from './n8nCli.ts';
 import { N8nRestClient } from './n8nRestClient.ts';
 import { startN8n, type N8nServer } from './n8nServer.ts';
 import type { N8nUserFolder } from './n8nUserFolder.ts';
@@ -28,14 +28,15 @@ interface ExampleWorkflow {
 	[field: string]: unknown;
 }
 
-/**
- * An example as it is, with only its file folder moved to `fileFolder`, and an id to run it by
- * (the examples have none: importing one creates a new workflow).
- */
-async function loadExample(file: string, id: string, fileFolder: string): Promise<ExampleWorkflow> {
+const exampleFiles = ['follow-companies-from-spreadsheet.json', 'order-annual-accounts.json', 'new-alert-to-message.json'];
+
+/** An example as it is, with only its file folder moved to `fileFolder`; it keeps its own id. */
+async function loadExample(file: string, fileFolder: string): Promise<ExampleWorkflow> {
 	const text = await readFile(path.join(examplesFolder, file), 'utf8');
-	return { ...(JSON.parse(text.replaceAll(examplesFileFolder, `${fileFolder}/`)) as ExampleWorkflow), id };
+	return JSON.parse(text.replaceAll(examplesFileFolder, `${fileFolder}/`)) as ExampleWorkflow;
 }
+
+const exampleAsShipped = (file: string) => JSON.parse(readFileSync(path.join(examplesFolder, file), 'utf8')) as ExampleWorkflow;
 
 const supplierNifs = () =>
 	readFileSync(path.join(examplesFolder, 'suppliers.csv'), 'utf8')
@@ -50,17 +51,24 @@ describe('the example workflows in a real n8n', () => {
 	let folder: N8nUserFolder;
 	let server: N8nServer | undefined;
 	let examples: Record<'followSpreadsheet' | 'orderAccounts' | 'alertToMessage', ExampleWorkflow>;
+	let listedAfterPlainImport: string;
 
 	beforeAll(async () => {
 		sim = await startSimulator();
 		fileFolder = await mkdtemp(path.join(os.tmpdir(), 'n8n-e2e-files-'));
 		folder = await createN8nWithLibreBor({ env: { N8N_RESTRICT_FILE_ACCESS_TO: fileFolder } });
-		examples = {
-			followSpreadsheet: await loadExample('follow-companies-from-spreadsheet.json', 'exampleFollowCsv', fileFolder),
-			orderAccounts: await loadExample('order-annual-accounts.json', 'exampleOrderPdf1', fileFolder),
-			alertToMessage: await loadExample('new-alert-to-message.json', 'exampleAlertMsg1', fileFolder),
-		};
 		await importCredentials(folder, [libreBorCredential(sim)]);
+		// As a user would: each file of examples/, unmodified, through n8n's own command.
+		for (const file of exampleFiles) {
+			await runN8nCommandOrThrow(folder, ['import:workflow', `--input=${path.join(examplesFolder, file)}`]);
+		}
+		listedAfterPlainImport = (await runN8nCommandOrThrow(folder, ['list:workflow'])).stdout;
+		// Then again with their file folder moved somewhere this test may write (same ids: replaced).
+		examples = {
+			followSpreadsheet: await loadExample('follow-companies-from-spreadsheet.json', fileFolder),
+			orderAccounts: await loadExample('order-annual-accounts.json', fileFolder),
+			alertToMessage: await loadExample('new-alert-to-message.json', fileFolder),
+		};
 		await importWorkflows(folder, Object.values(examples));
 	}, setupTimeoutMs);
 
@@ -70,6 +78,14 @@ describe('the example workflows in a real n8n', () => {
 		if (fileFolder) await rm(fileFolder, { recursive: true, force: true });
 		await sim?.close();
 	}, testTimeoutMs);
+
+	it('import with `n8n import:workflow --input=<file>` as they are, each under its own id', () => {
+		for (const file of exampleFiles) {
+			const { id, name } = exampleAsShipped(file);
+			expect(id, `${file} has an id`).toMatch(/^[A-Za-z0-9]{1,21}$/);
+			expect(listedAfterPlainImport).toContain(`${id}|${name}`);
+		}
+	});
 
 	it('all use the one LibreBOR credential that the project sets up', () => {
 		const references = Object.values(examples).flatMap((example) =>

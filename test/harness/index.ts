@@ -13,5 +13,7 @@ export type { PollMode, PollSessionOptions } from './poll-session.ts';
 export { createPollSession, PollSession } from './poll-session.ts';
 export type { ActionResult, RunActionOptions } from './run-action.ts';
 export { runAction } from './run-action.ts';
+export type { RunListSearchOptions } from './run-list-search.ts';
+export { runListSearch } from './run-list-search.ts';
 export type { PollResult, RunPollOptions } from './run-poll.ts';
 export { runPoll } from './run-poll.ts';

@@ -59,6 +59,8 @@ export interface RunOptions {
 	nodeType?: INodeType;
 	/** n8n's execution mode; the harness defaults to 'manual'. */
 	mode?: WorkflowExecuteMode;
+	/** The node's type version as saved in the workflow (default: the latest). */
+	typeVersion?: number;
 }
 
 /** Runs the LibreBOR node through n8n's engine against the simulator; never leaks the password. */
@@ -72,6 +74,7 @@ export async function runLibreBor(sim: Simulator, parameters: INodeParameters, o
 		credentials: credentialsFor(sim, options.credentials),
 		items: options.items,
 		continueOnFail: options.continueOnFail,
+		typeVersion: options.typeVersion,
 	});
 	expectNoSecret(result, sim.credentials.password);
 	return result;

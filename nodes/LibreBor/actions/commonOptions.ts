@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS } from '../transport/request';
+import { byVersion, companyLocator } from './versionedFields';
 
 export const DEFAULT_CONCURRENCY = 5;
 
@@ -51,6 +52,11 @@ export function nifField(showFor: ShowFor, purpose: string): INodeProperties {
 		description: `Spanish tax identifier (NIF/CIF) of the company to ${purpose}. Spaces, dashes and an ES prefix are removed; the check character is verified before anything is sent.`,
 		displayOptions: { show: showFor },
 	};
+}
+
+/** The NIF as a plain string in version 1, a company picked from the watch list or typed in version 2. */
+export function companyFields(showFor: ShowFor, purpose: string): INodeProperties[] {
+	return byVersion(showFor, nifField(showFor, purpose), companyLocator(purpose));
 }
 
 /** The operation's "Options" collection. */

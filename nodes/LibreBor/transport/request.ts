@@ -4,6 +4,7 @@ import {
 	type IDataObject,
 	type IExecuteFunctions,
 	type IHttpRequestOptions,
+	type ILoadOptionsFunctions,
 	type IPollFunctions,
 } from 'n8n-workflow';
 
@@ -12,7 +13,7 @@ import { connectionError, statusError, unexpectedBodyError, type ErrorContext } 
 import { parseResponseBody, type ParsedBody } from './responseBody';
 import { backoffMs, parseRetryAfter, RETRYABLE_STATUSES, withinRetryBudget } from './retryPolicy';
 
-export type LibreBorFunctions = IExecuteFunctions | IPollFunctions;
+export type LibreBorFunctions = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
 export const CREDENTIAL_TYPE = 'libreBorApi';
 export const DEFAULT_TIMEOUT_MS = 30_000;

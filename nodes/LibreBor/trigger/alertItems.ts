@@ -1,6 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { alertMatchesLabels, alertToEntries, entryMatchesLabels, type LibreBorAlert } from '../helpers/alerts';
+import { alertPassesFilter } from '../helpers/alertFilter';
+import { alertToEntries, entryMatchesLabels, type LibreBorAlert } from '../helpers/alerts';
 import { ascending, createdAtMs } from './knownAlerts';
 import type { TriggerSettings } from './settings';
 import { UUID_PATTERN } from '../helpers/validation';
@@ -26,13 +27,14 @@ export function oldestFirst(alerts: LibreBorAlert[]): LibreBorAlert[] {
 
 /**
  * The items one alert gives: the alert itself, or each of its entries, as the output option says.
- * None when the label filter rules it out; with entries, only the entries that match.
+ * None when the filter (labels, company, creation time) rules it out; with entries, only the entries
+ * whose label matches. The caller remembers a ruled-out alert as seen all the same.
  */
 export function itemsForAlert(alert: LibreBorAlert, settings: TriggerSettings): INodeExecutionData[] {
-	if (!alertMatchesLabels(alert, settings.labels)) return [];
+	if (!alertPassesFilter(alert, settings.filter)) return [];
 	const usableId = hasUsableId(alert);
 	if (settings.output === 'alert') return [itemOf(alert, usableId)];
 	return alertToEntries(alert)
-		.filter((entry) => entryMatchesLabels(entry, settings.labels))
+		.filter((entry) => entryMatchesLabels(entry, settings.filter.labels))
 		.map((entry) => itemOf(entry, usableId));
 }

@@ -1,9 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { alertFilterFields } from '../actions/alertFilterFields';
 import { timeoutOption } from '../actions/commonOptions';
-
-const COMMON_LABELS =
-	'Nombramientos, Reelecciones, Revocaciones, Ceses/Dimisiones, Constitución, Modificaciones estatutarias, Cambio de objeto social, Cambio de denominación social, Cambio de domicilio social, Ampliación de capital, Reducción de capital, Disolución, Extinción, Situación concursal, Fusión por absorción, Declaración de unipersonalidad, Modificación de poderes, Otros conceptos';
 
 export const triggerProperties: INodeProperties[] = [
 	{
@@ -34,6 +32,21 @@ export const triggerProperties: INodeProperties[] = [
 		description: 'What each output item holds',
 	},
 	{
+		displayName:
+			"Mark as Read is off: the alerts this trigger emits stay unread in LibreBOR's panel, and LibreBOR keeps listing them. Turn it on in Options to mark each emitted alert as read.",
+		name: 'markAsReadNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { hide: { '/options.markAsRead': [true] } },
+	},
+	{
+		displayName:
+			'Filters apply once: an alert that a filter leaves out is remembered as seen and is not emitted later, even if the filter changes.',
+		name: 'filterNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
@@ -48,14 +61,7 @@ export const triggerProperties: INodeProperties[] = [
 				description:
 					'Whether the first poll after activation also emits the alerts that are already unread. When off, only alerts that arrive after activation are emitted.',
 			},
-			{
-				displayName: 'Labels',
-				name: 'labels',
-				type: 'string',
-				default: '',
-				placeholder: 'Nombramientos, Revocaciones, Ceses/Dimisiones',
-				description: `Comma-separated BORME act labels; an alert passes when one of its entries has one of them (accents and case do not matter). Leave empty for every label. Common labels: ${COMMON_LABELS}. Labels not in this list are accepted too.`,
-			},
+			...alertFilterFields('Other Act Labels'),
 			{
 				displayName: 'Mark as Read',
 				name: 'markAsRead',

@@ -1,6 +1,7 @@
 import { NodeOperationError, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
 
 import { listUnreadAlerts } from '../api/alerts';
+import { hasAlertFilter } from '../helpers/alertFilter';
 import { itemsForAlert, oldestFirst } from './alertItems';
 import type { TriggerSettings } from './settings';
 
@@ -30,7 +31,7 @@ export async function pollSampleAlerts(
 		listing.filter((alert) => itemsForAlert(alert, settings).length > 0).slice(0, SAMPLE_ALERT_COUNT),
 	);
 	if (sample.length === 0) {
-		if (settings.labels.length === 0) {
+		if (!hasAlertFilter(settings.filter)) {
 			throw new NodeOperationError(
 				this.getNode(),
 				`None of the ${listing.length} unread LibreBOR alerts has a bulletin entry to show`,
@@ -39,10 +40,12 @@ export async function pollSampleAlerts(
 		}
 		throw new NodeOperationError(
 			this.getNode(),
-			`None of the ${listing.length} unread LibreBOR alerts matches the labels "${settings.labelText}"`,
+			settings.filter.nif === undefined && settings.filter.createdAfterMs === undefined
+				? `None of the ${listing.length} unread LibreBOR alerts matches the labels "${settings.labelText}"`
+				: `None of the ${listing.length} unread LibreBOR alerts passes the filters in Options`,
 			{
 				description:
-					'Check the spelling of the labels in Options > Labels (accents and case do not matter), or clear the option to see every alert.',
+					'Check the filters in Options: the spelling of the labels (accents and case do not matter), the company and Created After, or clear them to see every alert.',
 			},
 		);
 	}

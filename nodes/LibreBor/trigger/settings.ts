@@ -1,6 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { parseLabelFilter } from '../helpers/alerts';
+import { readAlertFilterOptions, resolveAlertFilter, type AlertFilter } from '../helpers/alertFilter';
 import { DEFAULT_TIMEOUT_MS } from '../transport/request';
 
 export type TriggerOutput = 'alert' | 'entry';
@@ -12,20 +12,24 @@ export interface TriggerSettings {
 	labels: string[];
 	/** The labels as the user typed them, for messages. */
 	labelText: string;
+	/** Labels, company and creation time an alert must match to be emitted. */
+	filter: AlertFilter;
 	includeExisting: boolean;
 	timeoutMs: number;
 }
 
-export function readTriggerSettings(this: IPollFunctions): TriggerSettings {
+export async function readTriggerSettings(this: IPollFunctions): Promise<TriggerSettings> {
 	const output = this.getNodeParameter('output', 'alert') === 'entry' ? 'entry' : 'alert';
 	const options = this.getNodeParameter('options', {}) as IDataObject;
-	const labelText = typeof options.labels === 'string' ? options.labels.trim() : '';
+	const timeoutMs = Math.round((typeof options.timeout === 'number' ? options.timeout : DEFAULT_TIMEOUT_MS / 1000) * 1000);
+	const filter = await resolveAlertFilter.call(this, readAlertFilterOptions(this.getNode(), options), { timeoutMs });
 	return {
 		output,
 		markAsRead: options.markAsRead === true,
-		labels: parseLabelFilter(labelText),
-		labelText,
+		labels: filter.labels,
+		labelText: filter.labelText,
+		filter,
 		includeExisting: options.includeExisting === true,
-		timeoutMs: Math.round((typeof options.timeout === 'number' ? options.timeout : DEFAULT_TIMEOUT_MS / 1000) * 1000),
+		timeoutMs,
 	};
 }

@@ -1,8 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { listUnreadAlerts } from '../../api/alerts';
-import { alertMatchesLabels, alertToEntries, entryMatchesLabels, parseLabelFilter } from '../../helpers/alerts';
+import { alertPassesFilter, readAlertFilterOptions, resolveAlertFilter } from '../../helpers/alertFilter';
+import { alertToEntries, entryMatchesLabels } from '../../helpers/alerts';
 import { pairWith, runForEachItem } from '../../helpers/itemRunner';
+import { alertFilterFields } from '../alertFilterFields';
 import { optionsCollection, readLimit, readRequestOptions, returnAllFields, timeoutOption } from '../commonOptions';
 
 const showFor = { resource: ['alert'], operation: ['getMany'] };
@@ -29,35 +31,32 @@ export const description: INodeProperties[] = [
 		default: 'alert',
 		displayOptions: { show: showFor },
 	},
-	optionsCollection(showFor, [
-			{
-				displayName: 'Act Labels',
-				name: 'labels',
-				type: 'string',
-				default: '',
-				placeholder: 'Nombramientos, Revocaciones, Ceses/Dimisiones',
-				description:
-					'Comma-separated BORME act labels to keep (case and accents ignored). An alert is kept when one of its entries matches. Empty keeps every label.',
-			},
-			timeoutOption,
-		]),
+	optionsCollection(showFor, [...alertFilterFields('Other Act Labels'), timeoutOption]),
 ];
+
+const NO_UNREAD_ALERTS_HINT =
+	'LibreBOR has no unread alerts for this account. Alerts appear when a company on the watch list is published in the BORME: follow one (Watch List > Follow), or point the credential at the sandbox environment to try the node with sample alerts.';
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const { timeoutMs } = readRequestOptions(this);
-	return await runForEachItem(this, 1, async (itemIndex) => {
+	let sawNoAlerts = false;
+	const results = await runForEachItem(this, 1, async (itemIndex) => {
 		const limit = readLimit(this, itemIndex);
 		const output = this.getNodeParameter('output', itemIndex) as 'alert' | 'entry';
-		const labels = parseLabelFilter(this.getNodeParameter('options.labels', itemIndex, '') as string);
+		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		const filterOptions = readAlertFilterOptions(this.getNode(), options, itemIndex);
+		const filter = await resolveAlertFilter.call(this, filterOptions, { itemIndex, timeoutMs });
 
-		const alerts = (await listUnreadAlerts.call(this, itemIndex, timeoutMs)).filter((alert) =>
-			alertMatchesLabels(alert, labels),
-		);
+		const listing = await listUnreadAlerts.call(this, itemIndex, timeoutMs);
+		if (listing.length === 0) sawNoAlerts = true;
+		const alerts = listing.filter((alert) => alertPassesFilter(alert, filter));
 		const records: IDataObject[] =
 			output === 'entry'
-				? alerts.flatMap((alert) => alertToEntries(alert).filter((entry) => entryMatchesLabels(entry, labels)))
+				? alerts.flatMap((alert) => alertToEntries(alert).filter((entry) => entryMatchesLabels(entry, filter.labels)))
 				: alerts;
 		// Wrapped here, so that a record with its own `json` key is never taken for an item.
 		return pairWith(itemIndex, records.slice(0, limit).map((json) => ({ json })));
 	});
+	if (sawNoAlerts) this.addExecutionHints({ message: NO_UNREAD_ALERTS_HINT, type: 'info', location: 'outputPane' });
+	return results;
 }

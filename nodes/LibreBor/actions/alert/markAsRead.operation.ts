@@ -2,29 +2,33 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { markAlertAsRead } from '../../api/alerts';
 import { pairWith, runForEachItem } from '../../helpers/itemRunner';
-import { validateAlertId } from '../../helpers/validation';
+import { readAlertId } from '../../helpers/identifierParameters';
+import { alertLocator, byVersion } from '../versionedFields';
 import { concurrencyOption, optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
 
 const showFor = { resource: ['alert'], operation: ['markAsRead'] };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Alert ID',
-		name: 'alertId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 3f1c2b9e-8d4a-4c6b-9f0e-2a7d5c1b8e34',
-		description: 'The ID (a UUID) of the alert to mark as read, as given by Get Many or the trigger',
-		displayOptions: { show: showFor },
-	},
+	...byVersion(
+		showFor,
+		{
+			displayName: 'Alert ID',
+			name: 'alertId',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'e.g. 3f1c2b9e-8d4a-4c6b-9f0e-2a7d5c1b8e34',
+			description: 'The ID (a UUID) of the alert to mark as read, as given by Get Many or the trigger',
+		},
+		alertLocator,
+	),
 	optionsCollection(showFor, [concurrencyOption, timeoutOption]),
 ];
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const { timeoutMs, concurrency } = readRequestOptions(this);
 	return await runForEachItem(this, concurrency, async (itemIndex) => {
-		const alertId = validateAlertId(this.getNode(), this.getNodeParameter('alertId', itemIndex), itemIndex);
+		const alertId = readAlertId(this, itemIndex);
 		const answer = await markAlertAsRead.call(this, alertId, itemIndex, timeoutMs);
 		return pairWith(itemIndex, [{ ...answer, alert_id: alertId }]);
 	});

@@ -1,16 +1,16 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { pairWith, runForEachItem } from '../../helpers/itemRunner';
-import { validateDocumentId } from '../../helpers/validation';
+import { readDocumentId } from '../../helpers/identifierParameters';
 import { concurrencyOption, optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
 import { accountsFileName, downloadFinishedDocument, waitUntilFinished } from './documentFlow';
 import { binaryPropertyOption, maxWaitOption, pollIntervalOption, readWaitSettings } from './documentOptions';
-import { documentIdField } from './documentIdField';
+import { documentIdFields } from './documentIdField';
 
 const showFor = { resource: ['document'], operation: ['download'] };
 
 export const description: INodeProperties[] = [
-	documentIdField('download'),
+	...documentIdFields('download'),
 	{ ...binaryPropertyOption('binaryPropertyName'), required: true, displayOptions: { show: showFor } },
 	optionsCollection(showFor, [pollIntervalOption, maxWaitOption, concurrencyOption, timeoutOption]),
 ];
@@ -18,7 +18,7 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const { timeoutMs, concurrency } = readRequestOptions(this);
 	return await runForEachItem(this, concurrency, async (itemIndex) => {
-		const documentId = validateDocumentId(this.getNode(), this.getNodeParameter('documentId', itemIndex), itemIndex);
+		const documentId = readDocumentId(this, itemIndex);
 		const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
 		const waitSettings = readWaitSettings(this, itemIndex);
 		const record = await waitUntilFinished.call(this, documentId, { ...waitSettings, itemIndex, timeoutMs });

@@ -2,21 +2,21 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { getDocument } from '../../api/documents';
 import { pairWith, runForEachItem } from '../../helpers/itemRunner';
-import { validateDocumentId } from '../../helpers/validation';
+import { readDocumentId } from '../../helpers/identifierParameters';
 import { concurrencyOption, optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
-import { documentIdField } from './documentIdField';
+import { documentIdFields } from './documentIdField';
 
 const showFor = { resource: ['document'], operation: ['get'] };
 
 export const description: INodeProperties[] = [
-	documentIdField('get'),
+	...documentIdFields('get'),
 	optionsCollection(showFor, [concurrencyOption, timeoutOption]),
 ];
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const { timeoutMs, concurrency } = readRequestOptions(this);
 	return await runForEachItem(this, concurrency, async (itemIndex) => {
-		const documentId = validateDocumentId(this.getNode(), this.getNodeParameter('documentId', itemIndex), itemIndex);
+		const documentId = readDocumentId(this, itemIndex);
 		const record = await getDocument.call(this, documentId, { itemIndex, timeoutMs });
 		return pairWith(itemIndex, [{ ...record, document_id: documentId }]);
 	});

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { pairWith, runForEachItem } from '../../helpers/itemRunner';
 import { orderKey, orderLedger } from '../../helpers/orderLedger';
-import { nifField, optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
+import { companyFields, optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
 import { binaryPropertyOption, maxWaitOption, pollIntervalOption } from './documentOptions';
 import { CREDENTIAL_TYPE } from '../../transport/request';
 import { orderMemory, type RememberedOrder } from '../../helpers/workflowOrderMemory';
@@ -28,7 +28,7 @@ export const description: INodeProperties[] = [
 		default: '',
 		displayOptions: { show: showFor },
 	},
-	nifField(showFor, 'order the annual accounts of'),
+	...companyFields(showFor, 'order the annual accounts of'),
 	{
 		displayName: 'Year',
 		name: 'year',

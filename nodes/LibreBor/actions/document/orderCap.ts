@@ -1,7 +1,8 @@
 import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 
 import { orderKey, type orderLedger } from '../../helpers/orderLedger';
-import { validateNif, validateYear } from '../../helpers/validation';
+import { readNif } from '../../helpers/identifierParameters';
+import { validateYear } from '../../helpers/validation';
 import type { OrderMemory } from '../../helpers/workflowOrderMemory';
 
 export const DEFAULT_MAX_ORDERS = 10;
@@ -24,7 +25,7 @@ export function readOrderInputs(context: IExecuteFunctions): Array<OrderInput | 
 	return context.getInputData().map((_, itemIndex) => {
 		try {
 			return {
-				nif: validateNif(context.getNode(), context.getNodeParameter('nif', itemIndex), itemIndex),
+				nif: readNif(context, itemIndex),
 				year: validateYear(context.getNode(), context.getNodeParameter('year', itemIndex), itemIndex),
 			};
 		} catch (error) {

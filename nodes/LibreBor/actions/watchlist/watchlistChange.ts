@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import type { RequestSettings } from '../../api/watchlist';
 import { pairWith, runForEachItem } from '../../helpers/itemRunner';
-import { validateNif } from '../../helpers/validation';
+import { readNif } from '../../helpers/identifierParameters';
 import { readRequestOptions } from '../commonOptions';
 import { WatchlistState } from './watchlistCache';
 
@@ -24,7 +24,7 @@ export async function executeWatchlistChange(
 	const { timeoutMs, concurrency } = readRequestOptions(this);
 	const watchlist = new WatchlistState(this, { timeoutMs });
 	return await runForEachItem(this, concurrency, async (itemIndex) => {
-		const nif = validateNif(this.getNode(), this.getNodeParameter('nif', itemIndex), itemIndex);
+		const nif = readNif(this, itemIndex);
 		const outcome = await watchlist.apply(
 			nif,
 			(followed) => followed === change.followedAfter,

@@ -1,0 +1,95 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+type ShowFor = { resource: string[]; operation: string[] };
+
+/**
+ * Version 1 of the node keeps its plain-string identifier fields so that saved workflows run
+ * unchanged; version 2 offers the same parameter as a resource locator (same name, new type).
+ */
+export function byVersion(showFor: ShowFor, plain: INodeProperties, locator: INodeProperties): INodeProperties[] {
+	return [
+		{ ...plain, displayOptions: { show: { ...showFor, '@version': [1] } } },
+		{ ...locator, displayOptions: { show: { ...showFor, '@version': [{ _cnd: { gte: 2 } }] } } },
+	];
+}
+
+const UUID_REGEX = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+
+export const alertLocator: INodeProperties = {
+	displayName: 'Alert',
+	name: 'alertId',
+	type: 'resourceLocator',
+	required: true,
+	default: { mode: 'list', value: '' },
+	description: 'The unread alert to mark as read',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			placeholder: 'Select an unread alert...',
+			typeOptions: { searchListMethod: 'searchUnreadAlerts', searchable: true, searchFilterRequired: false },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 3f1c2b9e-8d4a-4c6b-9f0e-2a7d5c1b8e34',
+			validation: [
+				{
+					type: 'regex',
+					properties: { regex: UUID_REGEX, errorMessage: 'An alert ID is a UUID, such as 3f1c2b9e-8d4a-4c6b-9f0e-2a7d5c1b8e34' },
+				},
+			],
+		},
+	],
+};
+
+export function companyLocator(purpose: string): INodeProperties {
+	return {
+		displayName: 'Company',
+		name: 'nif',
+		type: 'resourceLocator',
+		required: true,
+		default: { mode: 'list', value: '' },
+		description: `The company to ${purpose}: pick one of the watched companies, or enter its NIF (spaces, dashes and an ES prefix are removed; the check character is verified before anything is sent)`,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a watched company...',
+				typeOptions: { searchListMethod: 'searchWatchedCompanies', searchable: true, searchFilterRequired: false },
+			},
+			{
+				displayName: 'By NIF',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. B64717838',
+			},
+		],
+	};
+}
+
+export const documentLocator: INodeProperties = {
+	displayName: 'Document',
+	name: 'documentId',
+	type: 'resourceLocator',
+	required: true,
+	default: { mode: 'id', value: '' },
+	description: 'The document ordered with the Order operation',
+	modes: [
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. {{ $json.document_id }}',
+		},
+		{
+			displayName: 'By URL',
+			name: 'url',
+			type: 'string',
+			placeholder: 'e.g. https://api.librebor.me/v2/documents/doc_123/',
+		},
+	],
+};

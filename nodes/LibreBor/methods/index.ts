@@ -1,0 +1,1 @@
+export { searchUnreadAlerts, searchWatchedCompanies } from './listSearch';

@@ -1,0 +1,41 @@
+import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
+
+import { listUnreadAlerts } from '../api/alerts';
+import { listWatchedEntities } from '../api/watchlist';
+import { normalizeLabel, type LibreBorAlert } from '../helpers/alerts';
+
+function labelsOf(alert: LibreBorAlert): string[] {
+	const labels = (alert.data ?? []).map((entry) => entry.label).filter((label): label is string => typeof label === 'string');
+	return [...new Set(labels)];
+}
+
+function matches(filter: string | undefined, ...texts: Array<string | undefined>): boolean {
+	const wanted = normalizeLabel(filter ?? '');
+	return wanted === '' || texts.some((text) => text !== undefined && normalizeLabel(text).includes(wanted));
+}
+
+/** Unread alerts as "<company> · <labels> · <date>", searchable by company name or act label. */
+export async function searchUnreadAlerts(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const alerts = await listUnreadAlerts.call(this);
+	const results: INodeListSearchItems[] = alerts
+		.filter((alert) => matches(filter, alert.entity_name, ...labelsOf(alert)))
+		.map((alert) => ({
+			name: [alert.entity_name ?? alert.entity_slug ?? 'Unknown company', labelsOf(alert).join(', ') || 'No act label', (alert.created_at ?? '').slice(0, 10)]
+				.filter((part) => part.length > 0)
+				.join(' · '),
+			value: alert.id,
+		}));
+	return { results };
+}
+
+/** Watched companies as "<name> (<NIF>)", searchable by name or NIF. */
+export async function searchWatchedCompanies(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const entities = await listWatchedEntities.call(this);
+	const results: INodeListSearchItems[] = [];
+	for (const entity of entities) {
+		const nif = typeof entity.nif === 'string' ? entity.nif : '';
+		const name = typeof entity.name === 'string' ? entity.name : typeof entity.slug === 'string' ? entity.slug : nif;
+		if (nif && matches(filter, name, nif)) results.push({ name: `${name} (${nif})`, value: nif });
+	}
+	return { results };
+}

@@ -150,3 +150,27 @@ export function connectionError(context: ErrorContext, failure: ConnectionFailur
 		`Check the network and the base URL of the credential. Reads were retried within a small budget.${codeNote}`,
 	);
 }
+
+export interface RunProgress {
+	itemsDone: number;
+	itemsTotal: number;
+	startedAt: number;
+	settings: { budgetMs: number };
+}
+
+/** A throttled request the run can no longer wait for: its time budget is spent or nothing gets through. */
+export function budgetSpentError(context: ErrorContext, status: number, run: RunProgress): NodeApiError {
+	const minutes = Math.round((run.settings.budgetMs / 60_000) * 100) / 100;
+	const spentMs = Date.now() - run.startedAt;
+	const why =
+		spentMs >= run.settings.budgetMs * 0.95
+			? `the run's time budget of ${minutes} min is spent`
+			: 'LibreBOR refused every request for too long';
+	const done = run.itemsTotal > 0 ? `${run.itemsDone} of ${run.itemsTotal} items were done` : 'the items done so far are kept';
+	return build(
+		context,
+		status,
+		`LibreBOR kept answering ${status} (too many requests): stopped because ${why}; ${done}`,
+		`LibreBOR asked the node to slow down and it waited, sending fewer requests at once. To resume, run the node again on the items that were not done (with "On Error: Continue", they are the ones with an error). Raise the Time Budget option, lower Parallel Requests, or run it when the account is less busy.`,
+	);
+}

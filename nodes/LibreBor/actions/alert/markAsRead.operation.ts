@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { markAlertAsRead } from '../../api/alerts';
 import { pairWith, runForEachItem } from '../../helpers/itemRunner';
 import { validateAlertId } from '../../helpers/validation';
-import { concurrencyOption, optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
+import { budgetOption, concurrencyOption, optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
 
 const showFor = { resource: ['alert'], operation: ['markAsRead'] };
 
@@ -18,12 +18,12 @@ export const description: INodeProperties[] = [
 		description: 'The ID (a UUID) of the alert to mark as read, as given by Get Many or the trigger',
 		displayOptions: { show: showFor },
 	},
-	optionsCollection(showFor, [concurrencyOption, timeoutOption]),
+	optionsCollection(showFor, [concurrencyOption, budgetOption, timeoutOption]),
 ];
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const { timeoutMs, concurrency } = readRequestOptions(this);
-	return await runForEachItem(this, concurrency, async (itemIndex) => {
+	const { timeoutMs, pacing } = readRequestOptions(this);
+	return await runForEachItem(this, pacing, async (itemIndex) => {
 		const alertId = validateAlertId(this.getNode(), this.getNodeParameter('alertId', itemIndex), itemIndex);
 		const answer = await markAlertAsRead.call(this, alertId, itemIndex, timeoutMs);
 		return pairWith(itemIndex, [{ ...answer, alert_id: alertId }]);

@@ -20,34 +20,46 @@ export const NO_PROGRESS_LIMIT_MS = 120_000;
 const FIRST_BACKOFF_MS = 1_000;
 const MAX_BACKOFF_MS = 30_000;
 const START_IN_FLIGHT = 4;
+/** Once a rate is learned, how fast it is raised again: by this share per fine answer. */
+const RATE_RAISE_PER_FINE = 0.0005;
+/** Fewer fine answers between two throttles say too little about the rate allowed. */
+const MIN_FINES_FOR_RATE = 10;
 
 /**
  * One per node run, shared by every request the run sends (orders excepted): it lets a
  * growing number of requests go at once while answers come back fine, and on 429 or 503
  * pauses all of them for the server's Retry-After and halves the number in flight
- * (additive increase, multiplicative decrease, as TCP does).
+ * (additive increase, multiplicative decrease, as TCP does). A throttle also tells the
+ * rate the server allows: the fine answers since the last throttle over the time they took
+ * (at least the pause asked for); from then on requests start no faster than that rate,
+ * raised slowly while answers stay fine.
  */
 export class Pacer {
 	private limit: number;
-	/** Below it, each fine answer raises the limit by one (slow start); above, one per window. */
-	private threshold: number;
 	private inFlight = 0;
 	private finesSinceRaise = 0;
 	private pausedUntil = 0;
 	private lastCutAt = -Infinity;
 	private lastFineAt: number;
 	private throttledInARow = 0;
+	private finesSinceThrottle = 0;
+	private lastThrottleAt: number;
+	/** Requests a second learned from throttles; undefined until the first one. */
+	private ratePerSecond: number | undefined;
+	private nextStartAt = 0;
 	private readonly waiting: Array<() => void> = [];
 	readonly startedAt: number;
 	/** Items finished by the run and items in all, for the error that says how far it got. */
 	itemsDone = 0;
 	itemsTotal = 0;
+	/** Why throttled requests are no longer waited for, once they are not. */
+	stoppedBecause: 'budget' | 'noProgress' | undefined;
 
 	constructor(readonly settings: PacerSettings) {
 		this.limit = Math.min(settings.ceiling, START_IN_FLIGHT);
-		this.threshold = settings.ceiling;
 		this.startedAt = Date.now();
 		this.lastFineAt = this.startedAt;
+		this.lastThrottleAt = this.startedAt;
 	}
 
 	/** Waits for a free place and for any pause to end, then holds the place until `release`. */
@@ -58,8 +70,14 @@ export class Pacer {
 				await sleep(pause);
 				continue;
 			}
+			const gap = this.nextStartAt - Date.now();
+			if (this.inFlight < this.limit && gap > 0) {
+				await sleep(gap);
+				continue;
+			}
 			if (this.inFlight < this.limit) {
 				this.inFlight++;
+				if (this.ratePerSecond) this.nextStartAt = Date.now() + 1000 / this.ratePerSecond;
 				return;
 			}
 			await new Promise<void>((resolve) => this.waiting.push(resolve));
@@ -80,9 +98,9 @@ export class Pacer {
 	retryWait(retryAfterMs: number | undefined): number | undefined {
 		const now = Date.now();
 		const wait = Math.max(this.pausedUntil - now, retryAfterMs ?? this.backoffMs(), 0);
-		if (now + wait - this.startedAt > this.settings.budgetMs) return undefined;
-		if (now - this.lastFineAt > Math.min(NO_PROGRESS_LIMIT_MS, this.settings.budgetMs)) return undefined;
-		return wait;
+		if (now + wait - this.startedAt > this.settings.budgetMs) this.stoppedBecause = 'budget';
+		else if (now - this.lastFineAt > NO_PROGRESS_LIMIT_MS) this.stoppedBecause = 'noProgress';
+		return this.stoppedBecause ? undefined : wait;
 	}
 
 	private backoffMs(): number {
@@ -92,11 +110,9 @@ export class Pacer {
 	private onFine(): void {
 		this.lastFineAt = Date.now();
 		this.throttledInARow = 0;
+		this.finesSinceThrottle++;
+		if (this.ratePerSecond) this.ratePerSecond *= 1 + RATE_RAISE_PER_FINE;
 		if (this.limit >= this.settings.ceiling) return;
-		if (this.limit < this.threshold) {
-			this.limit++;
-			return;
-		}
 		if (++this.finesSinceRaise >= this.limit) {
 			this.finesSinceRaise = 0;
 			this.limit++;
@@ -111,8 +127,12 @@ export class Pacer {
 		// The answers to requests already in flight tell of the same overload: cut once per pause.
 		if (now - this.lastCutAt < wait) return;
 		this.lastCutAt = now;
+		if (this.finesSinceThrottle >= MIN_FINES_FOR_RATE) {
+			this.ratePerSecond = (this.finesSinceThrottle * 1000) / Math.max(now - this.lastThrottleAt, wait);
+		}
+		this.finesSinceThrottle = 0;
+		this.lastThrottleAt = now;
 		this.limit = Math.max(1, Math.floor(this.limit / 2));
-		this.threshold = this.limit;
 		this.finesSinceRaise = 0;
 	}
 

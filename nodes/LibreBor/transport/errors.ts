@@ -154,16 +154,15 @@ export function connectionError(context: ErrorContext, failure: ConnectionFailur
 export interface RunProgress {
 	itemsDone: number;
 	itemsTotal: number;
-	startedAt: number;
 	settings: { budgetMs: number };
+	stoppedBecause?: 'budget' | 'noProgress';
 }
 
 /** A throttled request the run can no longer wait for: its time budget is spent or nothing gets through. */
 export function budgetSpentError(context: ErrorContext, status: number, run: RunProgress): NodeApiError {
 	const minutes = Math.round((run.settings.budgetMs / 60_000) * 100) / 100;
-	const spentMs = Date.now() - run.startedAt;
 	const why =
-		spentMs >= run.settings.budgetMs * 0.95
+		run.stoppedBecause === 'budget'
 			? `the run's time budget of ${minutes} min is spent`
 			: 'LibreBOR refused every request for too long';
 	const done = run.itemsTotal > 0 ? `${run.itemsDone} of ${run.itemsTotal} items were done` : 'the items done so far are kept';

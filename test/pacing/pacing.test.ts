@@ -96,4 +96,15 @@ describe('one pacer for every request of a run', () => {
 		const lastRequest = Math.max(...sim().requests.map((request) => request.time));
 		expect(lastRequest).toBeLessThanOrEqual(startedAt + budgetMs);
 	});
+
+	it('fails the items at once, without waiting, when Retry-After asks for longer than the budget', async () => {
+		sim().injectFault({ ...FOLLOW, status: 429, retryAfter: 3600 });
+		const result = await runLibreBor(sim(), follow({ concurrency: 1 }), { items: nifItems(3), continueOnFail: true });
+		expect(result.items.map((item) => item.error?.message)).toEqual([
+			expect.stringMatching(/time budget of 5 min is spent; 0 of 3 items were done/),
+			expect.stringMatching(/time budget of 5 min is spent; 0 of 3 items were done/),
+			expect.stringMatching(/time budget of 5 min is spent; 0 of 3 items were done/),
+		]);
+		expect(sim().requestsTo('POST', '/v2/alerts/follow/')).toHaveLength(1);
+	});
 });

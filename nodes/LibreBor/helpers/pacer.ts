@@ -13,10 +13,11 @@ export interface PacerSettings {
 }
 
 /** How a paced request ended, for the pacer to adjust the number in flight. */
-export type PacedOutcome = { kind: 'fine' } | { kind: 'throttled'; retryAfterMs?: number } | { kind: 'other' };
+export type PacedOutcome = { kind: 'fine' } | { kind: 'throttled'; status: number; retryAfterMs?: number } | { kind: 'other' };
 
-/** A run with no fine answer for this long, while being throttled, stops trying. */
+/** A run with no fine answer for this long, or over this many pauses in a row, stops trying. */
 export const NO_PROGRESS_LIMIT_MS = 120_000;
+export const MAX_PAUSES_WITHOUT_PROGRESS = 6;
 const FIRST_BACKOFF_MS = 1_000;
 const MAX_BACKOFF_MS = 30_000;
 const START_IN_FLIGHT = 4;
@@ -42,6 +43,7 @@ export class Pacer {
 	private lastCutAt = -Infinity;
 	private lastFineAt: number;
 	private throttledInARow = 0;
+	private pausesWithoutProgress = 0;
 	private finesSinceThrottle = 0;
 	private lastThrottleAt: number;
 	/** Requests a second learned from throttles; undefined until the first one. */
@@ -52,6 +54,8 @@ export class Pacer {
 	/** Items finished by the run and items in all, for the error that says how far it got. */
 	itemsDone = 0;
 	itemsTotal = 0;
+	/** The status of the last throttled answer (429 or 503), for the error once the run stops. */
+	lastThrottleStatus = 429;
 	/** Why throttled requests are no longer waited for, once they are not. */
 	stoppedBecause: 'budget' | 'noProgress' | undefined;
 
@@ -62,9 +66,16 @@ export class Pacer {
 		this.lastThrottleAt = this.startedAt;
 	}
 
-	/** Waits for a free place and for any pause to end, then holds the place until `release`. */
-	async acquire(): Promise<void> {
+	/**
+	 * Waits for a free place and for any pause to end, then holds the place until `release`.
+	 * False, holding nothing, when the pause asked for runs past the run's time budget.
+	 */
+	async acquire(): Promise<boolean> {
 		for (;;) {
+			if (this.pausedUntil - this.startedAt > this.settings.budgetMs) {
+				this.stoppedBecause = 'budget';
+				return false;
+			}
 			const pause = this.pausedUntil - Date.now();
 			if (pause > 0) {
 				await sleep(pause);
@@ -78,7 +89,7 @@ export class Pacer {
 			if (this.inFlight < this.limit) {
 				this.inFlight++;
 				if (this.ratePerSecond) this.nextStartAt = Date.now() + 1000 / this.ratePerSecond;
-				return;
+				return true;
 			}
 			await new Promise<void>((resolve) => this.waiting.push(resolve));
 		}
@@ -87,7 +98,10 @@ export class Pacer {
 	release(outcome: PacedOutcome): void {
 		this.inFlight--;
 		if (outcome.kind === 'fine') this.onFine();
-		if (outcome.kind === 'throttled') this.onThrottled(outcome.retryAfterMs);
+		if (outcome.kind === 'throttled') {
+			this.lastThrottleStatus = outcome.status;
+			this.onThrottled(outcome.retryAfterMs);
+		}
 		this.wakeWaiting();
 	}
 
@@ -99,7 +113,9 @@ export class Pacer {
 		const now = Date.now();
 		const wait = Math.max(this.pausedUntil - now, retryAfterMs ?? this.backoffMs(), 0);
 		if (now + wait - this.startedAt > this.settings.budgetMs) this.stoppedBecause = 'budget';
-		else if (now - this.lastFineAt > NO_PROGRESS_LIMIT_MS) this.stoppedBecause = 'noProgress';
+		else if (now - this.lastFineAt > NO_PROGRESS_LIMIT_MS || this.pausesWithoutProgress >= MAX_PAUSES_WITHOUT_PROGRESS) {
+			this.stoppedBecause = 'noProgress';
+		}
 		return this.stoppedBecause ? undefined : wait;
 	}
 
@@ -110,6 +126,7 @@ export class Pacer {
 	private onFine(): void {
 		this.lastFineAt = Date.now();
 		this.throttledInARow = 0;
+		this.pausesWithoutProgress = 0;
 		this.finesSinceThrottle++;
 		if (this.ratePerSecond) this.ratePerSecond *= 1 + RATE_RAISE_PER_FINE;
 		if (this.limit >= this.settings.ceiling) return;
@@ -127,6 +144,7 @@ export class Pacer {
 		// The answers to requests already in flight tell of the same overload: cut once per pause.
 		if (now - this.lastCutAt < wait) return;
 		this.lastCutAt = now;
+		this.pausesWithoutProgress++;
 		if (this.finesSinceThrottle >= MIN_FINES_FOR_RATE) {
 			this.ratePerSecond = (this.finesSinceThrottle * 1000) / Math.max(now - this.lastThrottleAt, wait);
 		}

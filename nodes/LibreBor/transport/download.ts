@@ -1,6 +1,7 @@
 import { NodeApiError, NodeOperationError, sleep, type IBinaryData, type IExecuteFunctions } from 'n8n-workflow';
 
 import { DEFAULT_PACING, pacerOf } from '../helpers/pacer';
+import { budgetSpentError } from './errors';
 import { DEFAULT_TIMEOUT_MS } from './request';
 import { backoffMs, parseRetryAfter, RETRYABLE_STATUSES, withinRetryBudget } from './retryPolicy';
 
@@ -157,7 +158,13 @@ export async function downloadToBinary(
 	let waitedMs = 0;
 	const pacer = pacerOf(this, DEFAULT_PACING);
 	for (let retry = 0; ; retry++) {
-		await pacer.acquire();
+		if (!(await pacer.acquire())) {
+			throw budgetSpentError(
+				{ node: this.getNode(), itemIndex: request.itemIndex, operation: `download of document ${request.documentId}` },
+				pacer.lastThrottleStatus,
+				pacer,
+			);
+		}
 		let attempt: Attempt | undefined;
 		try {
 			attempt = await downloadOnce(this, request);

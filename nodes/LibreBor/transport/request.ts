@@ -146,7 +146,7 @@ export async function libreBorRequest(this: LibreBorFunctions, request: ApiReque
 	const pacer = request.retry === 'idempotent' ? pacerOf(this, DEFAULT_PACING) : undefined;
 
 	for (let retry = 0; ; ) {
-		if (pacer) await pacer.acquire();
+		if (pacer && !(await pacer.acquire())) throw budgetSpentError(errorContext, pacer.lastThrottleStatus, pacer);
 		const attempt = await sendOnce(this, { ...options, headers: { ...options.headers } });
 		pacer?.release(pacedOutcome(attempt, request.acceptStatuses));
 		let retryAfterMs: number | undefined;
@@ -163,7 +163,7 @@ export async function libreBorRequest(this: LibreBorFunctions, request: ApiReque
 			if (pacer && isThrottle(statusCode)) {
 				// A throttle while the run makes progress costs no retry: the pacer waits it out.
 				if (pacer.retryWait(retryAfterMs) === undefined) {
-					throw budgetSpentError(errorContext, statusCode, pacer);
+					throw budgetSpentError(errorContext, statusCode, pacer, retryAfterMs);
 				}
 				continue;
 			}
@@ -189,7 +189,7 @@ export async function libreBorRequest(this: LibreBorFunctions, request: ApiReque
 function pacedOutcome(attempt: Attempt, acceptStatuses: number[] | undefined): PacedOutcome {
 	if (!('response' in attempt)) return { kind: 'other' };
 	const { statusCode, headers } = attempt.response;
-	if (isThrottle(statusCode)) return { kind: 'throttled', retryAfterMs: parseRetryAfter(headers['retry-after']) };
+	if (isThrottle(statusCode)) return { kind: 'throttled', status: statusCode, retryAfterMs: parseRetryAfter(headers['retry-after']) };
 	const fine = (statusCode >= 200 && statusCode < 300) || (acceptStatuses?.includes(statusCode) ?? false);
 	return { kind: fine ? 'fine' : 'other' };
 }

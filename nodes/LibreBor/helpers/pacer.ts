@@ -40,7 +40,6 @@ export class Pacer {
 	private inFlight = 0;
 	private finesSinceRaise = 0;
 	private pausedUntil = 0;
-	private lastCutAt = -Infinity;
 	private lastFineAt: number;
 	private throttledInARow = 0;
 	private pausesWithoutProgress = 0;
@@ -138,12 +137,14 @@ export class Pacer {
 
 	private onThrottled(retryAfterMs: number | undefined): void {
 		const now = Date.now();
+		// The answers to requests already in flight tell of the same overload: cut once per pause.
+		if (now < this.pausedUntil) {
+			if (retryAfterMs !== undefined) this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
+			return;
+		}
 		this.throttledInARow++;
 		const wait = retryAfterMs ?? this.backoffMs();
-		this.pausedUntil = Math.max(this.pausedUntil, now + wait);
-		// The answers to requests already in flight tell of the same overload: cut once per pause.
-		if (now - this.lastCutAt < wait) return;
-		this.lastCutAt = now;
+		this.pausedUntil = now + wait;
 		this.pausesWithoutProgress++;
 		if (this.finesSinceThrottle >= MIN_FINES_FOR_RATE) {
 			this.ratePerSecond = (this.finesSinceThrottle * 1000) / Math.max(now - this.lastThrottleAt, wait);

@@ -6,6 +6,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
+import { DEFAULT_PACING, startPacer } from './helpers/pacer';
 import { triggerProperties } from './trigger/description';
 import { pollNewAlerts } from './trigger/pollNewAlerts';
 import { pollSampleAlerts } from './trigger/pollSampleAlerts';
@@ -42,6 +43,8 @@ export class LibreBorTrigger implements INodeType {
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const settings = await readTriggerSettings.call(this);
+		// Each poll is a run of its own: its reads and marks share one pacer and one time budget.
+		startPacer(this, DEFAULT_PACING);
 		if (this.getMode() === 'manual') return await pollSampleAlerts.call(this, settings);
 		return await pollNewAlerts.call(this, settings);
 	}

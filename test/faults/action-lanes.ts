@@ -1,6 +1,6 @@
 import { ACTION_OPERATIONS, type ActionOperation } from './action-operations.ts';
 import { firstError, invariantProblems, runLibreBorAction } from './action-run.ts';
-import { ATTEMPTS_PER_READ, clearErrorProblems, requestCount, retryBudgetProblems } from './checks.ts';
+import { attemptsWhenPersistent, clearErrorProblems, requestCount, retryBudgetProblems } from './checks.ts';
 import { caseName, injectFault, modesOf, type FaultMode, type Lane, type LaneCase, type Problem } from './fault-case.ts';
 import { FAULT_KINDS, type FaultKind } from './fault-kinds.ts';
 
@@ -24,7 +24,7 @@ function actionCase(operation: ActionOperation, kind: FaultKind, mode: FaultMode
 				return problems;
 			}
 			problems.push(...clearErrorProblems(firstError(result), expectedError));
-			problems.push(...retryBudgetProblems(sent, kind.transient ? ATTEMPTS_PER_READ : 1));
+			problems.push(...retryBudgetProblems(sent, kind.transient ? attemptsWhenPersistent(kind.fault, operation.target.origin) : 1));
 			return problems;
 		},
 	};

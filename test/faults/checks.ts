@@ -1,3 +1,4 @@
+import { MAX_PAUSES_WITHOUT_PROGRESS } from '../../nodes/LibreBor/helpers/pacer.ts';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { RETRY_BUDGET } from '../../nodes/LibreBor/transport/retryPolicy.ts';
@@ -7,6 +8,12 @@ import type { Problem } from './fault-case.ts';
 
 /** Every try of a read that keeps failing: the first and each retry. */
 export const ATTEMPTS_PER_READ = 1 + RETRY_BUDGET.maxRetries;
+
+/** 429 and 503 from the API cost no retries: the run's pacer waits them out until it sees no progress. */
+export function attemptsWhenPersistent(fault: { status?: number }, origin?: string): number {
+	const throttle = fault.status === 429 || fault.status === 503;
+	return throttle && origin !== 'download' ? MAX_PAUSES_WITHOUT_PROGRESS : ATTEMPTS_PER_READ;
+}
 
 const ORDER_PATH = /^\/v2\/(documents\/)?order\/$/;
 

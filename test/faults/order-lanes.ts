@@ -1,7 +1,7 @@
 import type { ActionResult } from '../harness/index.ts';
 import type { RequestMatcher } from '../simulator/index.ts';
 import { firstError, invariantProblems, runLibreBorAction } from './action-run.ts';
-import { ATTEMPTS_PER_READ, clearErrorProblems, errorText, requestCount, retryBudgetProblems } from './checks.ts';
+import { attemptsWhenPersistent, clearErrorProblems, errorText, requestCount, retryBudgetProblems } from './checks.ts';
 import { caseName, injectFault, modesOf, type FaultMode, type Lane, type LaneCase, type Problem } from './fault-case.ts';
 import { ACTION_TIMEOUT_S, FAULT_KINDS, type FaultKind } from './fault-kinds.ts';
 
@@ -81,7 +81,7 @@ function readsAfterOrderCase(kind: FaultKind, mode: FaultMode): LaneCase {
 				return problems;
 			}
 			problems.push(...clearErrorProblems(error, kind.apiError));
-			problems.push(...retryBudgetProblems(reads, kind.transient ? ATTEMPTS_PER_READ : 1));
+			problems.push(...retryBudgetProblems(reads, kind.transient ? attemptsWhenPersistent(kind.fault) : 1));
 			const documentId = sim.documents[0]?.id;
 			if (documentId && !tellsHowToResume(errorText(error), documentId)) {
 				problems.push({ check: 'names the placed document', detail: `the error does not say that document ${documentId} was ordered` });

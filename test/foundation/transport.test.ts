@@ -13,7 +13,7 @@ describe('transport: clear errors for each failure', () => {
 		{ name: '402', fault: { status: 402, body: '{"message":"Payment required"}' }, message: /refused access to this feature \(402\)/, description: /API subscription.*positive prepaid balance.*Documents section/ },
 		{ name: '403', fault: { status: 403, body: '{"detail":"Beta access required"}' }, message: /\(403\)/, description: /API subscription.*LibreBOR said: "Beta access required"/ },
 		{ name: '404', fault: { status: 404, body: '{"detail":"Not found."}' }, message: /did not find.*\(404\)/, description: /base URL/ },
-		{ name: '429 past the budget', fault: { status: 429, retryAfter: 0, times: Infinity }, message: /rate limiting.*\(429\)/, description: /concurrency/ },
+		{ name: '429 past the budget', fault: { status: 429, retryAfter: 0, times: Infinity }, message: /rate limiting.*\(429\)/, description: /Parallel Requests/ },
 		{ name: '500', fault: { status: 500, retryAfter: 0, times: Infinity, body: '{"message":"boom"}' }, message: /server error \(500\)/, description: /LibreBOR said: "boom"/ },
 		{ name: '502 HTML page', fault: { status: 502, retryAfter: 0, times: Infinity, contentType: 'text/html', body: '<html><body><h1>502 Bad Gateway</h1></body></html>' }, message: /server error \(502\)/, description: /502 Bad Gateway/ },
 		{ name: '200 HTML page', fault: { status: 200, contentType: 'text/html', body: '<!doctype html><title>Maintenance</title>' }, message: /with an HTML page \("Maintenance"\) instead of the expected JSON/, description: /base URL/ },
@@ -61,10 +61,17 @@ describe('transport: retries', () => {
 	});
 
 	it('stops at the retry budget: one request and three retries', async () => {
+		sim().injectFault({ path: '/v2/alerts/', status: 502, retryAfter: 0, times: Infinity });
+		const result = await getAlerts();
+		expect(result.error?.message).toMatch(/\(502\)/);
+		expect(alertReads()).toBe(4);
+	});
+
+	it('stops waiting out 503 once the server has refused six times in a row with no progress', async () => {
 		sim().injectFault({ path: '/v2/alerts/', status: 503, retryAfter: 0, times: Infinity });
 		const result = await getAlerts();
-		expect(result.error?.message).toMatch(/\(503\)/);
-		expect(alertReads()).toBe(4);
+		expect(result.error?.message).toMatch(/server error \(503\) again and again: stopped because LibreBOR refused every request/);
+		expect(alertReads()).toBe(6);
 	});
 
 	it('does not wait when Retry-After asks for longer than the budget allows, and says how long', async () => {

@@ -7,6 +7,9 @@
 //   DELETE /__sim/faults  -> removes every pending fault
 //   POST /__sim/settings  body: any of latencyMs, alertListCap, documentProcessingMs, documentSizeBytes, downloadBytesPerSecond,
 //                         balance, orderPrice, finishedStatus, disablePrimaryDocumentPaths (null: unlimited)
+//                         rateLimitPerSecond (requests a second the API allows, null: no limit)
+//   GET  /__sim/traffic   -> requests in flight, the most at once, answers throttled by the rate limit
+//   DELETE /__sim/traffic -> clears those counters
 //   GET  /__sim/requests  -> the request log
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { jsonAnswer, readRequest, writeAnswer, type Answer } from './http-io.ts';
@@ -23,6 +26,7 @@ const SETTING_NAMES = [
 	'orderPrice',
 	'finishedStatus',
 	'disablePrimaryDocumentPaths',
+	'rateLimitPerSecond',
 ] as const;
 
 function parseJson(body: string): Record<string, unknown> | undefined {
@@ -68,6 +72,11 @@ function handle(simulator: Simulator, method: string, path: string, json: Record
 			}
 			return jsonAnswer(200, simulator.summary());
 		}
+		case 'GET /__sim/traffic':
+			return jsonAnswer(200, simulator.traffic.summary());
+		case 'DELETE /__sim/traffic':
+			simulator.traffic.resetCounters();
+			return jsonAnswer(200, simulator.traffic.summary());
 		case 'GET /__sim/requests':
 			return jsonAnswer(200, simulator.requests);
 		default:

@@ -7,6 +7,7 @@ import { replacesAnswer } from './faults.ts';
 import { dropConnection, jsonAnswer, readRequest, writeAnswer, writeTruncated, type Answer } from './http-io.ts';
 import type { RequestHooks } from './request-hooks.ts';
 import type { RequestLog } from './request-log.ts';
+import type { Traffic } from './traffic.ts';
 import type { Fault, LoggedRequest, Origin } from './types.ts';
 
 export interface PipelineContext {
@@ -15,6 +16,9 @@ export interface PipelineContext {
 	faults: FaultQueue;
 	hooks: RequestHooks;
 	latencyMs: () => number;
+	traffic: () => Traffic;
+	/** Whether the rate limit applies (the API origin, not the file host). */
+	rateLimited: boolean;
 	handle: (request: LoggedRequest) => Answer | Promise<Answer>;
 }
 
@@ -48,6 +52,15 @@ export async function runPipeline(req: IncomingMessage, res: ServerResponse, con
 		return;
 	}
 	context.log.add(request);
+	const traffic = context.traffic();
+	traffic.begin();
+	res.once('close', () => traffic.end());
+
+	const retryAfter = context.rateLimited ? traffic.admit() : undefined;
+	if (retryAfter !== undefined) {
+		const limited = jsonAnswer(429, { detail: 'Request was throttled.' });
+		return writeAnswer(res, { ...limited, headers: { ...limited.headers, 'retry-after': String(retryAfter) } }, request.method);
+	}
 
 	const latency = context.latencyMs();
 	if (latency > 0) await sleep(latency);

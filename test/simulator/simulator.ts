@@ -8,6 +8,7 @@ import { handleControlRequest } from './control-routes.ts';
 import { createDownloadHandler } from './download-host.ts';
 import { FaultQueue } from './faults.ts';
 import type { Answer } from './http-io.ts';
+import { Traffic } from './traffic.ts';
 import { RequestHooks, type RequestHook } from './request-hooks.ts';
 import { RequestLog } from './request-log.ts';
 import { runPipeline, type PipelineContext } from './request-pipeline.ts';
@@ -42,6 +43,8 @@ export class Simulator {
 	private readonly log = new RequestLog();
 	private readonly faults = new FaultQueue();
 	private readonly hooks = new RequestHooks();
+	/** Requests in flight (and the most at once) on both origins, and the API's rate limit. */
+	traffic = new Traffic();
 	private readonly apiServer: Server;
 	private readonly downloadServer: Server;
 	private state: SimulatorState;
@@ -54,6 +57,7 @@ export class Simulator {
 		this.state = this.freshState();
 		this.handleApi = createApiHandler(this.state, this.credentials);
 		this.handleDownload = createDownloadHandler(this.state);
+		if (options.rateLimitPerSecond) this.traffic.rateLimitPerSecond = options.rateLimitPerSecond;
 
 		const apiContext = this.pipelineContext('api', (request) => this.handleApi(request));
 		const downloadContext = this.pipelineContext('download', (request) => this.handleDownload(request));
@@ -83,6 +87,16 @@ export class Simulator {
 		this.log.clear();
 		this.faults.clear();
 		this.hooks.clear();
+		this.traffic = new Traffic();
+		if (this.options.rateLimitPerSecond) this.traffic.rateLimitPerSecond = this.options.rateLimitPerSecond;
+	}
+
+	/** N requests a second to the API, beyond which it answers 429 with Retry-After (Infinity: no limit). */
+	get rateLimitPerSecond(): number {
+		return this.traffic.rateLimitPerSecond;
+	}
+	set rateLimitPerSecond(value: number) {
+		this.traffic.rateLimitPerSecond = value;
 	}
 
 	// Request log
@@ -179,6 +193,7 @@ export class Simulator {
 			documents: this.state.documentCount,
 			balance: this.state.balance,
 			requests: this.log.entries.length,
+			traffic: this.traffic.summary(),
 		};
 	}
 
@@ -274,6 +289,8 @@ export class Simulator {
 			faults: this.faults,
 			hooks: this.hooks,
 			latencyMs: () => (origin === 'api' ? this.state.latencyMs : 0),
+			traffic: () => this.traffic,
+			rateLimited: origin === 'api',
 			handle,
 		};
 	}

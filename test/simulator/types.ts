@@ -176,6 +176,8 @@ export interface SimulatorOptions {
 	routeNotFoundStyle?: 'html' | 'json';
 	/** Added delay on every API answer, in milliseconds. */
 	latencyMs?: number;
+	/** Requests per second the API allows before answering 429 (default: no limit). */
+	rateLimitPerSecond?: number;
 	/** Seeds companies, watch list entries, unread alerts and one finished document. */
 	seed?: boolean;
 	/** Directory with server.pem and server-key.pem (default: test/simulator/tls of the project). */

@@ -47,7 +47,8 @@ describe.each(CURSOR_STORAGES)('LibreBOR Trigger, failures (n8n poll state kept 
 	it('fails the first poll of an activation when the API is down, and takes its baseline once it is back', async () => {
 		const existing = sim().addAlert();
 		const session = triggerSession(sim(), { cursorStorage });
-		failListing(503);
+		// A 503 asks to slow down: the poll waits it out until six pauses in a row bring no progress.
+		failListing(503, 6);
 		await expect(session.poll()).rejects.toThrow('LibreBOR had a server error (503)');
 
 		expect(await session.poll()).toBeNull();

@@ -1,9 +1,11 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { DEFAULT_BUDGET_MS, DEFAULT_PARALLEL_REQUESTS, type PacerSettings } from '../helpers/pacer';
 import { DEFAULT_TIMEOUT_MS } from '../transport/request';
 import { byVersion, companyLocator } from './versionedFields';
 
-export const DEFAULT_CONCURRENCY = 5;
+export const DEFAULT_CONCURRENCY = DEFAULT_PARALLEL_REQUESTS;
+export const MAX_CONCURRENCY = 50;
 
 export const timeoutOption: INodeProperties = {
 	displayName: 'Request Timeout (Seconds)',
@@ -18,23 +20,42 @@ export const concurrencyOption: INodeProperties = {
 	displayName: 'Parallel Requests',
 	name: 'concurrency',
 	type: 'number',
-	typeOptions: { minValue: 1, maxValue: 20 },
+	typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
 	default: DEFAULT_CONCURRENCY,
 	description:
-		'How many input items are sent to LibreBOR at the same time. Raise it to speed up long lists; lower it if LibreBOR answers 429 (rate limited).',
+		'The most requests sent to LibreBOR at the same time. The node starts with a few, sends more while LibreBOR answers fine, and when LibreBOR answers 429 or 503 (too many requests) it pauses every item for as long as LibreBOR asks and sends fewer at once.',
+};
+
+export const budgetOption: INodeProperties = {
+	displayName: 'Time Budget (Minutes)',
+	name: 'budgetMinutes',
+	type: 'number',
+	typeOptions: { minValue: 0.01, numberPrecision: 2 },
+	default: 5,
+	description:
+		'How long the whole run may take while LibreBOR asks it to slow down (429 or 503). Once spent, the items not done fail with an error that says how many were done.',
 };
 
 export interface RequestOptions {
 	timeoutMs: number;
 	concurrency: number;
+	/** The run's pacer settings: Parallel Requests as the ceiling and the time budget. */
+	pacing: PacerSettings;
 }
 
 /** The request settings of the node's Options collection (read once: they are not per item). */
 export function readRequestOptions(context: IExecuteFunctions): RequestOptions {
-	const options = context.getNodeParameter('options', 0, {}) as { timeout?: number; concurrency?: number };
+	const options = context.getNodeParameter('options', 0, {}) as {
+		timeout?: number;
+		concurrency?: number;
+		budgetMinutes?: number;
+	};
+	const concurrency = Math.min(MAX_CONCURRENCY, Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY)));
+	const budgetMs = Math.max(600, Math.round((options.budgetMinutes ?? DEFAULT_BUDGET_MS / 60_000) * 60_000));
 	return {
 		timeoutMs: Math.round((options.timeout ?? DEFAULT_TIMEOUT_MS / 1000) * 1000),
-		concurrency: Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY)),
+		concurrency,
+		pacing: { ceiling: concurrency, budgetMs },
 	};
 }
 

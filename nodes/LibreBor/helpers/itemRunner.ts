@@ -7,6 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { mapWithConcurrency } from './concurrency';
+import { DEFAULT_BUDGET_MS, startPacer, type PacerSettings } from './pacer';
 
 export type ItemResult = INodeExecutionData[];
 
@@ -27,19 +28,26 @@ export function pairWith(itemIndex: number, results: Array<IDataObject | INodeEx
 }
 
 /**
- * Runs one operation for every input item, `concurrency` at a time, keeping the output in
- * input order. With "continue on fail", a failing item becomes an error item paired with its
- * input and the other items go on; otherwise the first failure stops the node.
+ * Runs one operation for every input item, keeping the output in input order. Up to the
+ * ceiling of items run at once; the run's pacer decides how many of their requests are in
+ * flight (a plain number: that many items at once, with the default time budget). With
+ * "continue on fail", a failing item becomes an error item paired with its input and the
+ * other items go on; otherwise the first failure stops the node.
  */
 export async function runForEachItem(
 	context: IExecuteFunctions,
-	concurrency: number,
+	pacing: PacerSettings | number,
 	operation: (itemIndex: number) => Promise<ItemResult>,
 ): Promise<INodeExecutionData[]> {
 	const items = context.getInputData();
-	const perItem = await mapWithConcurrency(items.length, concurrency, async (itemIndex) => {
+	const settings = typeof pacing === 'number' ? { ceiling: pacing, budgetMs: DEFAULT_BUDGET_MS } : pacing;
+	const pacer = startPacer(context, settings);
+	pacer.itemsTotal = items.length;
+	const perItem = await mapWithConcurrency(items.length, settings.ceiling, async (itemIndex) => {
 		try {
-			return await operation(itemIndex);
+			const result = await operation(itemIndex);
+			pacer.itemsDone++;
+			return result;
 		} catch (error) {
 			const nodeError = asNodeError(context, error, itemIndex);
 			if (!context.continueOnFail()) throw nodeError;

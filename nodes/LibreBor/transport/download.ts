@@ -1,5 +1,7 @@
 import { NodeApiError, NodeOperationError, sleep, type IBinaryData, type IExecuteFunctions } from 'n8n-workflow';
 
+import { DEFAULT_PACING, pacerOf } from '../helpers/pacer';
+import { budgetSpentError } from './errors';
 import { DEFAULT_TIMEOUT_MS } from './request';
 import { backoffMs, parseRetryAfter, RETRYABLE_STATUSES, withinRetryBudget } from './retryPolicy';
 
@@ -154,8 +156,21 @@ export async function downloadToBinary(
 	request: DownloadRequest,
 ): Promise<IBinaryData> {
 	let waitedMs = 0;
+	const pacer = pacerOf(this, DEFAULT_PACING);
 	for (let retry = 0; ; retry++) {
-		const attempt = await downloadOnce(this, request);
+		if (!(await pacer.acquire())) {
+			throw budgetSpentError(
+				{ node: this.getNode(), itemIndex: request.itemIndex, operation: `download of document ${request.documentId}` },
+				pacer.lastThrottleStatus,
+				pacer,
+			);
+		}
+		let attempt: Attempt | undefined;
+		try {
+			attempt = await downloadOnce(this, request);
+		} finally {
+			pacer.release(attempt && 'file' in attempt ? { kind: 'fine' } : { kind: 'other' });
+		}
 		if ('file' in attempt) return attempt.file;
 		if (!withinRetryBudget(retry, attempt.retryAfterMs, waitedMs)) throw attempt.retryable;
 		const waitMs = attempt.retryAfterMs ?? backoffMs(retry);

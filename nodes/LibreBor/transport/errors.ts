@@ -150,3 +150,33 @@ export function connectionError(context: ErrorContext, failure: ConnectionFailur
 		`Check the network and the base URL of the credential. Reads were retried within a small budget.${codeNote}`,
 	);
 }
+
+export interface RunProgress {
+	itemsDone: number;
+	itemsTotal: number;
+	settings: { budgetMs: number };
+	stoppedBecause?: 'budget' | 'noProgress';
+}
+
+/** A throttled request the run can no longer wait for: its time budget is spent or nothing gets through. */
+export function budgetSpentError(
+	context: ErrorContext,
+	status: number,
+	run: RunProgress,
+	retryAfterMs?: number,
+): NodeApiError {
+	const minutes = Math.round((run.settings.budgetMs / 60_000) * 100) / 100;
+	const why =
+		run.stoppedBecause === 'budget'
+			? `the run's time budget of ${minutes} min is spent`
+			: 'LibreBOR refused every request for too long';
+	const done = run.itemsTotal > 0 ? `${run.itemsDone} of ${run.itemsTotal} items were done` : 'nothing more was sent';
+	const what = status === 429 ? 'LibreBOR kept rate limiting the requests (429)' : `LibreBOR had a server error (${status}) again and again`;
+	const asked = retryAfterMs === undefined ? '' : ` LibreBOR asked to wait ${Math.ceil(retryAfterMs / 1000)} s.`;
+	return build(
+		context,
+		status,
+		`${what}: stopped because ${why}; ${done}`,
+		`LibreBOR asked the node to slow down; it waited and sent fewer requests at once.${asked} To resume, run the node again on the items that were not done (with "On Error: Continue", they are the ones with an error). Raise the Time Budget option, lower Parallel Requests, or run it when the account is less busy.`,
+	);
+}

@@ -8,10 +8,11 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
+import { DEFAULT_PACING, pacerOf, type PacedOutcome } from '../helpers/pacer';
 import { resolveBaseUrl } from './baseUrl';
-import { connectionError, statusError, unexpectedBodyError, type ErrorContext } from './errors';
+import { budgetSpentError, connectionError, statusError, unexpectedBodyError, type ErrorContext } from './errors';
 import { parseResponseBody, type ParsedBody } from './responseBody';
-import { backoffMs, parseRetryAfter, RETRYABLE_STATUSES, withinRetryBudget } from './retryPolicy';
+import { backoffMs, isThrottle, parseRetryAfter, RETRYABLE_STATUSES, withinRetryBudget } from './retryPolicy';
 
 export type LibreBorFunctions = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
@@ -142,9 +143,13 @@ export async function libreBorRequest(this: LibreBorFunctions, request: ApiReque
 		lostAnswer: request.lostAnswer,
 	};
 	let waitedMs = 0;
+	// Money is never paced nor retried: an order goes out once, on its own.
+	const pacer = request.retry === 'idempotent' ? pacerOf(this, DEFAULT_PACING) : undefined;
 
-	for (let retry = 0; ; retry++) {
+	for (let retry = 0; ; ) {
+		if (pacer && !(await pacer.acquire())) throw budgetSpentError(errorContext, pacer.lastThrottleStatus, pacer);
 		const attempt = await sendOnce(this, { ...options, headers: { ...options.headers } });
+		pacer?.release(pacedOutcome(attempt, request.acceptStatuses));
 		let retryAfterMs: number | undefined;
 
 		if ('response' in attempt) {
@@ -156,6 +161,13 @@ export async function libreBorRequest(this: LibreBorFunctions, request: ApiReque
 				return { statusCode, body, json: body.kind === 'json' ? body.value : undefined };
 			}
 			retryAfterMs = parseRetryAfter(headers['retry-after']);
+			if (pacer && isThrottle(statusCode)) {
+				// A throttle while the run makes progress costs no retry: the pacer waits it out.
+				if (pacer.retryWait(retryAfterMs) === undefined) {
+					throw budgetSpentError(errorContext, statusCode, pacer, retryAfterMs);
+				}
+				continue;
+			}
 			const canRetry = request.retry === 'idempotent' && RETRYABLE_STATUSES.has(statusCode);
 			if (!canRetry || !withinRetryBudget(retry, retryAfterMs, waitedMs)) {
 				throw statusError(errorContext, statusCode, body, retryAfterMs);
@@ -170,8 +182,17 @@ export async function libreBorRequest(this: LibreBorFunctions, request: ApiReque
 
 		const waitMs = retryAfterMs ?? backoffMs(retry);
 		waitedMs += waitMs;
+		retry++;
 		await sleep(waitMs);
 	}
+}
+
+function pacedOutcome(attempt: Attempt, acceptStatuses: number[] | undefined): PacedOutcome {
+	if (!('response' in attempt)) return { kind: 'other' };
+	const { statusCode, headers } = attempt.response;
+	if (isThrottle(statusCode)) return { kind: 'throttled', status: statusCode, retryAfterMs: parseRetryAfter(headers['retry-after']) };
+	const fine = (statusCode >= 200 && statusCode < 300) || (acceptStatuses?.includes(statusCode) ?? false);
+	return { kind: fine ? 'fine' : 'other' };
 }
 
 /** The JSON object of an answer, or an error that says the answer had an unexpected shape. */

@@ -9,6 +9,14 @@ export const RETRY_BUDGET = {
 export const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
 
 /**
+ * "Too many requests" and "unavailable": the server asks everyone to slow down. Paced
+ * requests wait these out within the run's time budget rather than an item's retries.
+ */
+export function isThrottle(statusCode: number): boolean {
+	return statusCode === 429 || statusCode === 503;
+}
+
+/**
  * Milliseconds asked for by a Retry-After header (delta-seconds or an HTTP date),
  * or undefined when the header is absent or unreadable.
  */

@@ -4,7 +4,7 @@ import { markAlertAsRead } from '../../api/alerts';
 import { pairWith, runForEachItem } from '../../helpers/itemRunner';
 import { readAlertId } from '../../helpers/identifierParameters';
 import { alertLocator, byVersion } from '../versionedFields';
-import { concurrencyOption, optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
+import { budgetOption, concurrencyOption, optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
 
 const showFor = { resource: ['alert'], operation: ['markAsRead'] };
 
@@ -22,12 +22,12 @@ export const description: INodeProperties[] = [
 		},
 		alertLocator,
 	),
-	optionsCollection(showFor, [concurrencyOption, timeoutOption]),
+	optionsCollection(showFor, [concurrencyOption, budgetOption, timeoutOption]),
 ];
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const { timeoutMs, concurrency } = readRequestOptions(this);
-	return await runForEachItem(this, concurrency, async (itemIndex) => {
+	const { timeoutMs, pacing } = readRequestOptions(this);
+	return await runForEachItem(this, pacing, async (itemIndex) => {
 		const alertId = readAlertId(this, itemIndex);
 		const answer = await markAlertAsRead.call(this, alertId, itemIndex, timeoutMs);
 		return pairWith(itemIndex, [{ ...answer, alert_id: alertId }]);

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { pairWith, runForEachItem } from '../../helpers/itemRunner';
 import { readDocumentId } from '../../helpers/identifierParameters';
-import { concurrencyOption, optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
+import { budgetOption, concurrencyOption, optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
 import { accountsFileName, downloadFinishedDocument, waitUntilFinished } from './documentFlow';
 import { binaryPropertyOption, maxWaitOption, pollIntervalOption, readWaitSettings } from './documentOptions';
 import { documentIdFields } from './documentIdField';
@@ -12,12 +12,12 @@ const showFor = { resource: ['document'], operation: ['download'] };
 export const description: INodeProperties[] = [
 	...documentIdFields('download'),
 	{ ...binaryPropertyOption('binaryPropertyName'), required: true, displayOptions: { show: showFor } },
-	optionsCollection(showFor, [pollIntervalOption, maxWaitOption, concurrencyOption, timeoutOption]),
+	optionsCollection(showFor, [pollIntervalOption, maxWaitOption, concurrencyOption, budgetOption, timeoutOption]),
 ];
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const { timeoutMs, concurrency } = readRequestOptions(this);
-	return await runForEachItem(this, concurrency, async (itemIndex) => {
+	const { timeoutMs, pacing } = readRequestOptions(this);
+	return await runForEachItem(this, pacing, async (itemIndex) => {
 		const documentId = readDocumentId(this, itemIndex);
 		const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
 		const waitSettings = readWaitSettings(this, itemIndex);

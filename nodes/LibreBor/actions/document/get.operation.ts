@@ -3,19 +3,19 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { getDocument } from '../../api/documents';
 import { pairWith, runForEachItem } from '../../helpers/itemRunner';
 import { readDocumentId } from '../../helpers/identifierParameters';
-import { concurrencyOption, optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
+import { budgetOption, concurrencyOption, optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
 import { documentIdFields } from './documentIdField';
 
 const showFor = { resource: ['document'], operation: ['get'] };
 
 export const description: INodeProperties[] = [
 	...documentIdFields('get'),
-	optionsCollection(showFor, [concurrencyOption, timeoutOption]),
+	optionsCollection(showFor, [concurrencyOption, budgetOption, timeoutOption]),
 ];
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const { timeoutMs, concurrency } = readRequestOptions(this);
-	return await runForEachItem(this, concurrency, async (itemIndex) => {
+	const { timeoutMs, pacing } = readRequestOptions(this);
+	return await runForEachItem(this, pacing, async (itemIndex) => {
 		const documentId = readDocumentId(this, itemIndex);
 		const record = await getDocument.call(this, documentId, { itemIndex, timeoutMs });
 		return pairWith(itemIndex, [{ ...record, document_id: documentId }]);

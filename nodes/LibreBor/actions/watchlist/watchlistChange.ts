@@ -21,9 +21,9 @@ export async function executeWatchlistChange(
 	this: IExecuteFunctions,
 	change: WatchlistChange,
 ): Promise<INodeExecutionData[]> {
-	const { timeoutMs, concurrency } = readRequestOptions(this);
+	const { timeoutMs, pacing } = readRequestOptions(this);
 	const watchlist = new WatchlistState(this, { timeoutMs });
-	return await runForEachItem(this, concurrency, async (itemIndex) => {
+	return await runForEachItem(this, pacing, async (itemIndex) => {
 		const nif = readNif(this, itemIndex);
 		const outcome = await watchlist.apply(
 			nif,

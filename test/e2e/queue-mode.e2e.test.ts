@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { makeCif, startSimulator, type Alert, type Simulator } from '../simulator/index.ts';
+import { nodeOutputJson } from './executionRun.ts';
+import { libreBorCredential } from './libreBorN8n.ts';
+import { libreBor, libreBorTrigger } from './libreBorNodes.ts';
+import { importCredentials, importWorkflows } from './n8nCli.ts';
+import { problemsMentioning, readLogFile } from './n8nLog.ts';
+import { N8nRestClient, type ExecutionDetails } from './n8nRestClient.ts';
+import { startQueueCluster, type QueueCluster } from './queue/queueCluster.ts';
+import { noOp, workflow, type WorkflowNode } from './workflowBuilder.ts';
+
+const setupTimeoutMs = 600_000;
+const testTimeoutMs = 300_000;
+// n8n's shortest poll interval is a minute, at a random second.
+const nextPollTimeoutMs = 90_000;
+
+const followWorkflowId = 'libreBorQueueFolw';
+const triggerWorkflowId = 'libreBorQueueTrig';
+const webhookPath = 'librebor-queue-follow';
+const trigger = 'New Alert';
+
+const webhook = (name: string): WorkflowNode & { webhookId: string } => ({
+	name,
+	type: 'n8n-nodes-base.webhook',
+	typeVersion: 2,
+	webhookId: '6f1a4c52-9d1e-4b8e-a7e5-2c1d7a1f0b01',
+	parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} },
+});
+
+/** 100 distinct valid company NIFs that are not on the watch list yet. */
+const newNifs = (count: number) => Array.from({ length: count }, (_, index) => makeCif('B', String(7_100_000 + index)));
+
+/**
+ * In queue mode, main registers a published workflow's webhooks shortly after the activation call
+ * answers. Until then n8n answers 404; a GET shows when POST is registered without running anything.
+ */
+async function webhookRegistered(baseUrl: string): Promise<void> {
+	await expect
+		.poll(async () => await (await fetch(`${baseUrl}/webhook/${webhookPath}`)).text(), { timeout: 30_000, interval: 200 })
+		.toMatch(/POST/);
+}
+
+const alertIdsEmitted = (executions: ExecutionDetails[]) =>
+	executions.flatMap((execution) => nodeOutputJson(execution.run, trigger).map((item) => String(item.id)));
+
+describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', () => {
+	let cluster: QueueCluster;
+	let rest: N8nRestClient;
+	let sim: Simulator;
+	const triggerCredential = { id: 'libreborQueueTrg', name: 'LibreBOR queue trigger' };
+	let triggerSim: Simulator;
+
+	const signIn = async () => (rest = await N8nRestClient.signIn(await cluster.startMain()));
+
+	beforeAll(async () => {
+		[sim, triggerSim] = await Promise.all([startSimulator({ seed: true }), startSimulator({ seed: true })]);
+		cluster = await startQueueCluster({ workerCount: 2 });
+		await importCredentials(cluster.mainFolder, [
+			libreBorCredential(sim),
+			libreBorCredential(triggerSim, triggerCredential),
+		]);
+		await importWorkflows(cluster.mainFolder, [
+			workflow(
+				followWorkflowId,
+				'Follow companies from a webhook',
+				[webhook('Webhook'), libreBor('Follow', { resource: 'watchlist', operation: 'follow', nif: '={{ $json.body.nif }}' })],
+				[['Webhook', 'Follow']],
+			),
+			workflow(
+				triggerWorkflowId,
+				'New alerts, marked as read',
+				[libreBorTrigger(trigger, { output: 'alert', options: { markAsRead: true } }, triggerCredential), noOp('Received')],
+				[[trigger, 'Received']],
+			),
+		]);
+		await signIn();
+	}, setupTimeoutMs);
+
+	afterAll(async () => {
+		await cluster?.stop();
+		await Promise.all([sim?.close(), triggerSim?.close()]);
+	}, testTimeoutMs);
+
+	it(
+		'follows 100 companies from 100 concurrent webhook calls, on both workers',
+		async () => {
+			await rest.activateWorkflow(followWorkflowId);
+			await webhookRegistered(cluster.main!.baseUrl);
+			const nifs = newNifs(100);
+			const answers = await Promise.all(
+				nifs.map(
+					async (nif) =>
+						await fetch(`${cluster.main!.baseUrl}/webhook/${webhookPath}`, {
+							method: 'POST',
+							headers: { 'content-type': 'application/json' },
+							body: JSON.stringify({ nif }),
+						}),
+				),
+			);
+			expect(answers.map((answer) => answer.status)).toEqual(nifs.map(() => 200));
+
+			const executions = await rest.waitForExecutions(followWorkflowId, 100, { timeoutMs: 180_000 });
+			expect(executions).toHaveLength(100);
+			expect(executions.filter((execution) => execution.status === 'success')).toHaveLength(100);
+			const watched = new Set(sim.watchlist.map((entity) => entity.nif));
+			expect(nifs.filter((nif) => !watched.has(nif))).toEqual([]);
+
+			const workerOf = cluster.workerOfExecution();
+			const ranBy = executions.map((execution) => workerOf.get(execution.id));
+			expect(ranBy.filter((worker) => worker === undefined)).toEqual([]);
+			expect(new Set(ranBy)).toEqual(new Set(['worker-1', 'worker-2']));
+		},
+		testTimeoutMs,
+	);
+
+	it(
+		'emits 500 alerts arriving in bursts exactly once, on the workers, across a restart of main, and marks them all read',
+		async () => {
+			const polled = () =>
+				new Promise<void>((resolve) => triggerSim.onRequest({ method: 'GET', path: '/v2/alerts/' }, () => resolve()));
+			const executionsSoFar = async (count: number) =>
+				await rest.waitForExecutions(triggerWorkflowId, count, { timeoutMs: nextPollTimeoutMs, mode: 'trigger' });
+			const bursts: Alert[][] = [];
+
+			// The first poll only notes the alerts already there.
+			const firstPoll = polled();
+			await rest.activateWorkflow(triggerWorkflowId);
+			await firstPoll;
+
+			bursts.push(triggerSim.addAlerts(170, { nif: 'B64717838' }));
+			await executionsSoFar(1);
+
+			// Main goes down while alerts keep arriving; its first poll after the restart picks them up.
+			await cluster.stopMain();
+			bursts.push(triggerSim.addAlerts(170, { nif: 'J99216582' }));
+			await signIn();
+			await executionsSoFar(2);
+
+			bursts.push(triggerSim.addAlerts(160, { nif: 'B64717838' }));
+			await executionsSoFar(3);
+			// Emitted alerts are marked read at the poll after their execution was stored.
+			const lastMarked = polled();
+			await lastMarked;
+			const executions = await executionsSoFar(3);
+
+			const sent = bursts.flat().map((alert) => alert.id);
+			expect(sent).toHaveLength(500);
+			const emitted = alertIdsEmitted(executions);
+			expect([...emitted].sort()).toEqual([...sent].sort());
+			expect(new Set(emitted).size).toBe(500);
+			expect(executions.map((execution) => execution.status)).toEqual(executions.map(() => 'success'));
+
+			const workerOf = cluster.workerOfExecution();
+			expect(executions.filter((execution) => !workerOf.has(execution.id))).toEqual([]);
+			await expect.poll(() => triggerSim.unreadAlerts().filter((alert) => sent.includes(alert.id)), { timeout: 10_000 }).toEqual([]);
+		},
+		testTimeoutMs + nextPollTimeoutMs,
+	);
+
+	it('logs no error or warning about the package on main or the workers', async () => {
+		const entries = [...(cluster.main?.logEntries() ?? []), ...cluster.workers.flatMap((worker) => readLogFile(worker.process.logFile))];
+		expect(problemsMentioning(entries, /librebor/i)).toEqual([]);
+	});
+});

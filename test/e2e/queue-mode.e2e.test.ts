@@ -8,7 +8,7 @@ import { importCredentials, importWorkflows } from './n8nCli.ts';
 import { problemsMentioning, readLogFile } from './n8nLog.ts';
 import { N8nRestClient, type ExecutionDetails } from './n8nRestClient.ts';
 import { startQueueCluster, type QueueCluster } from './queue/queueCluster.ts';
-import { noOp, workflow, type WorkflowNode } from './workflowBuilder.ts';
+import { noOp, splitOut, workflow, type WorkflowNode } from './workflowBuilder.ts';
 
 const setupTimeoutMs = 600_000;
 const testTimeoutMs = 300_000;
@@ -16,17 +16,23 @@ const testTimeoutMs = 300_000;
 const nextPollTimeoutMs = 90_000;
 
 const followWorkflowId = 'libreBorQueueFolw';
+const orderWorkflowId = 'libreBorQueueOrdr';
+const orderWebhookPath = 'librebor-queue-order';
 const triggerWorkflowId = 'libreBorQueueTrig';
 const webhookPath = 'librebor-queue-follow';
 const trigger = 'New Alert';
 
-const webhook = (name: string): WorkflowNode & { webhookId: string } => ({
+const webhook = (name: string, path: string, webhookId: string): WorkflowNode & { webhookId: string } => ({
 	name,
 	type: 'n8n-nodes-base.webhook',
 	typeVersion: 2,
-	webhookId: '6f1a4c52-9d1e-4b8e-a7e5-2c1d7a1f0b01',
-	parameters: { httpMethod: 'POST', path: webhookPath, responseMode: 'onReceived', options: {} },
+	webhookId,
+	parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
 });
+
+const lastYear = new Date().getFullYear() - 1;
+// Seeded companies: the simulator knows them, so only the balance decides whether an order goes through.
+const orderedNifs = ['B64717838', 'A86212420', 'J99216582'];
 
 /** 100 distinct valid company NIFs that are not on the watch list yet. */
 const newNifs = (count: number) => Array.from({ length: count }, (_, index) => makeCif('B', String(7_100_000 + index)));
@@ -35,11 +41,14 @@ const newNifs = (count: number) => Array.from({ length: count }, (_, index) => m
  * In queue mode, main registers a published workflow's webhooks shortly after the activation call
  * answers. Until then n8n answers 404; a GET shows when POST is registered without running anything.
  */
-async function webhookRegistered(baseUrl: string): Promise<void> {
+async function webhookRegistered(baseUrl: string, path: string): Promise<void> {
 	await expect
-		.poll(async () => await (await fetch(`${baseUrl}/webhook/${webhookPath}`)).text(), { timeout: 30_000, interval: 200 })
+		.poll(async () => await (await fetch(`${baseUrl}/webhook/${path}`)).text(), { timeout: 30_000, interval: 200 })
 		.toMatch(/POST/);
 }
+
+const postJson = async (url: string, body: unknown) =>
+	await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 const alertIdsEmitted = (executions: ExecutionDetails[]) =>
 	executions.flatMap((execution) => nodeOutputJson(execution.run, trigger).map((item) => String(item.id)));
@@ -64,8 +73,21 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 			workflow(
 				followWorkflowId,
 				'Follow companies from a webhook',
-				[webhook('Webhook'), libreBor('Follow', { resource: 'watchlist', operation: 'follow', nif: '={{ $json.body.nif }}' })],
+				[
+					webhook('Webhook', webhookPath, '6f1a4c52-9d1e-4b8e-a7e5-2c1d7a1f0b01'),
+					libreBor('Follow', { resource: 'watchlist', operation: 'follow', nif: '={{ $json.body.nif }}' }),
+				],
 				[['Webhook', 'Follow']],
+			),
+			workflow(
+				orderWorkflowId,
+				'Order annual accounts from a webhook',
+				[
+					webhook('Webhook', orderWebhookPath, '0c7d2e1b-5a43-4f0e-9b8a-3e6f1d2c4a02'),
+					splitOut('One Item per Order', 'body.orders'),
+					libreBor('Order', { resource: 'document', operation: 'order', nif: '={{ $json.nif }}', year: '={{ $json.year }}' }),
+				],
+				[['Webhook', 'One Item per Order', 'Order']],
 			),
 			workflow(
 				triggerWorkflowId,
@@ -86,7 +108,7 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 		'follows 100 companies from 100 concurrent webhook calls, on both workers',
 		async () => {
 			await rest.activateWorkflow(followWorkflowId);
-			await webhookRegistered(cluster.main!.baseUrl);
+			await webhookRegistered(cluster.main!.baseUrl, webhookPath);
 			const nifs = newNifs(100);
 			const answers = await Promise.all(
 				nifs.map(
@@ -156,6 +178,42 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 			await expect.poll(() => triggerSim.unreadAlerts().filter((alert) => sent.includes(alert.id)), { timeout: 10_000 }).toEqual([]);
 		},
 		testTimeoutMs + nextPollTimeoutMs,
+	);
+
+	it(
+		'reuses the orders a failed production execution placed when it is retried from the executions list',
+		async () => {
+			await rest.activateWorkflow(orderWorkflowId);
+			await webhookRegistered(cluster.main!.baseUrl, orderWebhookPath);
+			// Money for two orders: the third fails the execution after two were placed and paid.
+			sim.balance = 2 * sim.orderPrice;
+			const orders = orderedNifs.map((nif) => ({ nif, year: lastYear }));
+			expect((await postJson(`${cluster.main!.baseUrl}/webhook/${orderWebhookPath}`, { orders })).status).toBe(200);
+			const [failed] = await rest.waitForExecutions(orderWorkflowId, 1, { timeoutMs: 120_000 });
+			expect(failed).toMatchObject({ mode: 'webhook', status: 'error' });
+			expect(sim.documents.map((document) => document.nif)).toEqual(orderedNifs.slice(0, 2));
+
+			sim.balance = 10 * sim.orderPrice;
+			await rest.request('POST', `/rest/executions/${failed.id}/retry`, { loadWorkflow: false });
+			const executions = await rest.waitForExecutions(orderWorkflowId, 2, { timeoutMs: 120_000 });
+			const retry = executions.find((execution) => execution.id !== failed.id)!;
+
+			expect(retry).toMatchObject({ status: 'success', retryOf: failed.id });
+			const output = nodeOutputJson(retry.run, 'Order');
+			expect(output.map((item) => [item.nif, item.reused_order === true])).toEqual([
+				[orderedNifs[0], true],
+				[orderedNifs[1], true],
+				[orderedNifs[2], false],
+			]);
+			// Each NIF and year ordered and paid once, across the failed execution and its retry.
+			expect(sim.documents.map((document) => `${document.nif}/${document.year}`)).toEqual(
+				orderedNifs.map((nif) => `${nif}/${lastYear}`),
+			);
+			expect(sim.balance).toBe(10 * sim.orderPrice - sim.orderPrice);
+			const workerOf = cluster.workerOfExecution();
+			expect([workerOf.has(failed.id), workerOf.has(retry.id)]).toEqual([true, true]);
+		},
+		testTimeoutMs,
 	);
 
 	it('logs no error or warning about the package on main or the workers', async () => {

@@ -6,6 +6,9 @@
 //   LIBREBOR_ENVIRONMENT              production (default), sandbox or custom
 //   LIBREBOR_BASE_URL                 the https base URL, with LIBREBOR_ENVIRONMENT=custom
 //   LIBREBOR_SKIP_BUILD=1             use dist/ as it is (tests that built it already)
+//
+// `npm start -- --queue` runs n8n in queue mode instead: a private Postgres and Redis (installed from
+// Debian's packages when missing), the main process and two `n8n worker` processes, each with the package.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -16,11 +19,13 @@ import { importCredentials, importWorkflows } from '../test/e2e/n8nCli.ts';
 import { N8nRestClient, testOwner } from '../test/e2e/n8nRestClient.ts';
 import { startN8n } from '../test/e2e/n8nServer.ts';
 import { createN8nUserFolder } from '../test/e2e/n8nUserFolder.ts';
+import { startQueueCluster } from '../test/e2e/queue/queueCluster.ts';
 import { repoRoot } from '../test/e2e/repoPaths.ts';
 import { startSimulator, type Simulator } from '../test/simulator/index.ts';
 
 const CREDENTIAL = { id: 'librebor-credential', name: 'LibreBOR API' };
 const EXAMPLE_FILES_PATH = '/home/node/.n8n-files/';
+const queueMode = process.argv.includes('--queue');
 
 function step(message: string) {
 	console.log(`\n> ${message}`);
@@ -67,8 +72,11 @@ async function main() {
 
 	step('Preparing n8n 2.41.1 (installed once into ~/.cache/n8n-nodes-librebor; the first time takes a few minutes)');
 	const filesFolder = mkdtempSync(path.join(os.tmpdir(), 'librebor-files-'));
-	const folder = await createN8nUserFolder({ env: { N8N_RESTRICT_FILE_ACCESS_TO: filesFolder } });
-	await installCommunityPackage(folder, tarball);
+	const settings = { N8N_RESTRICT_FILE_ACCESS_TO: filesFolder };
+	// In queue mode the database is Postgres, which exists only once its cluster runs: start first, then import.
+	const cluster = queueMode ? await startQueueCluster({ tarball, env: settings, log: step }) : undefined;
+	const folder = cluster?.mainFolder ?? (await createN8nUserFolder({ env: settings }));
+	if (!cluster) await installCommunityPackage(folder, tarball);
 
 	const { data, simulator } = await credentialData();
 	await importCredentials(folder, [{ ...CREDENTIAL, type: 'libreBorApi', data }]);
@@ -76,14 +84,15 @@ async function main() {
 	copyFileSync(path.join(repoRoot, 'examples', 'suppliers.csv'), path.join(filesFolder, 'suppliers.csv'));
 	await importWorkflows(folder, exampleWorkflows(filesFolder));
 
-	step('Starting n8n');
-	const server = await startN8n(folder);
+	if (!cluster) step('Starting n8n');
+	const server = cluster?.main ?? (await startN8n(folder));
 	await N8nRestClient.signIn(server);
 
 	console.log(`
 n8n is ready: ${server.baseUrl}
   Sign in:      ${testOwner.email} / ${testOwner.password}
   Credential:   "${CREDENTIAL.name}"${simulator ? ` -> simulator ${simulator.baseUrl}` : ''}
+  Mode:         ${queueMode ? 'queue (main, 2 workers, Postgres, Redis)' : 'regular (one process, SQLite)'}
   Examples:     ${exampleWorkflows(filesFolder).length} workflows; files in ${filesFolder}${
 		simulator
 			? `
@@ -97,9 +106,10 @@ Press Ctrl-C to stop.`);
 		if (stopping) return;
 		stopping = true;
 		console.log('\nStopping n8n and the simulator');
-		await server.stop();
+		if (cluster) await cluster.stop();
+		else await server.stop();
 		await simulator?.close();
-		await folder.remove();
+		if (!cluster) await folder.remove();
 		process.exit(0);
 	};
 	process.on('SIGINT', () => void stop());

@@ -1,0 +1,81 @@
+import { installCommunityPackage } from '../communityPackage.ts';
+import { packedLibreBorPackage } from '../libreBorPackage.ts';
+import type { N8nServer } from '../n8nServer.ts';
+import { createN8nUserFolder, type N8nUserFolder } from '../n8nUserFolder.ts';
+import { startN8nWorker, startQueueMain, startQueueServices, type N8nWorker, type QueueServices } from './n8nQueue.ts';
+
+/**
+ * n8n in queue mode with this package: a private Postgres and Redis, a main process, and workers,
+ * each process on a user folder of its own with the package installed as n8n installs community packages.
+ */
+export interface QueueCluster {
+	services: QueueServices;
+	/** The main process's folder; n8n CLI commands (imports) run on it, against the shared database. */
+	mainFolder: N8nUserFolder;
+	main: N8nServer | undefined;
+	workers: N8nWorker[];
+	startMain(): Promise<N8nServer>;
+	stopMain(): Promise<void>;
+	/** Which worker started each execution, by execution id. */
+	workerOfExecution(): Map<string, string>;
+	stop(): Promise<void>;
+}
+
+export interface QueueClusterOptions {
+	workerCount?: number;
+	/** The package tarball to install; default: this repository, built and packed once per test run. */
+	tarball?: string;
+	/** Extra n8n settings for every process. */
+	env?: Record<string, string>;
+	log?: (message: string) => void;
+}
+
+export async function startQueueCluster(options: QueueClusterOptions = {}): Promise<QueueCluster> {
+	const { workerCount = 2, log } = options;
+	const tarball = options.tarball ?? (await packedLibreBorPackage()).tarball;
+	const services = await startQueueServices(log);
+	const folders = await Promise.all(
+		Array.from({ length: workerCount + 1 }, async () => {
+			const folder = await createN8nUserFolder({ env: { ...services.n8nEnv, ...options.env } });
+			await installCommunityPackage(folder, tarball);
+			return folder;
+		}),
+	);
+	const [mainFolder, ...workerFolders] = folders;
+	const cluster: QueueCluster = {
+		services,
+		mainFolder,
+		main: undefined,
+		workers: [],
+		startMain: async () => {
+			cluster.main ??= await startQueueMain(mainFolder, services);
+			return cluster.main;
+		},
+		stopMain: async () => {
+			await cluster.main?.stop();
+			cluster.main = undefined;
+		},
+		workerOfExecution: () =>
+			new Map(cluster.workers.flatMap((worker) => worker.startedExecutionIds().map((id) => [id, worker.name]))),
+		stop: async () => {
+			await cluster.stopMain();
+			await Promise.allSettled(cluster.workers.map(async (worker) => await worker.stop()));
+			await services.stop();
+			await Promise.allSettled(folders.map(async (folder) => await folder.remove()));
+		},
+	};
+	try {
+		// The main process runs the database migrations; workers start on a migrated database.
+		await cluster.startMain();
+		const started = await Promise.allSettled(
+			workerFolders.map(async (folder, index) => await startN8nWorker(`worker-${index + 1}`, folder, services)),
+		);
+		for (const result of started) if (result.status === 'fulfilled') cluster.workers.push(result.value);
+		const failed = started.find((result) => result.status === 'rejected');
+		if (failed) throw failed.reason;
+	} catch (error) {
+		await cluster.stop();
+		throw error;
+	}
+	return cluster;
+}

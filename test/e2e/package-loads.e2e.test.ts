@@ -101,7 +101,8 @@ describe('n8n-nodes-librebor installed into a real n8n 2.41', () => {
 		const types = await rest.nodeTypes();
 		const node = types.find((type) => type.name === libreBorNodeType);
 
-		expect(node).toMatchObject({ displayName: 'LibreBOR', version: 1, usableAsTool: true });
+		// Version 2 (resource locators) for new nodes; version 1 for the workflows saved before it.
+		expect(node).toMatchObject({ displayName: 'LibreBOR', version: [1, 2], defaultVersion: 2, usableAsTool: true });
 		// The codex file: the node panel finds the node by these words.
 		expect(node?.codex?.alias).toEqual(expect.arrayContaining(['BORME', 'cuentas anuales']));
 		await expectIconsServed(node as unknown as IconDescription);

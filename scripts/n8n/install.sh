@@ -22,7 +22,6 @@ log() {
 
 source "$script_dir/node24.sh"
 node_bin="$(find_node24 "$repo_root")"
-node_dir="$(find_node24_headers "$repo_root")"
 
 is_installed() {
 	[[ -f "$marker" && "$(cat "$marker")" == "$N8N_VERSION" && -x "$n8n_home/node_modules/.bin/n8n" ]]
@@ -57,6 +56,8 @@ EOF
 
 # npm and node-gyp must see Node 24 (n8n requires it) and its headers, not the system's.
 export PATH="$(dirname "$node_bin"):$PATH"
+# Headers are needed only to build native modules, so only when installing.
+node_dir="$(find_node24_headers "$repo_root")"
 export npm_config_nodedir="$node_dir"
 export npm_config_update_notifier=false
 

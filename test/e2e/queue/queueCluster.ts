@@ -30,16 +30,33 @@ export interface QueueClusterOptions {
 	log?: (message: string) => void;
 }
 
+async function userFoldersWithPackage(count: number, tarball: string, env: Record<string, string>) {
+	const settled = await Promise.allSettled(
+		Array.from({ length: count }, async () => {
+			const folder = await createN8nUserFolder({ env });
+			await installCommunityPackage(folder, tarball);
+			return folder;
+		}),
+	);
+	const failed = settled.find((result) => result.status === 'rejected');
+	if (failed) {
+		const made = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+		await Promise.allSettled(made.map(async (folder) => await folder.remove()));
+		throw failed.reason;
+	}
+	return settled.map((result) => (result as PromiseFulfilledResult<N8nUserFolder>).value);
+}
+
 export async function startQueueCluster(options: QueueClusterOptions = {}): Promise<QueueCluster> {
 	const { workerCount = 2, log } = options;
 	const tarball = options.tarball ?? (await packedLibreBorPackage()).tarball;
 	const services = await startQueueServices(log);
-	const folders = await Promise.all(
-		Array.from({ length: workerCount + 1 }, async () => {
-			const folder = await createN8nUserFolder({ env: { ...services.n8nEnv, ...options.env } });
-			await installCommunityPackage(folder, tarball);
-			return folder;
-		}),
+	const folders = await userFoldersWithPackage(workerCount + 1, tarball, { ...services.n8nEnv, ...options.env }).catch(
+		async (error: unknown) => {
+			// Postgres and Redis already run: stop them rather than leave them behind.
+			await services.stop();
+			throw error;
+		},
 	);
 	const [mainFolder, ...workerFolders] = folders;
 	const cluster: QueueCluster = {

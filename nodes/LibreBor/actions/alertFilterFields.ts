@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { watchedCompanyLocator } from './versionedFields';
+
 /** BORME act labels known from the bulletin parser; LibreBOR may send others, hence the free-text field. */
 export const KNOWN_ACT_LABELS = [
 	'Nombramientos',
@@ -50,21 +52,9 @@ const otherLabelsField = (displayName: string): INodeProperties => ({
 });
 
 const companyFilterField: INodeProperties = {
-	displayName: 'Company',
+	...watchedCompanyLocator,
 	name: 'company',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
 	description: 'Keep only the alerts about this company (one of your watched companies)',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			placeholder: 'Select a watched company...',
-			typeOptions: { searchListMethod: 'searchWatchedCompanies', searchable: true, searchFilterRequired: false },
-		},
-		{ displayName: 'By NIF', name: 'id', type: 'string', placeholder: 'e.g. B64717838' },
-	],
 };
 
 const createdAfterField: INodeProperties = {

@@ -45,29 +45,29 @@ export const alertLocator: INodeProperties = {
 	],
 };
 
+/** A company picked from the watch list, or typed as a NIF; callers set its name and description. */
+export const watchedCompanyLocator: INodeProperties = {
+	displayName: 'Company',
+	name: 'nif',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			placeholder: 'Select a watched company...',
+			typeOptions: { searchListMethod: 'searchWatchedCompanies', searchable: true, searchFilterRequired: false },
+		},
+		{ displayName: 'By NIF', name: 'id', type: 'string', placeholder: 'e.g. B64717838' },
+	],
+};
+
 export function companyLocator(purpose: string): INodeProperties {
 	return {
-		displayName: 'Company',
-		name: 'nif',
-		type: 'resourceLocator',
+		...watchedCompanyLocator,
 		required: true,
-		default: { mode: 'list', value: '' },
 		description: `The company to ${purpose}: pick one of the watched companies, or enter its NIF (spaces, dashes and an ES prefix are removed; the check character is verified before anything is sent)`,
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				placeholder: 'Select a watched company...',
-				typeOptions: { searchListMethod: 'searchWatchedCompanies', searchable: true, searchFilterRequired: false },
-			},
-			{
-				displayName: 'By NIF',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. B64717838',
-			},
-		],
 	};
 }
 

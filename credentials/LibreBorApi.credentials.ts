@@ -12,6 +12,7 @@ import {
 	PRODUCTION_BASE_URL,
 	resolveBaseUrl,
 	SANDBOX_BASE_URL,
+	withoutTrailingSlashes,
 } from '../nodes/LibreBor/transport/baseUrl';
 
 export class LibreBorApi implements ICredentialType {
@@ -100,7 +101,7 @@ export class LibreBorApi implements ICredentialType {
 		if ('problem' in resolved) throw new Error(resolved.problem);
 		const { baseUrl } = resolved;
 		const target = requestOptions.baseURL
-			? `${requestOptions.baseURL.replace(/\/+$/, '')}/${requestOptions.url.replace(/^\/+/, '')}`
+			? `${withoutTrailingSlashes(requestOptions.baseURL)}/${requestOptions.url.replace(/^\/+/, '')}`
 			: requestOptions.url;
 		if (!isUnderBaseUrl(target, baseUrl)) {
 			throw new Error(
@@ -121,7 +122,7 @@ export class LibreBorApi implements ICredentialType {
 			baseURL:
 				'={{ $credentials.environment === "sandbox" ? "' +
 				SANDBOX_BASE_URL +
-				'" : $credentials.environment === "custom" ? String($credentials.baseUrl).trim().replace(/\\/+$/, "") : "' +
+				'" : $credentials.environment === "custom" ? String($credentials.baseUrl).trim().replace(/(?<!\\/)\\/+$/, "") : "' +
 				PRODUCTION_BASE_URL +
 				'" }}',
 			url: '/alerts/following/',

@@ -7,6 +7,13 @@ export type LibreBorEnvironment = 'production' | 'sandbox' | 'custom';
 
 export type BaseUrlResult = { baseUrl: string } | { problem: string };
 
+/** A loop, not `/\/+$/`, which backtracks quadratically on a long run of slashes. */
+export function withoutTrailingSlashes(text: string): string {
+	let end = text.length;
+	while (end > 0 && text.charCodeAt(end - 1) === 47) end--;
+	return text.slice(0, end);
+}
+
 /**
  * The API base URL chosen in the credential, without a trailing slash, or the reason
  * a custom URL is refused: it must be HTTPS and end in a version segment, because the
@@ -36,7 +43,12 @@ export function resolveBaseUrl(credentials: ICredentialDataDecryptedObject): Bas
 			problem: 'The custom base URL must not contain a user name, password, query or fragment. Use the form https://host/v2.',
 		};
 	}
-	const path = url.pathname.replace(/\/+$/, '');
+	const path = withoutTrailingSlashes(url.pathname);
+	if (path.includes('//')) {
+		return {
+			problem: `The custom base URL has an empty path segment ("//"). Use the form https://${url.host}/v2.`,
+		};
+	}
 	if (!/\/v\d+$/.test(path)) {
 		return {
 			problem: `The custom base URL must end in the API version segment, for example https://${url.host}/v2.`,

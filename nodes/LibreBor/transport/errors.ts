@@ -19,7 +19,8 @@ function serverMessage(body: ParsedBody): string | undefined {
 		const record = body.value as Record<string, unknown>;
 		for (const key of ['message', 'detail', 'error', 'errors']) {
 			const value = record[key];
-			if (typeof value === 'string' && value.trim()) return value.trim();
+			// Capped: a server's text must not flood the message or the execution data.
+			if (typeof value === 'string' && value.trim()) return excerpt(value);
 		}
 	}
 	if (body.kind === 'text' || body.kind === 'html') return excerpt(body.text);

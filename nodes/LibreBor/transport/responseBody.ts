@@ -32,11 +32,16 @@ export function parseResponseBody(
 	}
 }
 
-/** A short, single-line excerpt of a body for an error message. */
+/**
+ * A short, single-line excerpt of a body for an error message. The text is cut before any pattern
+ * runs, and the tag pattern stops at the next `<`, so a hostile body cannot make it backtrack.
+ */
 export function excerpt(text: string, length = 200): string {
+	const cut = text.length > length * 4;
 	const flat = text
-		.replace(/<[^>]*>/g, ' ')
+		.slice(0, length * 4)
+		.replace(/<[^<>]*>/g, ' ')
 		.replace(/\s+/g, ' ')
 		.trim();
-	return flat.length > length ? `${flat.slice(0, length)}…` : flat;
+	return flat.length > length || cut ? `${flat.slice(0, length)}…` : flat;
 }

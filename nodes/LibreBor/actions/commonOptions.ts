@@ -1,6 +1,7 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_BUDGET_MS, DEFAULT_PARALLEL_REQUESTS, type PacerSettings } from '../helpers/pacer';
+import { readNumericOption } from '../helpers/numericOption';
 import { DEFAULT_TIMEOUT_MS } from '../transport/request';
 import { byVersion, companyLocator } from './versionedFields';
 
@@ -45,17 +46,30 @@ export interface RequestOptions {
 
 /** The request settings of the node's Options collection (read once: they are not per item). */
 export function readRequestOptions(context: IExecuteFunctions): RequestOptions {
-	const options = context.getNodeParameter('options', 0, {}) as {
-		timeout?: number;
-		concurrency?: number;
-		budgetMinutes?: number;
-	};
-	const concurrency = Math.min(MAX_CONCURRENCY, Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY)));
-	const budgetMs = Math.max(600, Math.round((options.budgetMinutes ?? DEFAULT_BUDGET_MS / 60_000) * 60_000));
+	const options = context.getNodeParameter('options', 0, {}) as IDataObject;
+	const node = context.getNode();
+	const timeoutSeconds = readNumericOption(node, options.timeout, {
+		label: timeoutOption.displayName,
+		fallback: DEFAULT_TIMEOUT_MS / 1000,
+		minimum: 0.1,
+	});
+	const concurrency = Math.floor(
+		readNumericOption(node, options.concurrency, {
+			label: concurrencyOption.displayName,
+			fallback: DEFAULT_CONCURRENCY,
+			minimum: 1,
+			maximum: MAX_CONCURRENCY,
+		}),
+	);
+	const budgetMinutes = readNumericOption(node, options.budgetMinutes, {
+		label: budgetOption.displayName,
+		fallback: DEFAULT_BUDGET_MS / 60_000,
+		minimum: 0.01,
+	});
 	return {
-		timeoutMs: Math.round((options.timeout ?? DEFAULT_TIMEOUT_MS / 1000) * 1000),
+		timeoutMs: Math.round(timeoutSeconds * 1000),
 		concurrency,
-		pacing: { ceiling: concurrency, budgetMs },
+		pacing: { ceiling: concurrency, budgetMs: Math.round(budgetMinutes * 60_000) },
 	};
 }
 

@@ -1,6 +1,8 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
+import { timeoutOption } from '../actions/commonOptions';
 import { readAlertFilterOptions, resolveAlertFilter, type AlertFilter } from '../helpers/alertFilter';
+import { readNumericOption } from '../helpers/numericOption';
 import { DEFAULT_TIMEOUT_MS } from '../transport/request';
 
 export type TriggerOutput = 'alert' | 'entry';
@@ -21,7 +23,13 @@ export interface TriggerSettings {
 export async function readTriggerSettings(this: IPollFunctions): Promise<TriggerSettings> {
 	const output = this.getNodeParameter('output', 'alert') === 'entry' ? 'entry' : 'alert';
 	const options = this.getNodeParameter('options', {}) as IDataObject;
-	const timeoutMs = Math.round((typeof options.timeout === 'number' ? options.timeout : DEFAULT_TIMEOUT_MS / 1000) * 1000);
+	const timeoutSeconds = readNumericOption(this.getNode(), options.timeout, {
+		label: timeoutOption.displayName,
+		fallback: DEFAULT_TIMEOUT_MS / 1000,
+		minimum: 0.1,
+		consequence: 'The trigger did not poll LibreBOR.',
+	});
+	const timeoutMs = Math.round(timeoutSeconds * 1000);
 	const filter = await resolveAlertFilter.call(this, readAlertFilterOptions(this.getNode(), options), { timeoutMs });
 	return {
 		output,

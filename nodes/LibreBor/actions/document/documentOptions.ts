@@ -1,4 +1,6 @@
-import { NodeOperationError, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { readNumericOption } from '../../helpers/numericOption';
 
 export const DEFAULT_POLL_INTERVAL_S = 60;
 export const DEFAULT_MAX_WAIT_S = 1800;
@@ -36,13 +38,19 @@ export interface WaitSettings {
 }
 
 export function readWaitSettings(context: IExecuteFunctions, itemIndex: number): WaitSettings {
-	const pollInterval = context.getNodeParameter('options.pollInterval', itemIndex, DEFAULT_POLL_INTERVAL_S) as number;
-	const maxWait = context.getNodeParameter('options.maxWait', itemIndex, DEFAULT_MAX_WAIT_S) as number;
-	if (!(pollInterval >= 1) || !(maxWait >= 0)) {
-		throw new NodeOperationError(context.getNode(), 'The poll interval or the max wait is not valid', {
-			itemIndex,
-			description: 'Use a poll interval of at least 1 second and a max wait of 0 seconds or more.',
-		});
-	}
+	const node = context.getNode();
+	const consequence = 'No order was sent and nothing was downloaded for this item.';
+	const pollInterval = readNumericOption(
+		node,
+		context.getNodeParameter('options.pollInterval', itemIndex, DEFAULT_POLL_INTERVAL_S),
+		{ label: pollIntervalOption.displayName, fallback: DEFAULT_POLL_INTERVAL_S, minimum: 1, consequence },
+		itemIndex,
+	);
+	const maxWait = readNumericOption(
+		node,
+		context.getNodeParameter('options.maxWait', itemIndex, DEFAULT_MAX_WAIT_S),
+		{ label: maxWaitOption.displayName, fallback: DEFAULT_MAX_WAIT_S, minimum: 0, consequence },
+		itemIndex,
+	);
 	return { pollIntervalMs: pollInterval * 1000, maxWaitMs: maxWait * 1000 };
 }

@@ -2,7 +2,9 @@ import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 
 import { orderKey, type orderLedger } from '../../helpers/orderLedger';
 import { readNif } from '../../helpers/identifierParameters';
+import { readNumericOption } from '../../helpers/numericOption';
 import { validateYear } from '../../helpers/validation';
+import { readCompletionSettings } from './placeOrder';
 import type { OrderMemory } from '../../helpers/workflowOrderMemory';
 
 export const DEFAULT_MAX_ORDERS = 10;
@@ -24,10 +26,12 @@ export function isToolMode(context: IExecuteFunctions): boolean {
 export function readOrderInputs(context: IExecuteFunctions): Array<OrderInput | Error> {
 	return context.getInputData().map((_, itemIndex) => {
 		try {
-			return {
+			const input = {
 				nif: readNif(context, itemIndex),
 				year: validateYear(context.getNode(), context.getNodeParameter('year', itemIndex), itemIndex),
 			};
+			readCompletionSettings(context, itemIndex);
+			return input;
 		} catch (error) {
 			if (error instanceof NodeOperationError) return error;
 			throw new NodeOperationError(context.getNode(), error as Error, { itemIndex });
@@ -37,13 +41,12 @@ export function readOrderInputs(context: IExecuteFunctions): Array<OrderInput | 
 
 /** A limit set by an expression must still be a number: a typo must never lift it. */
 export function readOrderLimit(context: IExecuteFunctions, parameter: string, label: string, fallback: number, minimum: number): number {
-	const value = Number(context.getNodeParameter(parameter, 0, fallback));
-	if (!Number.isFinite(value) || value < minimum) {
-		throw new NodeOperationError(context.getNode(), `"${label}" must be a number of at least ${minimum}`, {
-			description: `No order was sent. Set "${label}" in the node options to a number (default ${fallback}).`,
-		});
-	}
-	return value;
+	return readNumericOption(context.getNode(), context.getNodeParameter(parameter, 0, fallback), {
+		label,
+		fallback,
+		minimum,
+		consequence: 'No order was sent.',
+	});
 }
 
 /**
@@ -57,11 +60,13 @@ export function enforceOrderCap(
 	ledger: ReturnType<typeof orderLedger>,
 	memory: OrderMemory,
 ) {
-	const maxOrders = context.getNodeParameter(
+	const maxOrders = readOrderLimit(
+		context,
 		'options.maxOrders',
-		0,
+		'Max Orders per Execution',
 		isToolMode(context) ? DEFAULT_MAX_ORDERS_AS_TOOL : DEFAULT_MAX_ORDERS,
-	) as number;
+		1,
+	);
 	const maxPerHour = readOrderLimit(context, 'options.maxOrdersPerHour', 'Max Orders per Hour', DEFAULT_MAX_ORDERS_PER_HOUR, 1);
 	const newKeys = new Set(
 		inputs

@@ -29,6 +29,20 @@ export async function placeOrder(
 	return await completeOrder.call(this, input, { ...answer, nif: input.nif, year: input.year }, itemIndex, timeoutMs);
 }
 
+/**
+ * What to do once an order is placed: wait for it, download it. Read for every item before any
+ * order is sent, so that a bad poll interval or max wait costs nothing.
+ */
+export function readCompletionSettings(context: IExecuteFunctions, itemIndex: number) {
+	const download = context.getNodeParameter('options.download', itemIndex, false) as boolean;
+	const wait = download || (context.getNodeParameter('options.waitForCompletion', itemIndex, false) as boolean);
+	return {
+		download,
+		waitSettings: wait ? readWaitSettings(context, itemIndex) : undefined,
+		binaryPropertyName: context.getNodeParameter('options.binaryPropertyName', itemIndex, 'data') as string,
+	};
+}
+
 /** Waits for and downloads, as the options say, a document that is already ordered. */
 export async function completeOrder(
 	this: IExecuteFunctions,
@@ -37,10 +51,7 @@ export async function completeOrder(
 	itemIndex: number,
 	timeoutMs: number,
 ): Promise<OrderOutcome> {
-	const download = this.getNodeParameter('options.download', itemIndex, false) as boolean;
-	const wait = download || (this.getNodeParameter('options.waitForCompletion', itemIndex, false) as boolean);
-	const waitSettings = wait ? readWaitSettings(this, itemIndex) : undefined;
-	const binaryPropertyName = this.getNodeParameter('options.binaryPropertyName', itemIndex, 'data') as string;
+	const { download, waitSettings, binaryPropertyName } = readCompletionSettings(this, itemIndex);
 	if (!waitSettings) return { json };
 
 	const documentId = String(json.document_id);

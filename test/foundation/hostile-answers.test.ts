@@ -88,3 +88,35 @@ describe('File names a download host sends', () => {
 		expect(name).toMatch(/^cuentas-anuales-[\w-]+\.pdf$/);
 	});
 });
+
+describe('Records that look like n8n items', () => {
+	// Keys an n8n item has: an answer that carries them must still be one item's plain `json`.
+	const lookalike = {
+		json: { planted: true },
+		binary: { data: { data: Buffer.from('planted').toString('base64'), mimeType: 'text/plain' } },
+		pairedItem: { item: 7 },
+		error: 'planted',
+	};
+	const alertId = '3f1c2b9e-8d4a-4c6b-9f0e-2a7d5c1b8e34';
+
+	it.each([
+		['Watch List > Get Many', followingList, 'GET', '/v2/alerts/following/', { entities: [{ nif: 'B64717838', ...lookalike }] }],
+		['Alert > Get Many', { resource: 'alert', operation: 'getMany', output: 'alert', returnAll: true }, 'GET', '/v2/alerts/', [{ id: alertId, ...lookalike }]],
+		['Alert > Mark as Read', { resource: 'alert', operation: 'markAsRead', alertId }, 'GET', `/v2/alerts/mark_as_read/${alertId}/`, { result: 'success', ...lookalike }],
+		['Document > Get', { resource: 'document', operation: 'get', documentId: 'doc-1' }, 'GET', '/v2/documents/doc-1/', { document: { status: 'processing', ...lookalike } }],
+		['Watch List > Follow', { resource: 'watchlist', operation: 'follow', nif: 'B64717838' }, 'POST', '/v2/alerts/follow/', { result: 'success', ...lookalike }],
+	] as Array<[string, INodeParameters, string, string, unknown]>)(
+		'%s keeps an answer with json, binary, pairedItem and error keys inside the item json',
+		async (_operation, parameters, method, path, answer) => {
+			sim().injectFault({ method, path, status: 200, body: JSON.stringify(answer), times: Infinity });
+			const result = await runLibreBor(sim(), parameters);
+			expect(result.error).toBeUndefined();
+			expect(result.items).toHaveLength(1);
+			const [item] = result.items;
+			expect(item.json).toMatchObject(lookalike);
+			expect(item.binary).toBeUndefined();
+			expect(item.error).toBeUndefined();
+			expect(item.pairedItem).toEqual({ item: 0 });
+		},
+	);
+});

@@ -20,11 +20,19 @@ function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: numb
 }
 
 /** Pairs every output of an input item with that item, as n8n's item linking expects. */
-export function pairWith(itemIndex: number, results: Array<IDataObject | INodeExecutionData>): ItemResult {
-	return results.map((result) => {
-		const item = 'json' in result && typeof result.json === 'object' ? (result as INodeExecutionData) : { json: result as IDataObject };
-		return { ...item, pairedItem: { item: itemIndex } };
-	});
+export function pairWith(itemIndex: number, items: INodeExecutionData[]): ItemResult {
+	return items.map((item) => ({ ...item, pairedItem: { item: itemIndex } }));
+}
+
+/**
+ * Output items for API records, paired with their input item. A record is always an item's
+ * `json`, whatever keys it has: an answer can never set an item's `binary`, `error` or `pairedItem`.
+ */
+export function pairRecords(itemIndex: number, records: IDataObject[]): ItemResult {
+	return pairWith(
+		itemIndex,
+		records.map((record) => ({ json: record })),
+	);
 }
 
 /**

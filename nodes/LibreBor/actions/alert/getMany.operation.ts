@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { listUnreadAlerts } from '../../api/alerts';
 import { alertPassesFilter, readAlertFilterOptions, resolveAlertFilter } from '../../helpers/alertFilter';
 import { alertToEntries, entryMatchesLabels } from '../../helpers/alerts';
-import { pairWith, runForEachItem } from '../../helpers/itemRunner';
+import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
 import { alertFilterFields } from '../alertFilterFields';
 import { optionsCollection, readLimit, readRequestOptions, returnAllFields, timeoutOption } from '../commonOptions';
 
@@ -55,7 +55,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				? alerts.flatMap((alert) => alertToEntries(alert).filter((entry) => entryMatchesLabels(entry, filter.labels)))
 				: alerts;
 		// Wrapped here, so that a record with its own `json` key is never taken for an item.
-		return pairWith(itemIndex, records.slice(0, limit).map((json) => ({ json })));
+		return pairRecords(itemIndex, records.slice(0, limit));
 	});
 	if (sawNoAlerts) this.addExecutionHints({ message: NO_UNREAD_ALERTS_HINT, type: 'info', location: 'outputPane' });
 	return results;

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { markAllAlertsAsRead } from '../../api/alerts';
-import { pairWith, runForEachItem } from '../../helpers/itemRunner';
+import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
 import { optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
 
 const showFor = { resource: ['alert'], operation: ['markAllAsRead'] };
@@ -13,6 +13,6 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const { timeoutMs } = readRequestOptions(this);
 	return await runForEachItem(this, 1, async (itemIndex) =>
-		pairWith(itemIndex, [await markAllAlertsAsRead.call(this, itemIndex, timeoutMs)]),
+		pairRecords(itemIndex, [await markAllAlertsAsRead.call(this, itemIndex, timeoutMs)]),
 	);
 }

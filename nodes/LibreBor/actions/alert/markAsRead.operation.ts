@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { markAlertAsRead } from '../../api/alerts';
-import { pairWith, runForEachItem } from '../../helpers/itemRunner';
+import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
 import { readAlertId } from '../../helpers/identifierParameters';
 import { alertLocator, byVersion } from '../versionedFields';
 import { budgetOption, concurrencyOption, optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
@@ -30,6 +30,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return await runForEachItem(this, pacing, async (itemIndex) => {
 		const alertId = readAlertId(this, itemIndex);
 		const answer = await markAlertAsRead.call(this, alertId, itemIndex, timeoutMs);
-		return pairWith(itemIndex, [{ ...answer, alert_id: alertId }]);
+		return pairRecords(itemIndex, [{ ...answer, alert_id: alertId }]);
 	});
 }

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { getDocument } from '../../api/documents';
-import { pairWith, runForEachItem } from '../../helpers/itemRunner';
+import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
 import { readDocumentId } from '../../helpers/identifierParameters';
 import { budgetOption, concurrencyOption, optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
 import { documentIdFields } from './documentIdField';
@@ -18,6 +18,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return await runForEachItem(this, pacing, async (itemIndex) => {
 		const documentId = readDocumentId(this, itemIndex);
 		const record = await getDocument.call(this, documentId, { itemIndex, timeoutMs });
-		return pairWith(itemIndex, [{ ...record, document_id: documentId }]);
+		return pairRecords(itemIndex, [{ ...record, document_id: documentId }]);
 	});
 }

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { listWatchedEntities } from '../../api/watchlist';
-import { pairWith, runForEachItem } from '../../helpers/itemRunner';
+import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
 import { optionsCollection, readLimit, readRequestOptions, returnAllFields, timeoutOption } from '../commonOptions';
 
 const showFor = { resource: ['watchlist'], operation: ['getMany'] };
@@ -16,6 +16,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return await runForEachItem(this, 1, async (itemIndex) => {
 		const limit = readLimit(this, itemIndex);
 		const entities = await listWatchedEntities.call(this, { itemIndex, timeoutMs });
-		return pairWith(itemIndex, entities.slice(0, limit));
+		return pairRecords(itemIndex, entities.slice(0, limit));
 	});
 }

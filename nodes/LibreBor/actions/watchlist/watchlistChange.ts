@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { RequestSettings } from '../../api/watchlist';
-import { pairWith, runForEachItem } from '../../helpers/itemRunner';
+import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
 import { readNif } from '../../helpers/identifierParameters';
 import { readRequestOptions } from '../commonOptions';
 import { WatchlistState } from './watchlistCache';
@@ -34,7 +34,7 @@ export async function executeWatchlistChange(
 			}),
 		);
 		const answer = outcome.result;
-		return pairWith(itemIndex, [
+		return pairRecords(itemIndex, [
 			answer ? { ...answer, nif, change: change.changed } : { result: 'success', nif, change: change.unchanged },
 		]);
 	});

@@ -15,6 +15,8 @@ import {
 	withoutTrailingSlashes,
 } from '../nodes/LibreBor/transport/baseUrl';
 
+const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
+
 export class LibreBorApi implements ICredentialType {
 	name = 'libreBorApi';
 
@@ -110,6 +112,10 @@ export class LibreBorApi implements ICredentialType {
 		}
 		return {
 			...requestOptions,
+			// The API never redirects; a redirect is a misconfigured or hostile host, and n8n
+			// would copy the password onto every hop (to another host, even to http://).
+			disableFollowRedirect: true,
+			sendCredentialsOnCrossOriginRedirect: false,
 			auth: {
 				username: String(credentials.username ?? ''),
 				password: String(credentials.password ?? ''),
@@ -129,6 +135,14 @@ export class LibreBorApi implements ICredentialType {
 			method: 'GET',
 		},
 		rules: [
+			...REDIRECT_STATUSES.map((value) => ({
+				type: 'responseCode' as const,
+				properties: {
+					value,
+					message:
+						'The base URL answers with a redirect, and LibreBOR credentials are never sent on a redirect. Use the final HTTPS address of the API, ending in its version segment, as the base URL.',
+				},
+			})),
 			{
 				type: 'responseCode',
 				properties: {

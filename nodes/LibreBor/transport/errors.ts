@@ -55,6 +55,13 @@ function describeStatus(status: number, retryAfterMs?: number): { message: strin
 			description: `Too many requests in a short time; they were retried within a small budget and still refused.${wait} Lower the node's concurrency or space the executions out.`,
 		};
 	}
+	if (status >= 300 && status < 400) {
+		return {
+			message: `LibreBOR answered with a redirect (${status}), which the node does not follow`,
+			description:
+				'The password is never sent on a redirect. Check the base URL of the credential: use the final HTTPS address of the API, ending in its version segment, such as /v2.',
+		};
+	}
 	if (status >= 500) {
 		return {
 			message: `LibreBOR had a server error (${status})`,

@@ -44,6 +44,8 @@ export interface RunActionOptions {
 	workflow?: { id: string; staticData: IDataObject };
 	/** The node's type name as n8n registers it; e.g. `...libreBorTool` when used as an AI tool. */
 	nodeTypeName?: string;
+	/** Cancels the execution this long after it starts, as the editor's Stop button does. */
+	cancelAfterMs?: number;
 	/** Credential types the engine knows; defaults to the package's. */
 	credentialTypes?: ICredentialType[];
 }
@@ -129,10 +131,13 @@ export async function runAction(options: RunActionOptions): Promise<ActionResult
 		hooks: new ExecutionLifecycleHooks(mode, executionId, workflowData),
 	});
 
-	const run = await new WorkflowExecute(additionalData, mode).run({
+	const execution = new WorkflowExecute(additionalData, mode).run({
 		workflow,
 		startNode: workflow.getNode(INPUT_NODE_NAME)!,
 	});
+	const cancelTimer =
+		options.cancelAfterMs === undefined ? undefined : setTimeout(() => execution.cancel(), options.cancelAfterMs);
+	const run = await execution.finally(() => clearTimeout(cancelTimer));
 
 	const { runData } = run.data.resultData;
 	const taskData = runData[nodeUnderTest.name]?.[0];

@@ -54,7 +54,7 @@ export function createDownloadHandler(state: SimulatorState): (request: LoggedRe
 			status: 200,
 			headers: {
 				'content-type': 'application/pdf',
-				'content-length': String(size),
+				...(state.downloadChunked ? {} : { 'content-length': String(size) }),
 				'content-disposition': `attachment; filename="cuentas-anuales-${document.nif}-${document.year}.pdf"`,
 			},
 			body: () => pdfLikeStream(size, state.downloadBytesPerSecond),

@@ -241,6 +241,13 @@ export class Simulator {
 		this.state.downloadBytesPerSecond = value;
 	}
 
+	get downloadChunked(): boolean {
+		return this.state.downloadChunked;
+	}
+	set downloadChunked(value: boolean) {
+		this.state.downloadChunked = value;
+	}
+
 	get documentSizeBytes(): number {
 		return this.state.documentSizeBytes;
 	}

@@ -27,6 +27,7 @@ export class SimulatorState {
 	documentProcessingMs: number;
 	documentSizeBytes: number;
 	downloadBytesPerSecond: number;
+	downloadChunked: boolean;
 	orderPrice: number;
 	balance: number;
 	finishedStatus: string;
@@ -50,6 +51,7 @@ export class SimulatorState {
 		this.documentProcessingMs = options.documentProcessingMs ?? 0;
 		this.documentSizeBytes = options.documentSizeBytes ?? DEFAULT_DOCUMENT_SIZE;
 		this.downloadBytesPerSecond = options.downloadBytesPerSecond ?? 0;
+		this.downloadChunked = options.downloadChunked ?? false;
 		this.orderPrice = options.orderPrice ?? 5;
 		this.balance = options.balance ?? 100;
 		this.finishedStatus = options.finishedStatus ?? 'completed';

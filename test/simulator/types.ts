@@ -163,6 +163,8 @@ export interface SimulatorOptions {
 	documentSizeBytes?: number;
 	/** Caps the download host's speed, like a real network; 0 or absent means as fast as loopback goes. */
 	downloadBytesPerSecond?: number;
+	/** The download host sends files chunked, without a Content-Length (default false). */
+	downloadChunked?: boolean;
 	/** Prepaid balance in euros (default 100). */
 	balance?: number;
 	orderPrice?: number;

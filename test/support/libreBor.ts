@@ -61,6 +61,8 @@ export interface RunOptions {
 	mode?: WorkflowExecuteMode;
 	/** The node's type version as saved in the workflow (default: the latest). */
 	typeVersion?: number;
+	/** Cancels the execution this long after it starts. */
+	cancelAfterMs?: number;
 }
 
 /** Runs the LibreBOR node through n8n's engine against the simulator; never leaks the password. */
@@ -75,6 +77,7 @@ export async function runLibreBor(sim: Simulator, parameters: INodeParameters, o
 		items: options.items,
 		continueOnFail: options.continueOnFail,
 		typeVersion: options.typeVersion,
+		cancelAfterMs: options.cancelAfterMs,
 	});
 	expectNoSecret(result, sim.credentials.password);
 	return result;

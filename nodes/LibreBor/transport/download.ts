@@ -1,11 +1,16 @@
-import { NodeApiError, NodeOperationError, sleep, type IBinaryData, type IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type IBinaryData, type IExecuteFunctions } from 'n8n-workflow';
+
+import { cancelledError, waitUnlessCancelled } from '../helpers/cancellation';
 
 import { DEFAULT_PACING, pacerOf } from '../helpers/pacer';
 import { budgetSpentError } from './errors';
 import { DEFAULT_TIMEOUT_MS } from './request';
 import { backoffMs, parseRetryAfter, RETRYABLE_STATUSES, withinRetryBudget } from './retryPolicy';
+import { guardTransfer, type TransferGuard, type TransferStop, type WatchedBody } from './transferGuard';
 
 const MAX_REDIRECTS = 5;
+export const DEFAULT_MAX_DOWNLOAD_MB = 100;
+const MB = 1024 * 1024;
 
 type BinarySource = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
 
@@ -20,7 +25,10 @@ export interface DownloadRequest {
 	itemIndex: number;
 	fallbackFileName: string;
 	documentId: string;
+	/** The deadline for each whole transfer, headers and body. */
 	timeoutMs?: number;
+	/** Past this many bytes the transfer stops and the item fails. */
+	maxBytes?: number;
 }
 
 function requireHttps(context: IExecuteFunctions, link: string, request: DownloadRequest): URL {
@@ -91,6 +99,7 @@ type Attempt = { file: IBinaryData } | { retryable: NodeApiError; retryAfterMs?:
 async function openFile(
 	context: IExecuteFunctions,
 	request: DownloadRequest,
+	guard: TransferGuard,
 ): Promise<{ response: StreamResponse } | Attempt> {
 	let url = requireHttps(context, request.link, request);
 	for (let redirects = 0; ; redirects++) {
@@ -104,8 +113,11 @@ async function openFile(
 				ignoreHttpStatusErrors: true,
 				disableFollowRedirect: true,
 				timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+				abortSignal: guard.signal,
 			})) as StreamResponse;
 		} catch (error) {
+			// No answer before the deadline is a timeout like any other, tried again; a cancel is not.
+			if (guard.stoppedBy === 'cancelled') throw transferStopped(context, request, guard.stoppedBy);
 			return { retryable: unreachable(context, request, url, (error as { code?: string }).code) };
 		}
 
@@ -146,18 +158,55 @@ function unreachable(context: IExecuteFunctions, request: DownloadRequest, url: 
 	);
 }
 
+function transferStopped(context: IExecuteFunctions, request: DownloadRequest, reason: TransferStop, declaredBytes?: number) {
+	const what = `The download of document ${request.documentId}`;
+	if (reason === 'cancelled') return cancelledError(context, what, request.itemIndex);
+	if (reason === 'size') {
+		const limitMb = Math.round(((request.maxBytes ?? DEFAULT_MAX_DOWNLOAD_MB * MB) / MB) * 100) / 100;
+		const size = declaredBytes === undefined ? 'larger than' : `${Math.round((declaredBytes / MB) * 10) / 10} MB, more than`;
+		return new NodeOperationError(context.getNode(), `The file of document ${request.documentId} is ${size} the Max Download Size of ${limitMb} MB`, {
+			itemIndex: request.itemIndex,
+			description:
+				'The transfer was stopped and nothing of the file was kept. If a file this large is expected, raise "Max Download Size (MB)" in the node options.',
+		});
+	}
+	const seconds = Math.round((request.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 100) / 10;
+	return new NodeOperationError(context.getNode(), `${what} did not finish within the request timeout of ${seconds} s`, {
+		itemIndex: request.itemIndex,
+		description:
+			'The download host sent the file too slowly or stopped sending; nothing of the file was kept. Try the Download operation again later, or raise "Request Timeout (Seconds)" for large files on a slow connection.',
+	});
+}
+
 async function downloadOnce(context: IExecuteFunctions, request: DownloadRequest): Promise<Attempt> {
-	const opened = await openFile(context, request);
-	if (!('response' in opened)) return opened;
-	const { response } = opened;
-	const fileName =
-		fileNameFromContentDisposition(headerText(response.headers, 'content-disposition')) ??
-		request.fallbackFileName;
-	const mimeType = headerText(response.headers, 'content-type')?.split(';')[0].trim() || undefined;
+	const maxBytes = request.maxBytes ?? DEFAULT_MAX_DOWNLOAD_MB * MB;
+	const guard = guardTransfer({
+		deadlineMs: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+		maxBytes,
+		cancelSignal: context.getExecutionCancelSignal?.(),
+	});
 	try {
-		return { file: await context.helpers.prepareBinaryData(response.body, fileName, mimeType) };
-	} catch (error) {
-		return { retryable: unreachable(context, request, new URL(request.link), (error as { code?: string }).code) };
+		const opened = await openFile(context, request, guard);
+		if (!('response' in opened)) return opened;
+		const { response } = opened;
+		const declaredBytes = Number(headerText(response.headers, 'content-length'));
+		if (declaredBytes > maxBytes) {
+			response.body.destroy?.();
+			throw transferStopped(context, request, 'size', declaredBytes);
+		}
+		guard.watch(response.body as unknown as WatchedBody);
+		const fileName =
+			fileNameFromContentDisposition(headerText(response.headers, 'content-disposition')) ??
+			request.fallbackFileName;
+		const mimeType = headerText(response.headers, 'content-type')?.split(';')[0].trim() || undefined;
+		try {
+			return { file: await context.helpers.prepareBinaryData(response.body, fileName, mimeType) };
+		} catch (error) {
+			if (guard.stoppedBy) throw transferStopped(context, request, guard.stoppedBy);
+			return { retryable: unreachable(context, request, new URL(request.link), (error as { code?: string }).code) };
+		}
+	} finally {
+		guard.dispose();
 	}
 }
 
@@ -191,6 +240,6 @@ export async function downloadToBinary(
 		if (!withinRetryBudget(retry, attempt.retryAfterMs, waitedMs)) throw attempt.retryable;
 		const waitMs = attempt.retryAfterMs ?? backoffMs(retry);
 		waitedMs += waitMs;
-		await sleep(waitMs);
+		await waitUnlessCancelled(this, waitMs, `The download of document ${request.documentId}`, request.itemIndex);
 	}
 }

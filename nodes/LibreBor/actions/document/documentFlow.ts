@@ -1,6 +1,7 @@
-import { NodeOperationError, sleep, type IBinaryData, type IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError, type IBinaryData, type IExecuteFunctions } from 'n8n-workflow';
 
 import { getDocument, type DocumentRecord } from '../../api/documents';
+import { waitUnlessCancelled } from '../../helpers/cancellation';
 import { downloadToBinary } from '../../transport/download';
 import type { WaitSettings } from './documentOptions';
 
@@ -31,7 +32,7 @@ export async function waitUntilFinished(
 				},
 			);
 		}
-		await sleep(settings.pollIntervalMs);
+		await waitUnlessCancelled(this, settings.pollIntervalMs, `Waiting for document ${documentId}`, settings.itemIndex);
 	}
 }
 
@@ -65,7 +66,7 @@ export async function downloadFinishedDocument(
 	this: IExecuteFunctions,
 	documentId: string,
 	record: DocumentRecord,
-	settings: { itemIndex: number; timeoutMs: number; fallbackFileName: string },
+	settings: { itemIndex: number; timeoutMs: number; maxBytes: number; fallbackFileName: string },
 ): Promise<IBinaryData> {
 	const link = requireDownloadLink.call(this, documentId, record, settings.itemIndex);
 	return await downloadToBinary.call(this, {
@@ -74,5 +75,6 @@ export async function downloadFinishedDocument(
 		itemIndex: settings.itemIndex,
 		fallbackFileName: settings.fallbackFileName,
 		timeoutMs: settings.timeoutMs,
+		maxBytes: settings.maxBytes,
 	});
 }

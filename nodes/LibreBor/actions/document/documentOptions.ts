@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { readNumericOption } from '../../helpers/numericOption';
+import { DEFAULT_MAX_DOWNLOAD_MB } from '../../transport/download';
 
 export const DEFAULT_POLL_INTERVAL_S = 60;
 export const DEFAULT_MAX_WAIT_S = 1800;
@@ -23,6 +24,32 @@ export const maxWaitOption: INodeProperties = {
 	description:
 		'How long to wait for a processing document before failing. The error carries the document ID so the Download operation can pick it up later.',
 };
+
+export const maxDownloadSizeOption: INodeProperties = {
+	displayName: 'Max Download Size (MB)',
+	name: 'maxDownloadMb',
+	type: 'number',
+	typeOptions: { minValue: 0.01, numberPrecision: 2 },
+	default: DEFAULT_MAX_DOWNLOAD_MB,
+	description:
+		'The largest file the node downloads. A bigger one is stopped during the transfer, nothing of it is kept, and the item fails with an error that says so. Annual accounts are usually a few MB.',
+};
+
+/** The size cap of a download, in bytes. */
+export function readMaxDownloadBytes(context: IExecuteFunctions, itemIndex: number): number {
+	const megabytes = readNumericOption(
+		context.getNode(),
+		context.getNodeParameter('options.maxDownloadMb', itemIndex, DEFAULT_MAX_DOWNLOAD_MB),
+		{
+			label: maxDownloadSizeOption.displayName,
+			fallback: DEFAULT_MAX_DOWNLOAD_MB,
+			minimum: 0.01,
+			consequence: 'No order was sent and nothing was downloaded for this item.',
+		},
+		itemIndex,
+	);
+	return Math.round(megabytes * 1024 * 1024);
+}
 
 export const binaryPropertyOption = (name: string): INodeProperties => ({
 	displayName: 'Put Output File in Field',

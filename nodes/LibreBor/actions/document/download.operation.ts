@@ -4,7 +4,14 @@ import { pairWith, runForEachItem } from '../../helpers/itemRunner';
 import { readDocumentId } from '../../helpers/identifierParameters';
 import { budgetOption, concurrencyOption, optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
 import { accountsFileName, downloadFinishedDocument, waitUntilFinished } from './documentFlow';
-import { binaryPropertyOption, maxWaitOption, pollIntervalOption, readWaitSettings } from './documentOptions';
+import {
+	binaryPropertyOption,
+	maxDownloadSizeOption,
+	maxWaitOption,
+	pollIntervalOption,
+	readMaxDownloadBytes,
+	readWaitSettings,
+} from './documentOptions';
 import { documentIdFields } from './documentIdField';
 
 const showFor = { resource: ['document'], operation: ['download'] };
@@ -12,7 +19,14 @@ const showFor = { resource: ['document'], operation: ['download'] };
 export const description: INodeProperties[] = [
 	...documentIdFields('download'),
 	{ ...binaryPropertyOption('binaryPropertyName'), required: true, displayOptions: { show: showFor } },
-	optionsCollection(showFor, [pollIntervalOption, maxWaitOption, concurrencyOption, budgetOption, timeoutOption]),
+	optionsCollection(showFor, [
+		pollIntervalOption,
+		maxWaitOption,
+		maxDownloadSizeOption,
+		concurrencyOption,
+		budgetOption,
+		timeoutOption,
+	]),
 ];
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
@@ -21,10 +35,12 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const documentId = readDocumentId(this, itemIndex);
 		const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
 		const waitSettings = readWaitSettings(this, itemIndex);
+		const maxBytes = readMaxDownloadBytes(this, itemIndex);
 		const record = await waitUntilFinished.call(this, documentId, { ...waitSettings, itemIndex, timeoutMs });
 		const file = await downloadFinishedDocument.call(this, documentId, record, {
 			itemIndex,
 			timeoutMs,
+			maxBytes,
 			fallbackFileName: accountsFileName(record.nif, record.year, documentId),
 		});
 		return pairWith(itemIndex, [{ json: { ...record, document_id: documentId }, binary: { [binaryPropertyName]: file } }]);

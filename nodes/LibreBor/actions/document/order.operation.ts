@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { pairWith, runForEachItem } from '../../helpers/itemRunner';
 import { orderKey, orderLedger } from '../../helpers/orderLedger';
 import { companyFields, optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
-import { binaryPropertyOption, maxWaitOption, pollIntervalOption } from './documentOptions';
+import { binaryPropertyOption, maxDownloadSizeOption, maxWaitOption, pollIntervalOption } from './documentOptions';
 import { CREDENTIAL_TYPE } from '../../transport/request';
 import { orderMemory, type RememberedOrder } from '../../helpers/workflowOrderMemory';
 import {
@@ -63,6 +63,7 @@ export const description: INodeProperties[] = [
 			},
 			pollIntervalOption,
 			maxWaitOption,
+			maxDownloadSizeOption,
 			binaryPropertyOption('binaryPropertyName'),
 			{
 				displayName: 'Max Orders per Execution',

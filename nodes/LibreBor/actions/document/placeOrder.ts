@@ -3,7 +3,7 @@ import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8
 import { orderAnnualAccounts } from '../../api/documents';
 import type { OrderOutcome } from '../../helpers/orderLedger';
 import { accountsFileName, downloadFinishedDocument, requireDownloadLink, waitUntilFinished } from './documentFlow';
-import { readWaitSettings } from './documentOptions';
+import { readMaxDownloadBytes, readWaitSettings } from './documentOptions';
 import type { OrderInput } from './orderCap';
 
 /**
@@ -39,6 +39,7 @@ export function readCompletionSettings(context: IExecuteFunctions, itemIndex: nu
 	return {
 		download,
 		waitSettings: wait ? readWaitSettings(context, itemIndex) : undefined,
+		maxBytes: download ? readMaxDownloadBytes(context, itemIndex) : 0,
 		binaryPropertyName: context.getNodeParameter('options.binaryPropertyName', itemIndex, 'data') as string,
 	};
 }
@@ -51,7 +52,7 @@ export async function completeOrder(
 	itemIndex: number,
 	timeoutMs: number,
 ): Promise<OrderOutcome> {
-	const { download, waitSettings, binaryPropertyName } = readCompletionSettings(this, itemIndex);
+	const { download, waitSettings, maxBytes, binaryPropertyName } = readCompletionSettings(this, itemIndex);
 	if (!waitSettings) return { json };
 
 	const documentId = String(json.document_id);
@@ -65,6 +66,7 @@ export async function completeOrder(
 		const file = await downloadFinishedDocument.call(this, documentId, record, {
 			itemIndex,
 			timeoutMs,
+			maxBytes,
 			fallbackFileName: accountsFileName(input.nif, input.year, documentId),
 		});
 		return { json, binary: { [binaryPropertyName]: file } };

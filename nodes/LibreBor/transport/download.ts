@@ -5,6 +5,7 @@ import { cancelledError, waitUnlessCancelled } from '../helpers/cancellation';
 import { DEFAULT_PACING, pacerOf } from '../helpers/pacer';
 import { budgetSpentError } from './errors';
 import { DEFAULT_TIMEOUT_MS } from './request';
+import { outboundProtectionRefusal } from './outboundProtection';
 import { backoffMs, parseRetryAfter, RETRYABLE_STATUSES, withinRetryBudget } from './retryPolicy';
 import { guardTransfer, type TransferGuard, type TransferStop, type WatchedBody } from './transferGuard';
 
@@ -118,6 +119,8 @@ async function openFile(
 		} catch (error) {
 			// No answer before the deadline is a timeout like any other, tried again; a cancel is not.
 			if (guard.stoppedBy === 'cancelled') throw transferStopped(context, request, guard.stoppedBy);
+			const refusal = outboundProtectionRefusal(error);
+			if (refusal !== undefined) throw blockedByN8n(context, request, url, refusal);
 			return { retryable: unreachable(context, request, url, (error as { code?: string }).code) };
 		}
 
@@ -144,6 +147,17 @@ async function openFile(
 		if (!RETRYABLE_STATUSES.has(response.statusCode)) throw error;
 		return { retryable: error, retryAfterMs: parseRetryAfter(response.headers['retry-after']) };
 	}
+}
+
+function blockedByN8n(context: IExecuteFunctions, request: DownloadRequest, url: URL, refusal: string) {
+	return new NodeOperationError(
+		context.getNode(),
+		`n8n's outbound protection blocked the download of document ${request.documentId} from ${url.host}`,
+		{
+			itemIndex: request.itemIndex,
+			description: `Nothing was fetched from that address. ${refusal} A download link or redirect into a private or metadata address is not one LibreBOR should give: check the document with the Get operation, or contact LibreBOR support.`,
+		},
+	);
 }
 
 function unreachable(context: IExecuteFunctions, request: DownloadRequest, url: URL, code?: string): NodeApiError {

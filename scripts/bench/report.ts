@@ -3,6 +3,7 @@ import type { DownloadMemoryResult } from './engine/download-memory.measure.ts';
 import type { ThroughputResult } from './engine/throughput.measure.ts';
 import type { TriggerResult } from './engine/trigger.measure.ts';
 import type { MachineInfo } from './machine.ts';
+import type { NetworkRun } from './n8n/networkRuns.ts';
 import type { RealN8nResult } from './n8n/realN8n.ts';
 import type { PackedPackage } from './packageBuild.ts';
 import { median } from './stats.ts';
@@ -48,13 +49,12 @@ function throughputSection(results: ThroughputResult[], goals: Goal[]): string {
 		const fresh = result.medianMs[FRESH];
 		const overhead = node / undici;
 		goals.push({
-			goal: `${result.job}, ${result.latencyMs} ms latency, concurrency ${result.concurrency}: node within 1.2x of undici`,
+			goal: `${result.job}, concurrency ${result.concurrency}: node within 1.2x of undici`,
 			measured: ratio(overhead),
 			met: overhead <= 1.2,
 		});
 		return [
 			result.job,
-			`${result.latencyMs} ms`,
 			String(result.concurrency),
 			String(result.samplesMs[NODE]?.length ?? 0),
 			ms(node),
@@ -69,49 +69,119 @@ function throughputSection(results: ThroughputResult[], goals: Goal[]): string {
 ${count(results[0]?.items ?? 0)} items, one request each (Follow also reads the watch list once first). The node runs in
 n8n-core's WorkflowExecute (the test harness's \`runAction\`, with the built \`dist/\` code); the
 undici client sends the same requests with the same number in flight. Each cell is the median of the
-runs shown, the clients alternating; a run at 50 ms latency and concurrency 1 takes about a minute.
-Concurrency ${results[0]?.concurrency ?? 5} is the node's default.
+runs shown, the clients alternating, on loopback: this is the CPU the engine and the node add per request.
+Distance is measured in section 2, through a proxy. Concurrency ${results[0]?.concurrency ?? 20} is the node's default ceiling.
 
 ${table(
-	['Job', 'Added latency', 'Concurrency', 'Runs', NODE, 'undici (keep-alive)', 'Ratio', 'undici, new TLS connection per request', 'Ratio to it'],
+	['Job', 'Concurrency', 'Runs', NODE, 'undici (keep-alive)', 'Ratio', 'undici, new TLS connection per request', 'Ratio to it'],
 	rows,
 )}`;
 }
 
 function realN8nSection(result: RealN8nResult, goals: Goal[]): string {
-	const medianOf = (via: string, latencyMs: number, items: number, field: 'wallMs' | 'nodeMs') =>
-		median(result.follow.filter((run) => run.via === via && run.latencyMs === latencyMs && run.items === items).map((run) => run[field]));
-	const rows: string[][] = [];
-	const summary: string[] = [];
-	for (const latencyMs of [0, 50]) {
-		const work: Record<string, number> = {};
-		for (const via of ['LibreBOR node', 'HTTP Request node']) {
-			const full = medianOf(via, latencyMs, result.items, 'wallMs');
-			const single = medianOf(via, latencyMs, 1, 'wallMs');
-			work[via] = full - single;
-			rows.push([`${latencyMs} ms`, via, ms(full), ms(single), ms(full - single), ms(medianOf(via, latencyMs, result.items, 'nodeMs'))]);
-		}
-		const speedup = work['HTTP Request node'] / work['LibreBOR node'];
-		const wanted = latencyMs === 0 ? 1 : 3;
-		goals.push({
-			goal: `Real n8n, ${latencyMs} ms latency: LibreBOR node ${latencyMs === 0 ? 'at least as fast as' : 'at least 3x faster than'} the HTTP Request node`,
-			measured: `HTTP Request / LibreBOR = ${ratio(speedup)}`,
-			met: speedup >= wanted,
-		});
-		summary.push(`- ${latencyMs} ms latency: the HTTP Request node took ${ratio(speedup)} the time of the LibreBOR node (start-up subtracted).`);
-	}
-	const runs = result.follow.filter((run) => run.via === 'LibreBOR node' && run.latencyMs === 0 && run.items === 1).length;
+	const medianOf = (via: string, items: number, field: 'wallMs' | 'nodeMs') =>
+		median(result.follow.filter((run) => run.via === via && run.items === items).map((run) => run[field]));
+	const work: Record<string, number> = {};
+	const rows = ['LibreBOR node', 'HTTP Request node'].map((via) => {
+		const full = medianOf(via, result.items, 'wallMs');
+		const single = medianOf(via, 1, 'wallMs');
+		work[via] = full - single;
+		return [via, ms(full), ms(single), ms(full - single), ms(medianOf(via, result.items, 'nodeMs'))];
+	});
+	const speedup = work['HTTP Request node'] / work['LibreBOR node'];
+	goals.push({
+		goal: 'Real n8n, loopback: LibreBOR node at least as fast as the HTTP Request node',
+		measured: `HTTP Request / LibreBOR = ${ratio(speedup)}`,
+		met: speedup >= 1,
+	});
+	const runs = result.follow.filter((run) => run.via === 'LibreBOR node' && run.items === 1).length;
 	return `## 2. In a real n8n: the LibreBOR node against n8n's HTTP Request node
 
 Following ${count(result.items)} companies: Manual Trigger -> Code node (${count(result.items)} items) -> the measured node, run with
 \`n8n execute --id\` in n8n 2.41.1 with this package installed from its tarball. The HTTP Request node posts the
 same form to \`/v2/alerts/follow/\` with an \`httpBasicAuth\` credential; both nodes at their default settings.
+
+### 2a. On loopback
+
 n8n's start-up is subtracted by also running each workflow with 1 item ("Difference"); the last column is the
-node's own execution time as n8n records it in the run. Median of ${runs} runs each.
+node's own execution time as n8n records it in the run. Median of ${runs} runs each. The HTTP Request node took
+${ratio(speedup)} the time of the LibreBOR node (start-up subtracted).
 
-${table(['Added latency', 'Node', `\`n8n execute\`, ${count(result.items)} items`, '1 item', 'Difference', 'Node execution time'], rows)}
+${table(['Node', `\`n8n execute\`, ${count(result.items)} items`, '1 item', 'Difference', 'Node execution time'], rows)}
 
-${summary.join('\n')}`;
+${networkSection(result.network, goals)}`;
+}
+
+const NETWORK_VIAS = ['LibreBOR node, defaults', 'LibreBOR node, ceiling', 'HTTP Request node, defaults', 'plain keep-alive client, 5 connections'];
+
+function networkSection(runs: NetworkRun[], goals: Goal[]): string {
+	const find = (via: string, roundTripMs: number, limited: boolean) =>
+		runs.find((run) => run.via === via && run.roundTripMs === roundTripMs && (run.rateLimitPerSecond !== undefined) === limited);
+	const distances = [...new Set(runs.filter((run) => run.rateLimitPerSecond === undefined).map((run) => run.roundTripMs))];
+	const distanceRows = distances.map((roundTripMs) => {
+		const http = find('HTTP Request node, defaults', roundTripMs, false)?.ms ?? NaN;
+		return [
+			`${roundTripMs} ms`,
+			...NETWORK_VIAS.map((via) => {
+				const run = find(via, roundTripMs, false);
+				if (!run) return 'n/a';
+				const failed = run.failedItems ? `, **${run.failedItems} failed**` : '';
+				return `${ms(run.ms)} (${ratio(run.ms / http)})${failed}`;
+			}),
+		];
+	});
+	const farthest = Math.max(...distances);
+	const far = find('LibreBOR node, defaults', farthest, false);
+	const farHttp = find('HTTP Request node, defaults', farthest, false);
+	if (far && farHttp) {
+		goals.push({
+			goal: `${farthest} ms round trip, ${count(far.items)} follows: node at defaults within 1.2x of the HTTP Request node`,
+			measured: ratio(far.ms / farHttp.ms),
+			met: far.ms / farHttp.ms <= 1.2,
+		});
+	}
+	const near = find('LibreBOR node, defaults', 0, false);
+	const nearHttp = find('HTTP Request node, defaults', 0, false);
+	if (near && nearHttp) {
+		goals.push({
+			goal: '0 ms round trip: node at defaults no slower than before the pacer (then level with the HTTP Request node), within 10%',
+			measured: `${ratio(near.ms / nearHttp.ms)} the HTTP Request node's time`,
+			met: near.ms / nearHttp.ms <= 1.1,
+		});
+	}
+	const limited = runs.filter((run) => run.rateLimitPerSecond !== undefined);
+	const limitedRows = limited.map((run) => {
+		const floorMs = (run.items / (run.rateLimitPerSecond ?? 1)) * 1000;
+		return [run.via, ms(run.ms), ratio(run.ms / floorMs), count(run.failedItems), `${run.throttled} of ${count(run.requests)} (${((run.throttled / Math.max(1, run.requests)) * 100).toFixed(1)}%)`];
+	});
+	const paced = limited.find((run) => run.via === 'LibreBOR node, defaults');
+	if (paced?.rateLimitPerSecond) {
+		const floorMs = (paced.items / paced.rateLimitPerSecond) * 1000;
+		const share = paced.throttled / Math.max(1, paced.requests);
+		goals.push({
+			goal: `${paced.rateLimitPerSecond} requests a second allowed: every item succeeds, within 1.15x of the floor, at most 10% answered 429`,
+			measured: `${count(paced.failedItems)} failed, ${ratio(paced.ms / floorMs)} the floor, ${(share * 100).toFixed(1)}% answered 429`,
+			met: paced.failedItems === 0 && paced.ms / floorMs <= 1.15 && share <= 0.1,
+		});
+	}
+	const limitedAt = limited[0];
+	return `### 2b. At network distance
+
+The same follows through a TCP proxy (scripts/bench/delayProxy.ts) that holds every chunk for half the round
+trip in each direction, so that TCP and TLS handshakes pay the distance as on a real network. Time is the
+measured node's execution time as n8n records it (for the plain client, the whole job); in brackets, the
+ratio to the HTTP Request node at the same distance. The plain client is undici keeping 5 connections open,
+which no n8n node can do: n8n's HTTP helper opens a new connection for every request.
+
+${table(['Round trip', ...NETWORK_VIAS], distanceRows)}
+
+### 2c. Under a rate limit
+
+The simulator allows ${limitedAt?.rateLimitPerSecond ?? 20} requests a second (429 with \`Retry-After: 1\` beyond), at a ${limitedAt?.roundTripMs ?? 20} ms round trip. The floor is
+items / limit. "Failed" counts items without a successful follow; a node that stops at its first failure
+fails the items it did not reach.
+
+${table(['Client', 'Time', 'Of the floor', 'Items failed', 'Requests answered 429'], limitedRows)}`;
 }
 
 function triggerSection(results: TriggerResult[], goals: Goal[]): string {
@@ -124,7 +194,6 @@ function triggerSection(results: TriggerResult[], goals: Goal[]): string {
 		String(result.requestsPerIdlePoll),
 		ms(result.newAlertsPollMs),
 		`${result.requestsPerNewAlertsPoll} (${result.emittedOnNewAlertsPoll} emitted)`,
-		ms(result.idlePollMsAt50),
 		kb(result.staticDataBytes),
 	]);
 	const largest = results[results.length - 1];
@@ -162,10 +231,10 @@ built trigger), with the simulator holding that many unread alerts (and the 3 it
 poll with nothing new (median of several); "requests" come from the simulator's request log; static data is
 the trigger's state as n8n would store it (bytes of JSON). The listing is the GET /alerts/ answer each poll
 downloads; the undici column is the floor of any poll: a plain client opening a connection (as n8n does for
-each request), getting the listing and parsing it, at 0 ms latency.
+each request), getting the listing and parsing it, on loopback.
 
 ${table(
-	['Unread alerts', 'Listing size', 'undici: get and parse the listing', 'First poll', 'Idle poll', 'Requests per idle poll', 'Poll with 10 new', 'Requests', 'Idle poll at 50 ms latency', 'Static data'],
+	['Unread alerts', 'Listing size', 'undici: get and parse the listing', 'First poll', 'Idle poll', 'Requests per idle poll', 'Poll with 10 new', 'Requests', 'Static data'],
 	rows,
 )}`;
 }
@@ -220,21 +289,23 @@ ${table(
 
 const NOTES = `## Why the figures are what they are
 
-- **The node against undici at 0 ms latency.** n8n-core sends a node's requests through its HTTP helper,
+- **The node against undici on loopback.** n8n-core sends a node's requests through its HTTP helper,
   which builds new HTTP agents for every request (\`setAxiosAgents\` in \`@n8n/backend-network\`), so each
   request opens a new TLS connection, while a plain client keeps its connections open. The last two columns
   of section 1 separate the two costs: the node against undici opening a connection per request is what the
   engine and the node add on top of that. n8n's community-node rules let a node import nothing but
   n8n-workflow (and a short allow-list) and send its authenticated requests through
-  \`helpers.httpRequestWithAuthentication\`, so it cannot keep a connection pool of its own. At 50 ms latency
-  the handshake is a small part of each request and the ratio comes down accordingly.
-- **The HTTP Request node at 50 ms latency.** The HTTP Request node starts the request of every input item
-  at once (its batching option only spaces out the starts), so the waits of its 1,000 requests overlap and
-  its time is what the CPU makes it, with or without latency (section 2). The LibreBOR node sends at most 5
-  at a time by default (Options > Parallel Requests, up to 20), to stay clear of the rate limits of a paid
-  API, so its 1,000 requests wait about 200 round trips; wherever latency rather than CPU is the limit it is
-  slower than the HTTP Request node. The idea that bounded concurrency makes it faster assumed an HTTP
-  Request node that sends one item after another; in n8n 2.41 it does not.
+  \`helpers.httpRequestWithAuthentication\`, so it cannot keep a connection pool of its own.
+- **At a distance.** A new connection per request costs three round trips (TCP, TLS, the request) instead
+  of one, so the number of requests in flight is the one lever a node has. The HTTP Request node starts the
+  request of every input item at once, so its waits overlap and its time is what the CPU makes it. The
+  LibreBOR node's pacer starts with 4 in flight and adds one per round of fine answers up to Parallel
+  Requests (default 20, at most 50), so that a rate-limited, paid API is not hammered; far from the API the
+  ramp and the ceiling cost time against the HTTP Request node, which section 2b shows as it is. A user far
+  from LibreBOR can raise Parallel Requests; a node at 50 ("ceiling") still starts at 4 and ramps.
+- **Under a rate limit.** The HTTP Request node sends everything at once and stops at the first 429 (or,
+  with "continue on fail", fails most items); the LibreBOR node pauses every item for \`Retry-After\`,
+  halves the number in flight and then starts requests no faster than the rate the server let through.
 - **Trigger.** LibreBOR's GET /alerts/ has no paging and no "since" parameter: every poll downloads and
   parses all unread alerts, so a poll's cost follows the number of unread alerts, while the trigger's state
   stays capped (1,000 remembered alerts). The undici column of section 3 is the floor any client pays for
@@ -266,8 +337,8 @@ load average at the start ${machine.loadAverage}.
   run to run; the ratios move much less.
 - The LibreBOR API is the project's simulator, over HTTPS (TLS on loopback), run in a process of its own so
   that its CPU time is not counted against the client measured. With 2 cores, the two still compete.
-- "Added latency" is a fixed wait the simulator adds before every API answer, standing in for the network
-  and LibreBOR's own processing time; 0 ms shows the client's own cost.
+- Distance is a TCP proxy that delays every chunk by half the round trip each way (section 2b), never a wait
+  added by the server: a server-side wait would not make connection and TLS set-up pay the distance.
 - A ratio above 1 means the LibreBOR node took longer. Each goal below is checked against the figure shown.
 
 ## Goals

@@ -1,9 +1,10 @@
 // `npm run bench`: measures the package against a plain client, against n8n's HTTP Request node in a
 // real n8n, and on its own (trigger polls, a large download, cold load), then writes BENCHMARKS.md.
-//   node scripts/bench/run.ts [--quick]
+//   node scripts/bench/run.ts [--quick] [--from results.json]
 // Needs NODE_EXTRA_CA_CERTS=test/simulator/tls/ca.pem (the simulator's CA) and Node 24; installs n8n
-// on first use (scripts/n8n/install.sh). --quick runs fewer items and repetitions, to try the script.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// on first use (scripts/n8n/install.sh). --quick runs fewer items and repetitions, to try the script;
+// --from renders BENCHMARKS.md again from the raw results a run saved, without measuring.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -19,6 +20,9 @@ import { renderReport, type BenchResults } from './report.ts';
 import { runInEngine } from './runInEngine.ts';
 
 const quick = process.argv.includes('--quick');
+const fromIndex = process.argv.indexOf('--from');
+const savedResults = fromIndex > 0 ? process.argv[fromIndex + 1] : undefined;
+const RAW_RESULTS = path.join(os.tmpdir(), 'librebor-bench-results.json');
 const engineEnv: Record<string, string> = quick ? { BENCH_QUICK: '1' } : {};
 
 function step(message: string) {
@@ -46,7 +50,7 @@ async function main() {
 		step('Memory while downloading a 50 MiB document');
 		const downloadMemory = await runInEngine<DownloadMemoryResult>('download-memory', engineEnv);
 
-		step('LibreBOR node against the HTTP Request node in a real n8n (several minutes)');
+		step('LibreBOR node against the HTTP Request node in a real n8n: loopback, distance, rate limit (about 15 minutes)');
 		const realN8n = await measureInRealN8n(packed.tarball, { items: quick ? 100 : 1000, repetitions: quick ? 1 : 3 });
 
 		const results: BenchResults = {
@@ -60,16 +64,22 @@ async function main() {
 			coldLoad,
 			packed,
 		};
-		const report = renderReport(results);
-		writeFileSync(path.join(repoRoot, 'BENCHMARKS.md'), report);
-		console.log(`\n${report}`);
-		console.log(`Written to BENCHMARKS.md in ${Math.round(results.durationS)} s`);
+		writeFileSync(RAW_RESULTS, JSON.stringify(results));
+		writeReport(results);
 	} finally {
 		rmSync(scratch, { recursive: true, force: true });
 	}
 }
 
-main().catch((error: unknown) => {
+function writeReport(results: BenchResults) {
+	const report = renderReport(results);
+	writeFileSync(path.join(repoRoot, 'BENCHMARKS.md'), report);
+	console.log(`\n${report}`);
+	console.log(`Written to BENCHMARKS.md (measured in ${Math.round(results.durationS)} s; raw results in ${RAW_RESULTS})`);
+}
+
+const run = savedResults ? async () => writeReport(JSON.parse(readFileSync(savedResults, 'utf8')) as BenchResults) : main;
+run().catch((error: unknown) => {
 	console.error(error instanceof Error ? error.stack : error);
 	process.exit(1);
 });

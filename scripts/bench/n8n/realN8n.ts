@@ -8,12 +8,12 @@ import { PlainLibreBorClient } from '../undiciClient.ts';
 import { benchCredentials, downloadWorkflow, followWorkflow, MEASURED_NODE, type DownloadVia, type FollowVia } from './benchWorkflows.ts';
 import { DOWNLOAD_BYTES_PER_SECOND, DOWNLOAD_FILE_BYTES } from '../downloadConditions.ts';
 import { executeTimed } from './timedExecution.ts';
+import { networkRuns, type NetworkRun } from './networkRuns.ts';
 
 const VIAS: FollowVia[] = ['LibreBOR node', 'HTTP Request node'];
 
 export interface FollowRun {
 	via: FollowVia;
-	latencyMs: number;
 	items: number;
 	/** The whole `n8n execute` command. */
 	wallMs: number;
@@ -29,6 +29,8 @@ export interface DownloadRun {
 export interface RealN8nResult {
 	items: number;
 	follow: FollowRun[];
+	/** Following companies through a proxy that delays every packet, and under a rate limit. */
+	network: NetworkRun[];
 	download: DownloadRun[];
 }
 
@@ -44,20 +46,17 @@ async function followRuns(folder: N8nUserFolder, sim: BenchSimulator, items: num
 		VIAS.flatMap((via) => [items, 1].map((count) => followWorkflow(followId(via, count), via, sim, nifs.slice(0, count)))),
 	);
 	const runs: FollowRun[] = [];
-	for (const latencyMs of [0, 50]) {
-		await sim.configure({ latencyMs });
-		for (let round = 0; round < repetitions; round++) {
-			for (const via of round % 2 === 0 ? VIAS : [...VIAS].reverse()) {
-				for (const count of [items, 1]) {
-					// The LibreBOR node skips companies already followed: every run starts from the seeded list.
-					await sim.reset();
-					const execution = await executeTimed(folder, followId(via, count));
-					const output = nodeOutputItems(execution.run, MEASURED_NODE);
-					if (output.length !== count || output.some((item) => item.error)) throw new Error(`${via} did not follow ${count} companies`);
-					const nodeMs = execution.run.data.resultData.runData[MEASURED_NODE][0].executionTime ?? NaN;
-					runs.push({ via, latencyMs, items: count, wallMs: execution.wallMs, nodeMs });
-					console.log(`  ${via}, ${count} items, ${latencyMs} ms: ${Math.round(execution.wallMs)} ms (node ${nodeMs} ms)`);
-				}
+	for (let round = 0; round < repetitions; round++) {
+		for (const via of round % 2 === 0 ? VIAS : [...VIAS].reverse()) {
+			for (const count of [items, 1]) {
+				// The LibreBOR node skips companies already followed: every run starts from the seeded list.
+				await sim.reset();
+				const execution = await executeTimed(folder, followId(via, count));
+				const output = nodeOutputItems(execution.run, MEASURED_NODE);
+				if (output.length !== count || output.some((item) => item.error)) throw new Error(`${via} did not follow ${count} companies`);
+				const nodeMs = execution.run.data.resultData.runData[MEASURED_NODE][0].executionTime ?? NaN;
+				runs.push({ via, items: count, wallMs: execution.wallMs, nodeMs });
+				console.log(`  ${via}, ${count} items: ${Math.round(execution.wallMs)} ms (node ${nodeMs} ms)`);
 			}
 		}
 	}
@@ -103,7 +102,8 @@ export async function measureInRealN8n(tarball: string, options: { items: number
 		await importCredentials(folder, benchCredentials(sim));
 		const follow = await followRuns(folder, sim, options.items, options.repetitions);
 		const download = await downloadRuns(folder, sim, options.repetitions);
-		return { items: options.items, follow, download };
+		const network = await networkRuns(folder, sim, options.items);
+		return { items: options.items, follow, download, network };
 	} finally {
 		await folder.remove();
 		await sim.close();

@@ -6,7 +6,7 @@ import { DEFAULT_TIMEOUT_MS } from '../transport/request';
 import { byVersion, companyLocator } from './versionedFields';
 
 export const DEFAULT_CONCURRENCY = DEFAULT_PARALLEL_REQUESTS;
-export const MAX_CONCURRENCY = 50;
+export const MAX_CONCURRENCY = 100;
 
 export const timeoutOption: INodeProperties = {
 	displayName: 'Request Timeout (Seconds)',

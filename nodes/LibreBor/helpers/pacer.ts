@@ -1,7 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
 /** "Parallel Requests" by default: chosen from the network benchmark (see BENCHMARKS.md). */
-export const DEFAULT_PARALLEL_REQUESTS = 20;
+export const DEFAULT_PARALLEL_REQUESTS = 50;
 export const DEFAULT_BUDGET_MS = 5 * 60_000;
 export const DEFAULT_PACING: PacerSettings = { ceiling: DEFAULT_PARALLEL_REQUESTS, budgetMs: DEFAULT_BUDGET_MS };
 

@@ -20,7 +20,8 @@ export const NETWORK_VIAS: NetworkVia[] = [
 export const ROUND_TRIPS_MS = [0, 20, 60];
 export const RATE_LIMIT_PER_SECOND = 20;
 export const RATE_LIMITED_ROUND_TRIP_MS = 20;
-const CEILING = 50;
+// Parallel Requests at its maximum (MAX_CONCURRENCY in nodes/LibreBor/actions/commonOptions.ts).
+const CEILING = 100;
 
 export interface NetworkRun {
 	via: NetworkVia;

@@ -223,6 +223,46 @@ describe('Document > Order, remembered per workflow', () => {
 		expect(jsonOf(two)[0].document_id).toBe(jsonOf(one)[0].document_id);
 	});
 
+	it('sends no order again after a worker died before n8n saved its orders, and says where the order is', async () => {
+		const workflow = savedWorkflow();
+		// The execution sends its order, then its worker dies: n8n saves neither its static data nor
+		// its execution data, and the worker's memory is gone.
+		await runLibreBor(sim(), order(), { workflow: { id: workflow.id, staticData: {} } });
+		vi.resetModules();
+		const { LibreBor: LibreBorOnAnotherWorker } = await import('../../nodes/LibreBor/LibreBor.node.ts');
+		const retried = await runLibreBor(sim(), order(), {
+			workflow: { id: workflow.id, staticData: {} },
+			nodeType: new LibreBorOnAnotherWorker(),
+			mode: 'retry',
+			continueOnFail: true,
+		});
+		expect(sim().ordersReceived).toBe(1);
+		expect(String(jsonOf(retried)[0].error)).toContain('An earlier execution of this workflow sent the order for B64717838 2023');
+		expect(retried.items[0].error?.description).toMatch(/Documents, and use Document > Download/);
+	});
+
+	it('places an order LibreBOR refused once the reason is gone, in the same workflow', async () => {
+		const workflow = savedWorkflow();
+		sim().balance = 0;
+		const refused = await runLibreBor(sim(), order(), { workflow, continueOnFail: true });
+		expect(String(jsonOf(refused)[0].error)).toMatch(/402/);
+		sim().balance = 100;
+		const placed = await runLibreBor(sim(), order(), { workflow });
+		expect(placed.error).toBeUndefined();
+		expect(sim().documents).toHaveLength(1);
+		expect(jsonOf(placed)[0].reused_order).toBeUndefined();
+	});
+
+	it('orders again once the Order Memory window has passed', async () => {
+		const workflow = savedWorkflow();
+		const shortMemory = { orderMemoryHours: 0.0003 };
+		await runLibreBor(sim(), order({}, shortMemory), { workflow });
+		await new Promise((resolve) => setTimeout(resolve, 1_300));
+		const again = await runLibreBor(sim(), order({}, shortMemory), { workflow });
+		expect(again.error).toBeUndefined();
+		expect(sim().documents).toHaveLength(2);
+	});
+
 	it('orders again when Order Memory is 0, and waits on a reused order like on a new one', async () => {
 		const workflow = savedWorkflow();
 		await runLibreBor(sim(), order({}, { orderMemoryHours: 0 }), { workflow });

@@ -239,7 +239,7 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 	);
 
 	it(
-		'orders no document twice when the worker running Order items (waiting for completion) is killed',
+		'orders no document twice when the worker running Order items (waiting for completion) is killed, nor when the orders are sent again',
 		async () => {
 			await rest.activateWorkflow(waitingOrderWorkflowId);
 			await webhookRegistered(cluster.main!.baseUrl, waitingOrderWebhookPath);
@@ -266,18 +266,42 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 			expect(execution.status).toBe('error');
 			expect(String(execution.run.data?.resultData?.error?.message)).toMatch(/failed to be processed too many times/);
 			// What was ordered before the worker died was ordered once: nothing ordered it again.
-			const keys = ofThisYear().map((document) => `${document.nif}/${document.year}`);
-			expect(keys).toContain(`${orderedNifs[0]}/${year}`);
-			expect(new Set(keys).size).toBe(keys.length);
+			const keys = () => ofThisYear().map((document) => `${document.nif}/${document.year}`);
+			expect(keys()).toContain(`${orderedNifs[0]}/${year}`);
+			expect(new Set(keys()).size).toBe(keys().length);
+
+			// n8n's Retry of that execution runs no node: n8n saved none of its data, not even the webhook's.
+			const placedBefore = keys();
+			await rest.request('POST', `/rest/executions/${running.id}/retry`, { loadWorkflow: false });
+			const [retry] = (await rest.waitForExecutions(waitingOrderWorkflowId, 2, { timeoutMs: 120_000 })).filter(
+				(candidate) => candidate.id !== running.id,
+			);
+			expect(retry.run.data?.resultData?.runData ?? {}).toEqual({});
+			expect(keys()).toEqual(placedBefore);
+
+			// So the user sends the same orders again: a new execution, on either worker. The order the
+			// dead worker sent is refused, not paid twice (n8n's deduplication store kept its record,
+			// written before it was sent), and the execution says where to find it.
+			expect((await postJson(`${cluster.main!.baseUrl}/webhook/${waitingOrderWebhookPath}`, { orders })).status).toBe(200);
+			const [again] = (await rest.waitForExecutions(waitingOrderWorkflowId, 3, { timeoutMs: 120_000 })).filter(
+				(candidate) => candidate.id !== running.id && candidate.id !== retry.id,
+			);
+			expect(again.status).toBe('error');
+			expect(String(again.run.data?.resultData?.error?.message)).toMatch(
+				new RegExp(`An earlier execution of this workflow sent the order for ${orderedNifs[0]} ${year} and stopped before its outcome was saved`),
+			);
+			expect(keys()).toEqual(placedBefore);
 		},
 		testTimeoutMs,
 	);
 
 	it('logs no error or warning about the package on main or the workers', async () => {
 		const entries = [...(cluster.main?.logEntries() ?? []), ...cluster.workers.flatMap((worker) => readLogFile(worker.process.logFile))];
-		// The order execution that runs out of balance fails on purpose, and so does the killed worker's job
-		// (whose stack mentions the folder n8n is installed in, ~/.cache/n8n-nodes-librebor).
-		const expected = /LibreBOR refused access to this feature \(402\)|job stalled more than maxStalledCount/;
+		// The order execution that runs out of balance fails on purpose, and so do the killed worker's job
+		// (whose stack mentions the folder n8n is installed in, ~/.cache/n8n-nodes-librebor) and the
+		// execution that sends its orders again.
+		const expected =
+			/LibreBOR refused access to this feature \(402\)|job stalled more than maxStalledCount|An earlier execution of this workflow sent the order/;
 		expect(problemsMentioning(entries, /librebor/i).filter((entry) => !expected.test(entry.message))).toEqual([]);
 	});
 });

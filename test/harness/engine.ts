@@ -1,8 +1,10 @@
 import { Container } from '@n8n/di';
-import { BinaryDataService, InstanceSettings } from 'n8n-core';
+import { BinaryDataService, DataDeduplicationService, InstanceSettings } from 'n8n-core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
+import { InMemoryDeduplicator } from './deduplication.ts';
 
 let engineReady: Promise<EngineFolders> | undefined;
 
@@ -39,6 +41,7 @@ async function startEngine(): Promise<EngineFolders> {
 
 	const instanceSettings = Container.get(InstanceSettings);
 	await Container.get(BinaryDataService).init();
+	await DataDeduplicationService.init(new InMemoryDeduplicator());
 
 	return {
 		userFolder,

@@ -63,11 +63,19 @@ function prune(memory: WorkflowOrders, now: number, keepMs: number) {
 export type OrderClaim =
 	| { remembered: RememberedOrder }
 	| { waitFor: Promise<RememberedOrder | undefined> }
-	| { settle: (documentId: string | undefined) => void };
+	| {
+			settle: (documentId: string | undefined) => void;
+			/** Gives up the right to place it without placing it: waiters claim again. */
+			abandon: () => void;
+	  };
 
 export interface OrderMemory {
+	/** The API account (base URL and user) the orders are placed with. */
+	readonly account: string;
 	/** The order of this NIF and year to reuse, if any. */
 	find(key: string): RememberedOrder | undefined;
+	/** Whether any order of this NIF and year is known, also one older than the window. */
+	knows(key: string): boolean;
 	/**
 	 * In one step: the order to reuse, or the order another execution in this process is
 	 * placing now (wait for it, then claim again), or the right to place it (call `settle`
@@ -95,7 +103,8 @@ export async function orderMemory(context: IExecuteFunctions, windowMs: number, 
 	const resolved = resolveBaseUrl(credentials);
 	const account = `${'baseUrl' in resolved ? resolved.baseUrl : ''}|${String(credentials.username ?? '')}`;
 	const scope = `${String(context.getWorkflow().id ?? '')}|${account}`;
-	const keepMs = Math.max(windowMs, HOUR_MS);
+	// Kept for two windows: an order's record in the intents store (orderIntents.ts) can be that old.
+	const keepMs = Math.max(2 * windowMs, HOUR_MS);
 
 	let local = inProcess.get(scope);
 	if (!local) {
@@ -138,7 +147,10 @@ export async function orderMemory(context: IExecuteFunctions, windowMs: number, 
 	};
 
 	return {
+		account,
 		find,
+		knows: (key) =>
+			isRemembered(execution.orders[fullKey(key)]) || isRemembered(workflowOrders.orders[fullKey(key)]),
 		claim(key) {
 			const placingNow = pending.get(pendingKey(key));
 			if (placingNow) return { waitFor: placingNow };
@@ -150,6 +162,10 @@ export async function orderMemory(context: IExecuteFunctions, windowMs: number, 
 				settle: (documentId) => {
 					pending.delete(pendingKey(key));
 					announce(record(key, documentId));
+				},
+				abandon: () => {
+					pending.delete(pendingKey(key));
+					announce(undefined);
 				},
 			};
 		},

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { pairWith, runForEachItem } from '../../helpers/itemRunner';
 import { orderKey, orderLedger } from '../../helpers/orderLedger';
+import { orderIntents } from '../../helpers/orderIntents';
 import { companyFields, optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
 import { binaryPropertyOption, maxDownloadSizeOption, maxWaitOption, pollIntervalOption } from './documentOptions';
 import { CREDENTIAL_TYPE } from '../../transport/request';
@@ -15,7 +16,8 @@ import {
 	readOrderLimit,
 	type OrderInput,
 } from './orderCap';
-import { completeOrder, placeOrder } from './placeOrder';
+import { completeOrder } from './placeOrder';
+import { placeOrderOnce } from './placeOrderOnce';
 
 const showFor = { resource: ['document'], operation: ['order'] };
 
@@ -101,6 +103,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const ledger = orderLedger(this.getExecutionId());
 	const memoryHours = readOrderLimit(this, 'options.orderMemoryHours', 'Order Memory (Hours)', DEFAULT_ORDER_MEMORY_HOURS, 0);
 	const memory = await orderMemory(this, memoryHours * HOUR_MS, CREDENTIAL_TYPE);
+	const intents = orderIntents(this, memory.account, memoryHours * HOUR_MS);
 	const inputs = readOrderInputs(this);
 	enforceOrderCap(this, inputs, ledger, memory);
 
@@ -125,7 +128,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const outcome =
 			'remembered' in claim
 				? completeOrder.call(this, input, rememberedJson(input, claim.remembered), itemIndex, timeoutMs)
-				: placeOrder.call(this, input, itemIndex, timeoutMs, claim.settle);
+				: placeOrderOnce.call(this, { ...input, key }, itemIndex, timeoutMs, claim, { memory, intents });
 		if ('settle' in claim) ledger.sent++;
 		ledger.outcomes.set(key, outcome);
 		const { json, binary } = await outcome;

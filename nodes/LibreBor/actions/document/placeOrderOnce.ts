@@ -1,0 +1,57 @@
+import { NodeApiError, NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
+
+import type { OrderOutcome } from '../../helpers/orderLedger';
+import type { OrderIntents } from '../../helpers/orderIntents';
+import type { OrderClaim, OrderMemory } from '../../helpers/workflowOrderMemory';
+import type { OrderInput } from './orderCap';
+import { placeOrder } from './placeOrder';
+
+type PlacingClaim = Extract<OrderClaim, { settle: unknown }>;
+
+/** LibreBOR answered the order with a 4xx: it did not take it, and it may be placed again later. */
+function refusedByLibreBor(error: unknown): boolean {
+	return error instanceof NodeApiError && /^4\d\d$/.test(String(error.httpCode ?? ''));
+}
+
+function sentByAnEarlierAttempt(context: IExecuteFunctions, input: OrderInput, itemIndex: number) {
+	return new NodeOperationError(
+		context.getNode(),
+		`An earlier execution of this workflow sent the order for ${input.nif} ${input.year} and stopped before its outcome was saved`,
+		{
+			itemIndex,
+			description:
+				"No new order was sent, so the accounts are not paid for twice. The earlier order was most likely placed (its execution was stopped or its worker died while it ran): find its document ID in LibreBOR's user panel, Documents, and use Document > Download. If LibreBOR shows no such order, set \"Order Memory (Hours)\" to 0 for one run to order it again.",
+		},
+	);
+}
+
+/**
+ * Places an order this process has the right to place, unless n8n's intents store says an
+ * earlier attempt of this workflow sent it and left no outcome in the order memory: a worker
+ * killed mid-execution, whose static data and execution data were never saved.
+ */
+export async function placeOrderOnce(
+	this: IExecuteFunctions,
+	input: OrderInput & { key: string },
+	itemIndex: number,
+	timeoutMs: number,
+	claim: PlacingClaim,
+	stores: { memory: OrderMemory; intents: OrderIntents },
+): Promise<OrderOutcome> {
+	const sentBefore = await stores.intents.recordBeforeSending(input.key);
+	// A known order older than the window explains its own record: that one finished.
+	if (sentBefore && !stores.memory.knows(input.key)) {
+		claim.abandon();
+		throw sentByAnEarlierAttempt(this, input, itemIndex);
+	}
+	let placedId: string | undefined;
+	const placing = placeOrder.call(this, input, itemIndex, timeoutMs, (documentId) => {
+		placedId = documentId;
+		claim.settle(documentId);
+	});
+	// The order's own error goes on unchanged; this only clears the record of a refused order.
+	await placing.catch(async (error: unknown) => {
+		if (placedId === undefined && refusedByLibreBor(error)) await stores.intents.forget(input.key);
+	});
+	return await placing;
+}

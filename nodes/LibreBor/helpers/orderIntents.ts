@@ -27,11 +27,15 @@ export function orderIntents(context: IExecuteFunctions, account: string, window
 		return [bucket - 1, bucket].map((at) => `librebor-order|${account}#${key}@${at}`);
 	};
 	const usable = windowMs > 0 && typeof context.helpers.checkProcessedAndRecord === 'function';
+	// What was recorded for each key, so that forgetting it later removes the same entries.
+	const recorded = new Map<string, string[]>();
 	return {
 		async recordBeforeSending(key) {
 			if (!usable) return false;
+			const keyEntries = entries(key);
+			recorded.set(key, keyEntries);
 			try {
-				const { processed } = await context.helpers.checkProcessedAndRecord(entries(key), 'workflow', STORE_OPTIONS);
+				const { processed } = await context.helpers.checkProcessedAndRecord(keyEntries, 'workflow', STORE_OPTIONS);
 				return processed.length > 0;
 			} catch {
 				// No store on this host (or it failed): the guard is extra, the order memory still holds.
@@ -41,7 +45,7 @@ export function orderIntents(context: IExecuteFunctions, account: string, window
 		async forget(key) {
 			if (!usable) return;
 			try {
-				await context.helpers.removeProcessed(entries(key), 'workflow', STORE_OPTIONS);
+				await context.helpers.removeProcessed(recorded.get(key) ?? entries(key), 'workflow', STORE_OPTIONS);
 			} catch {
 				// Nothing to undo when the store is not there.
 			}

@@ -241,6 +241,32 @@ describe('Document > Order, remembered per workflow', () => {
 		expect(retried.items[0].error?.description).toMatch(/Documents, and use Document > Download/);
 	});
 
+	it('sends no order again after a worker died, also when an older order of that company is still remembered', async () => {
+		const workflow = savedWorkflow();
+		const shortMemory = { orderMemoryHours: 0.0003 };
+		await runLibreBor(sim(), order({}, shortMemory), { workflow });
+		const savedAfterFirst = JSON.stringify(workflow.staticData);
+		await new Promise((resolve) => setTimeout(resolve, 1_300));
+		// Past the window the order is placed again, and that execution's worker dies: n8n keeps
+		// the static data of the first execution only.
+		vi.resetModules();
+		const { LibreBor: LibreBorThatDies } = await import('../../nodes/LibreBor/LibreBor.node.ts');
+		await runLibreBor(sim(), order({}, shortMemory), {
+			workflow: { id: workflow.id, staticData: JSON.parse(savedAfterFirst) as IDataObject },
+			nodeType: new LibreBorThatDies(),
+		});
+		expect(sim().ordersReceived).toBe(2);
+		vi.resetModules();
+		const { LibreBor: LibreBorOnAnotherWorker } = await import('../../nodes/LibreBor/LibreBor.node.ts');
+		const again = await runLibreBor(sim(), order({}, shortMemory), {
+			workflow: { id: workflow.id, staticData: JSON.parse(savedAfterFirst) as IDataObject },
+			nodeType: new LibreBorOnAnotherWorker(),
+			continueOnFail: true,
+		});
+		expect(sim().ordersReceived).toBe(2);
+		expect(String(jsonOf(again)[0].error)).toContain('An earlier execution of this workflow sent the order for B64717838 2023');
+	});
+
 	it('places an order LibreBOR refused once the reason is gone, in the same workflow', async () => {
 		const workflow = savedWorkflow();
 		sim().balance = 0;

@@ -74,8 +74,8 @@ export interface OrderMemory {
 	readonly account: string;
 	/** The order of this NIF and year to reuse, if any. */
 	find(key: string): RememberedOrder | undefined;
-	/** Whether any order of this NIF and year is known, also one older than the window. */
-	knows(key: string): boolean;
+	/** When the newest known order of this NIF and year was placed, also one older than the window. */
+	lastOrderedAt(key: string): number | undefined;
 	/**
 	 * In one step: the order to reuse, or the order another execution in this process is
 	 * placing now (wait for it, then claim again), or the right to place it (call `settle`
@@ -149,8 +149,10 @@ export async function orderMemory(context: IExecuteFunctions, windowMs: number, 
 	return {
 		account,
 		find,
-		knows: (key) =>
-			isRemembered(execution.orders[fullKey(key)]) || isRemembered(workflowOrders.orders[fullKey(key)]),
+		lastOrderedAt(key) {
+			const known = [execution.orders[fullKey(key)], workflowOrders.orders[fullKey(key)]].filter(isRemembered);
+			return known.length > 0 ? Math.max(...known.map((order) => order.orderedAt)) : undefined;
+		},
 		claim(key) {
 			const placingNow = pending.get(pendingKey(key));
 			if (placingNow) return { waitFor: placingNow };

@@ -38,9 +38,8 @@ export async function placeOrderOnce(
 	claim: PlacingClaim,
 	stores: { memory: OrderMemory; intents: OrderIntents },
 ): Promise<OrderOutcome> {
-	const sentBefore = await stores.intents.recordBeforeSending(input.key);
-	// A known order older than the window explains its own record: that one finished.
-	if (sentBefore && !stores.memory.knows(input.key)) {
+	// A known order (older than the window, or it would have been reused) explains its own record.
+	if (await stores.intents.recordBeforeSending(input.key, stores.memory.lastOrderedAt(input.key))) {
 		claim.abandon();
 		throw sentByAnEarlierAttempt(this, input, itemIndex);
 	}

@@ -66,6 +66,19 @@ describe('Number options set by expressions', () => {
 		expect(sim().requestsTo('POST', '/v2/documents/order/')).toEqual([]);
 	});
 
+	it('waits for an order with a Poll Interval that is not a whole number of milliseconds', async () => {
+		sim().documentProcessingMs = 300;
+		const result = await orderThree({ waitForCompletion: true, pollInterval: '={{ 1.0005 }}' });
+		expect(result.items.map((item) => item.json.error)).toEqual([undefined, undefined, undefined]);
+		expect(result.items.map((item) => item.json.status)).toEqual(['completed', 'completed', 'completed']);
+	});
+
+	it('downloads with a Request Timeout longer than a timer can hold, instead of timing out at once', async () => {
+		const result = await orderThree({ download: true, pollInterval: 1, timeout: '={{ 3000000 }}' });
+		expect(result.items.map((item) => item.json.error)).toEqual([undefined, undefined, undefined]);
+		expect(result.items.map((item) => Object.keys(item.binary ?? {}))).toEqual([['data'], ['data'], ['data']]);
+	});
+
 	it('refuses a trigger Request Timeout of 0 instead of waiting forever', async () => {
 		sim().addAlert();
 		const session = triggerSession(sim(), { parameters: { options: { timeout: '={{ 0 }}' } } });

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_BUDGET_MS, DEFAULT_PARALLEL_REQUESTS, type PacerSettings } from '../helpers/pacer';
-import { readNumericOption } from '../helpers/numericOption';
+import { readNumericOption, secondsToTimerMs } from '../helpers/numericOption';
 import { DEFAULT_TIMEOUT_MS } from '../transport/request';
 import { byVersion, companyLocator } from './versionedFields';
 
@@ -67,7 +67,7 @@ export function readRequestOptions(context: IExecuteFunctions): RequestOptions {
 		minimum: 0.01,
 	});
 	return {
-		timeoutMs: Math.round(timeoutSeconds * 1000),
+		timeoutMs: secondsToTimerMs(timeoutSeconds),
 		concurrency,
 		pacing: { ceiling: concurrency, budgetMs: Math.round(budgetMinutes * 60_000) },
 	};

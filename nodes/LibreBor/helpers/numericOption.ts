@@ -30,3 +30,11 @@ export function readNumericOption(node: INode, raw: unknown, rule: NumericOption
 	}
 	return rule.maximum === undefined ? value : Math.min(rule.maximum, value);
 }
+
+/** The longest delay a timer holds (about 24.8 days): Node fires a longer one at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Seconds from an option as a delay that timers accept: whole milliseconds, at most MAX_TIMER_MS. */
+export function secondsToTimerMs(seconds: number): number {
+	return Math.min(MAX_TIMER_MS, Math.max(1, Math.round(seconds * 1000)));
+}

@@ -2,7 +2,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { timeoutOption } from '../actions/commonOptions';
 import { readAlertFilterOptions, resolveAlertFilter, type AlertFilter } from '../helpers/alertFilter';
-import { readNumericOption } from '../helpers/numericOption';
+import { readNumericOption, secondsToTimerMs } from '../helpers/numericOption';
 import { DEFAULT_TIMEOUT_MS } from '../transport/request';
 
 export type TriggerOutput = 'alert' | 'entry';
@@ -29,7 +29,7 @@ export async function readTriggerSettings(this: IPollFunctions): Promise<Trigger
 		minimum: 0.1,
 		consequence: 'The trigger did not poll LibreBOR.',
 	});
-	const timeoutMs = Math.round(timeoutSeconds * 1000);
+	const timeoutMs = secondsToTimerMs(timeoutSeconds);
 	const filter = await resolveAlertFilter.call(this, readAlertFilterOptions(this.getNode(), options), { timeoutMs });
 	return {
 		output,

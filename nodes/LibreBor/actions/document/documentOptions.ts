@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { readNumericOption } from '../../helpers/numericOption';
+import { readNumericOption, secondsToTimerMs } from '../../helpers/numericOption';
 import { DEFAULT_MAX_DOWNLOAD_MB } from '../../transport/download';
 
 export const DEFAULT_POLL_INTERVAL_S = 60;
@@ -79,5 +79,5 @@ export function readWaitSettings(context: IExecuteFunctions, itemIndex: number):
 		{ label: maxWaitOption.displayName, fallback: DEFAULT_MAX_WAIT_S, minimum: 0, consequence },
 		itemIndex,
 	);
-	return { pollIntervalMs: pollInterval * 1000, maxWaitMs: maxWait * 1000 };
+	return { pollIntervalMs: secondsToTimerMs(pollInterval), maxWaitMs: maxWait * 1000 };
 }

@@ -9,6 +9,8 @@ const MEMORY_KEY = 'libreBorOrders';
 export interface RememberedOrder {
 	documentId: string;
 	orderedAt: number;
+	/** Kept as long as the window it was placed with needs it, whatever window a later run uses. */
+	keepUntil?: number;
 }
 
 /** Orders by `<account>#<nif>/<year>`, and when this workflow placed its recent orders. */
@@ -53,7 +55,7 @@ function mergeInto(target: WorkflowOrders, source: WorkflowOrders, account: stri
 
 function prune(memory: WorkflowOrders, now: number, keepMs: number) {
 	for (const [key, order] of Object.entries(memory.orders)) {
-		if (!isRemembered(order) || now - order.orderedAt >= keepMs) delete memory.orders[key];
+		if (!isRemembered(order) || now >= (order.keepUntil ?? order.orderedAt + keepMs)) delete memory.orders[key];
 	}
 	const keys = Object.keys(memory.orders);
 	for (const key of keys.slice(0, Math.max(0, keys.length - MAX_REMEMBERED))) delete memory.orders[key];
@@ -141,7 +143,7 @@ export async function orderMemory(context: IExecuteFunctions, windowMs: number, 
 		const at = Date.now();
 		for (const memory of [workflowOrders, stored]) memory.placedAt.push(at);
 		if (documentId === undefined) return undefined;
-		const order = { documentId, orderedAt: at };
+		const order = { documentId, orderedAt: at, keepUntil: at + keepMs };
 		for (const memory of [workflowOrders, stored, execution]) memory.orders[fullKey(key)] = { ...order };
 		return order;
 	};

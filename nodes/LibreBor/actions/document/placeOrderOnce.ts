@@ -44,13 +44,19 @@ export async function placeOrderOnce(
 		throw sentByAnEarlierAttempt(this, input, itemIndex);
 	}
 	let placedId: string | undefined;
-	const placing = placeOrder.call(this, input, itemIndex, timeoutMs, (documentId) => {
-		placedId = documentId;
-		claim.settle(documentId);
-	});
-	// The order's own error goes on unchanged; this only clears the record of a refused order.
-	await placing.catch(async (error: unknown) => {
-		if (placedId === undefined && refusedByLibreBor(error)) await stores.intents.forget(input.key);
-	});
-	return await placing;
+	try {
+		return await placeOrder.call(this, input, itemIndex, timeoutMs, (documentId) => {
+			placedId = documentId;
+			if (documentId !== undefined) claim.settle(documentId);
+		});
+	} catch (error) {
+		// Executions waiting on this order claim it again only once a refused order's record is gone.
+		if (placedId === undefined) {
+			if (refusedByLibreBor(error)) await stores.intents.forget(input.key);
+			claim.settle(undefined);
+		}
+		throw error;
+	} finally {
+		await stores.intents.settled(input.key);
+	}
 }

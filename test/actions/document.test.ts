@@ -267,6 +267,94 @@ describe('Document > Order, remembered per workflow', () => {
 		expect(String(jsonOf(again)[0].error)).toContain('An earlier execution of this workflow sent the order for B64717838 2023');
 	});
 
+	/** The node as loaded by another n8n process or worker: none of this process's memory. */
+	const onAnotherWorker = async () => {
+		vi.resetModules();
+		const { LibreBor: LibreBorElsewhere } = await import('../../nodes/LibreBor/LibreBor.node.ts');
+		return new LibreBorElsewhere();
+	};
+	const HOUR_MS = 3_600_000;
+	/** A minute into an hour of the clock: where the one-hour Order Memory windows begin. */
+	const startOfAnHour = () => Math.ceil(Date.now() / HOUR_MS) * HOUR_MS + 60_000;
+
+	it("refuses a dead worker's order for one to two windows only, however often it is tried meanwhile", async () => {
+		const workflow = savedWorkflow();
+		const oneHour = { orderMemoryHours: 1 };
+		const nothingSaved = () => ({ id: workflow.id, staticData: {} });
+		vi.useFakeTimers({ toFake: ['Date'] });
+		try {
+			const start = startOfAnHour();
+			vi.setSystemTime(start);
+			await runLibreBor(sim(), order({}, oneHour), { workflow: nothingSaved(), nodeType: await onAnotherWorker() });
+			vi.setSystemTime(start + 1.2 * HOUR_MS);
+			const refused = await runLibreBor(sim(), order({}, oneHour), {
+				workflow: nothingSaved(),
+				nodeType: await onAnotherWorker(),
+				continueOnFail: true,
+			});
+			expect(String(jsonOf(refused)[0].error)).toContain('An earlier execution of this workflow sent the order');
+			vi.setSystemTime(start + 2.3 * HOUR_MS);
+			const placed = await runLibreBor(sim(), order({}, oneHour), { workflow: nothingSaved(), nodeType: await onAnotherWorker() });
+			expect(placed.error).toBeUndefined();
+			expect(sim().ordersReceived).toBe(2);
+		} finally {
+			vi.useRealTimers();
+		}
+	});
+
+	it('still reuses an order after a run with Order Memory 0 in the same workflow', async () => {
+		const workflow = savedWorkflow();
+		vi.useFakeTimers({ toFake: ['Date'] });
+		try {
+			const start = startOfAnHour();
+			vi.setSystemTime(start);
+			const first = await runLibreBor(sim(), order(), { workflow });
+			vi.setSystemTime(start + 2 * HOUR_MS);
+			await runLibreBor(sim(), order({ nif: 'A86212420' }, { orderMemoryHours: 0 }), { workflow });
+			vi.setSystemTime(start + 3 * HOUR_MS);
+			const again = await runLibreBor(sim(), order(), { workflow });
+			expect(again.error).toBeUndefined();
+			expect(jsonOf(again)[0]).toMatchObject({ document_id: jsonOf(first)[0].document_id, reused_order: true });
+			expect(sim().ordersReceived).toBe(2);
+		} finally {
+			vi.useRealTimers();
+		}
+	});
+
+	it('sends none of the orders of two workers that died while ordering at the same moment', async () => {
+		const workflow = savedWorkflow();
+		const [workerA, workerB] = [await onAnotherWorker(), await onAnotherWorker()];
+		await Promise.all([
+			runLibreBor(sim(), order(), { workflow: { id: workflow.id, staticData: {} }, nodeType: workerA }),
+			runLibreBor(sim(), order({ nif: 'A86212420' }), { workflow: { id: workflow.id, staticData: {} }, nodeType: workerB }),
+		]);
+		expect(sim().ordersReceived).toBe(2);
+		const again = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), {
+			items: twoCompanies,
+			workflow: { id: workflow.id, staticData: {} },
+			nodeType: await onAnotherWorker(),
+			continueOnFail: true,
+		});
+		expect(sim().ordersReceived).toBe(2);
+		for (const answer of jsonOf(again)) expect(String(answer.error)).toContain('An earlier execution of this workflow sent the order');
+	});
+
+	it('lets an execution waiting on a refused order try it itself, not take it for a dead worker\'s', async () => {
+		const workflow = savedWorkflow();
+		sim().balance = 0;
+		sim().injectFault({ method: 'POST', path: '/v2/documents/order/', afterHandling: true, delayMs: 300 });
+		const [one, two] = await Promise.all([
+			runLibreBor(sim(), order(), { workflow, continueOnFail: true }),
+			runLibreBor(sim(), order(), { workflow: { id: workflow.id, staticData: {} }, continueOnFail: true }),
+		]);
+		expect(String(jsonOf(one)[0].error)).toMatch(/402/);
+		expect(String(jsonOf(two)[0].error)).toMatch(/402/);
+		sim().balance = 100;
+		const placed = await runLibreBor(sim(), order(), { workflow });
+		expect(placed.error).toBeUndefined();
+		expect(sim().documents).toHaveLength(1);
+	});
+
 	it('places an order LibreBOR refused once the reason is gone, in the same workflow', async () => {
 		const workflow = savedWorkflow();
 		sim().balance = 0;

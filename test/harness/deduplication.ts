@@ -7,20 +7,33 @@ import type {
 	IDeduplicationOutput,
 } from 'n8n-workflow';
 
+/** One database round trip: other callers may run meanwhile, as against Postgres. */
+const roundTrip = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * n8n's deduplication store (packages/cli/src/deduplication: the `processed_data` table) for the
  * "entries" mode, kept in this test process: per workflow and scope, the newest `maxEntries`
- * values, written at once. A node's helpers.checkProcessedAndRecord and removeProcessed reach it
- * through n8n-core's DataDeduplicationService, as in n8n.
+ * values, written at once. As n8n's DeduplicationHelper does, every call reads the row, then
+ * writes it back whole, without a lock: two calls at the same moment can lose one's entries.
+ * A node's helpers.checkProcessedAndRecord and removeProcessed reach it through n8n-core's
+ * DataDeduplicationService, as in n8n.
  */
 export class InMemoryDeduplicator implements IDataDeduplicator {
 	private readonly stores = new Map<string, string[]>();
 
-	private storeOf(scope: DeduplicationScope, contextData: ICheckProcessedContextData): string[] {
-		const key = `${contextData.workflow.id}|${scope === 'node' ? `n:${contextData.node?.id}` : ''}`;
-		let store = this.stores.get(key);
-		if (!store) this.stores.set(key, (store = []));
-		return store;
+	private static rowOf(scope: DeduplicationScope, contextData: ICheckProcessedContextData): string {
+		return `${contextData.workflow.id}|${scope === 'node' ? `n:${contextData.node?.id}` : ''}`;
+	}
+
+	private async read(scope: DeduplicationScope, contextData: ICheckProcessedContextData): Promise<string[]> {
+		const row = [...(this.stores.get(InMemoryDeduplicator.rowOf(scope, contextData)) ?? [])];
+		await roundTrip();
+		return row;
+	}
+
+	private async write(scope: DeduplicationScope, contextData: ICheckProcessedContextData, row: string[]) {
+		await roundTrip();
+		this.stores.set(InMemoryDeduplicator.rowOf(scope, contextData), row);
 	}
 
 	private static entriesOnly(options: ICheckProcessedOptions) {
@@ -34,7 +47,7 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		options: ICheckProcessedOptions,
 	): Promise<IDeduplicationOutput> {
 		InMemoryDeduplicator.entriesOnly(options);
-		const store = this.storeOf(scope, contextData);
+		const store = await this.read(scope, contextData);
 		const output: IDeduplicationOutput = { new: [], processed: [] };
 		for (const item of items) {
 			if (store.includes(String(item))) {
@@ -45,6 +58,7 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 			}
 		}
 		if (options.maxEntries) store.splice(0, Math.max(0, store.length - options.maxEntries));
+		await this.write(scope, contextData, store);
 		return output;
 	}
 
@@ -55,16 +69,20 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		options: ICheckProcessedOptions,
 	): Promise<void> {
 		InMemoryDeduplicator.entriesOnly(options);
-		const store = this.storeOf(scope, contextData);
+		const store = await this.read(scope, contextData);
 		const removed = new Set(items.map(String));
-		store.splice(0, store.length, ...store.filter((value) => !removed.has(value)));
+		await this.write(
+			scope,
+			contextData,
+			store.filter((value) => !removed.has(value)),
+		);
 	}
 
 	async clearAllProcessedItems(scope: DeduplicationScope, contextData: ICheckProcessedContextData): Promise<void> {
-		this.storeOf(scope, contextData).length = 0;
+		this.stores.delete(InMemoryDeduplicator.rowOf(scope, contextData));
 	}
 
 	async getProcessedDataCount(scope: DeduplicationScope, contextData: ICheckProcessedContextData): Promise<number> {
-		return this.storeOf(scope, contextData).length;
+		return (await this.read(scope, contextData)).length;
 	}
 }

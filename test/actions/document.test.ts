@@ -48,6 +48,18 @@ describe('Document > Order', () => {
 		expect(pairedItemsOf(result)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 	});
 
+	it('fails an item that repeats a failed order with its own index, saying nothing was sent for it', async () => {
+		sim().balance = 0;
+		const result = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), {
+			items: [{ nif: 'B64717838' }, { nif: 'b-64717838' }],
+			continueOnFail: true,
+		});
+		expect(sim().requestsTo('POST', '/v2/documents/order/')).toHaveLength(1);
+		expect(result.items.map((item) => item.error?.context.itemIndex)).toEqual([0, 1]);
+		expect(result.items[1].error?.description).toMatch(/^Not sent again: an earlier item of this execution ordered B64717838 2023, and that order failed as above\./);
+		expect(pairedItemsOf(result)).toEqual([{ item: 0 }, { item: 1 }]);
+	});
+
 	it('refuses, before sending anything, to place more orders than the cap', async () => {
 		const result = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }, { maxOrders: 2 }), {
 			items: [{ nif: 'B64717838' }, { nif: 'A86212420' }, { nif: 'J99216582' }],

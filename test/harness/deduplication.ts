@@ -71,11 +71,7 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		InMemoryDeduplicator.entriesOnly(options);
 		const store = await this.read(scope, contextData);
 		const removed = new Set(items.map(String));
-		await this.write(
-			scope,
-			contextData,
-			store.filter((value) => !removed.has(value)),
-		);
+		await this.write(scope, contextData, store.filter((value) => !removed.has(value)));
 	}
 
 	async clearAllProcessedItems(scope: DeduplicationScope, contextData: ICheckProcessedContextData): Promise<void> {

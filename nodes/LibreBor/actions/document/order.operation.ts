@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
 
 import { pairWith, runForEachItem } from '../../helpers/itemRunner';
 import { orderKey, orderLedger } from '../../helpers/orderLedger';
@@ -115,7 +115,9 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const key = orderKey(input.nif, input.year);
 		const earlier = ledger.outcomes.get(key);
 		if (earlier) {
-			const outcome = await earlier;
+			const outcome = await earlier.catch((error: unknown) => {
+				throw notSentAgain(this, error, input, itemIndex);
+			});
 			const reused: INodeExecutionData = { json: { ...outcome.json, reused_order: true } };
 			if (outcome.binary) reused.binary = outcome.binary;
 			return pairWith(itemIndex, [reused]);
@@ -146,4 +148,13 @@ function rememberedJson(input: OrderInput, order: RememberedOrder): IDataObject 
 		reused_order: true,
 		ordered_at: new Date(order.orderedAt).toISOString(),
 	};
+}
+
+/** An item repeating an order that failed earlier in this execution fails too, as itself. */
+function notSentAgain(context: IExecuteFunctions, error: unknown, input: OrderInput, itemIndex: number) {
+	const { message, description } = error as Error & { description?: string | null };
+	return new NodeOperationError(context.getNode(), message, {
+		itemIndex,
+		description: `Not sent again: an earlier item of this execution ordered ${input.nif} ${input.year}, and that order failed as above.${description ? ` ${description}` : ''}`,
+	});
 }

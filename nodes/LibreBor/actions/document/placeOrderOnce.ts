@@ -44,18 +44,19 @@ export async function placeOrderOnce(
 		throw sentByAnEarlierAttempt(this, input, itemIndex);
 	}
 	let placedId: string | undefined;
+	const placing = placeOrder.call(this, input, itemIndex, timeoutMs, (documentId) => {
+		placedId = documentId;
+		if (documentId !== undefined) claim.settle(documentId);
+	});
 	try {
-		return await placeOrder.call(this, input, itemIndex, timeoutMs, (documentId) => {
-			placedId = documentId;
-			if (documentId !== undefined) claim.settle(documentId);
-		});
-	} catch (error) {
-		// Executions waiting on this order claim it again only once a refused order's record is gone.
-		if (placedId === undefined) {
+		// The order's own error goes on unchanged. Executions waiting on this order claim it again
+		// only once a refused order's record is gone.
+		await placing.catch(async (error: unknown) => {
+			if (placedId !== undefined) return;
 			if (refusedByLibreBor(error)) await stores.intents.forget(input.key);
 			claim.settle(undefined);
-		}
-		throw error;
+		});
+		return await placing;
 	} finally {
 		await stores.intents.settled(input.key);
 	}

@@ -107,4 +107,28 @@ describe('one pacer for every request of a run', () => {
 		]);
 		expect(sim().requestsTo('POST', '/v2/alerts/follow/')).toHaveLength(1);
 	});
+
+	it('fails every waiting item, instead of hanging, when a Retry-After runs past the budget', { timeout: 20_000 }, async () => {
+		sim().injectFault({ ...FOLLOW, status: 429, retryAfter: 3600, times: Infinity });
+		const result = await runLibreBor(sim(), follow(), { items: nifItems(20), continueOnFail: true });
+		expect(result.items).toHaveLength(20);
+		for (const item of result.items) expect(item.error?.message).toMatch(/time budget of 5 min is spent; 0 of 20 items were done/);
+		expect(pairedItemsOf(result)).toEqual(nifItems(20).map((_, item) => ({ item })));
+	});
+
+	it('waits out a later 429 after the run stopped one item for lack of progress and then went on', async () => {
+		// Six pauses in a row without a fine answer fail the item being tried; the others then succeed.
+		sim().injectFault({ ...FOLLOW, status: 429, retryAfter: 0, times: 6 });
+		let follows = 0;
+		sim().onRequest(
+			FOLLOW,
+			() => {
+				if (++follows === 2) sim().injectFault({ ...FOLLOW, status: 429, retryAfter: 0, times: 1 });
+			},
+			Infinity,
+		);
+		const result = await runLibreBor(sim(), follow({ concurrency: 1 }), { items: nifItems(6), continueOnFail: true });
+		expect(result.items[0].error?.message).toMatch(/LibreBOR refused every request for too long/);
+		expect(result.items.slice(1).map((item) => item.error?.message)).toEqual([undefined, undefined, undefined, undefined, undefined]);
+	});
 });

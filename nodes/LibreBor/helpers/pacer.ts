@@ -73,6 +73,8 @@ export class Pacer {
 		for (;;) {
 			if (this.pausedUntil - this.startedAt > this.settings.budgetMs) {
 				this.stoppedBecause = 'budget';
+				// No release may come to wake the others: each of them stops here too.
+				for (const wake of this.waiting.splice(0)) wake();
 				return false;
 			}
 			const pause = this.pausedUntil - Date.now();
@@ -123,6 +125,8 @@ export class Pacer {
 	}
 
 	private onFine(): void {
+		// Progress again: a later throttle is waited out, not failed at once.
+		if (this.stoppedBecause === 'noProgress') this.stoppedBecause = undefined;
 		this.lastFineAt = Date.now();
 		this.throttledInARow = 0;
 		this.pausesWithoutProgress = 0;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
+import { MAX_REMEMBERED_ALERTS } from '../../nodes/LibreBor/trigger/knownAlerts.ts';
+
 import {
 	ALERTS_PATH,
 	alertIdsOf,
@@ -24,6 +26,17 @@ describe.each(CURSOR_STORAGES)('LibreBOR Trigger, a misbehaving listing (n8n pol
 		const alert = sim().addAlert();
 		nextListingAnswers([alert, alert]);
 		expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
+		expect(await session.poll()).toBeNull();
+	});
+
+	it('emits once an alert with an unreadable created_at, also when more alerts are unread than it remembers', async () => {
+		const session = triggerSession(sim(), { cursorStorage });
+		expect(await session.poll()).toBeNull();
+		const undated = sim().addAlert({ created_at: 'sometime' });
+		sim().addAlerts(MAX_REMEMBERED_ALERTS + 1);
+		const first = alertIdsOf(await session.poll());
+		expect(first).toHaveLength(MAX_REMEMBERED_ALERTS + 2);
+		expect(first).toContain(undated.id);
 		expect(await session.poll()).toBeNull();
 	});
 

@@ -116,8 +116,8 @@ export function limitState(state: PollState, limit = MAX_REMEMBERED_ALERTS): Pol
 	let horizon = state.horizon;
 	let known = state.known;
 	if (known.length > limit) {
-		// Unreadable timestamps go first: nothing tells how old they are.
-		const oldestFirst = [...known].sort(([, a], [, b]) => ascending(a ?? -Infinity, b ?? -Infinity));
+		// Unreadable timestamps go last: the horizon cannot keep such an alert out once forgotten.
+		const oldestFirst = [...known].sort(([, a], [, b]) => ascending(a ?? Infinity, b ?? Infinity));
 		const forgotten = oldestFirst.slice(0, known.length - limit);
 		for (const [, time] of forgotten) {
 			if (time !== null && (horizon === undefined || time > horizon)) horizon = time;

@@ -42,10 +42,14 @@ export class LibreBorTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		const settings = await readTriggerSettings.call(this);
-		// Each poll is a run of its own: its reads and marks share one pacer and one time budget.
-		startPacer(this, DEFAULT_PACING);
-		if (this.getMode() === 'manual') return await pollSampleAlerts.call(this, settings);
-		return await pollNewAlerts.call(this, settings);
+		const startPoll = async () => {
+			// Each poll is a run of its own: its reads and marks share one pacer and one time budget,
+			// which is the poll's own when n8n's scheduler gives it one.
+			const budgetMs = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : DEFAULT_PACING.budgetMs;
+			startPacer(this, { ...DEFAULT_PACING, budgetMs });
+			return await readTriggerSettings.call(this);
+		};
+		if (this.getMode() === 'manual') return await pollSampleAlerts.call(this, await startPoll());
+		return await pollNewAlerts.call(this, startPoll);
 	}
 }

@@ -24,6 +24,12 @@
  *   as a "testing" poll, and a null result commits nothing); a poll that throws commits
  *   nothing and the next poll starts again from the stored cursor.
  *
+ * 'scheduler' (N8N_SCHEDULER_ENABLED for poll triggers, with durable cursors): the activation
+ *   poll runs as in 'durable-cursor'; every later tick is a task of n8n's durable scheduler
+ *   (packages/cli/src/scheduling/poll-trigger-node/poll-trigger-task-handler.ts), which builds a
+ *   new Workflow from the database and a new PollContext for it, with a poll budget (45 s poll
+ *   timeout less a margin: 36 s), and commits the cursor when the poll returns null.
+ *
  * Manual runs ("Fetch Test Event"): WorkflowExecute polls with a PollContext in manual mode
  *   over the static data of the manual execution's workflow, and manual executions never
  *   save static data (execution-lifecycle-hooks.ts `hookFunctionsSave`).
@@ -42,7 +48,10 @@ import { UnexpectedError } from 'n8n-workflow';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { isDeepStrictEqual } from 'node:util';
 
-export type CursorStorage = 'static-data' | 'durable-cursor';
+export type CursorStorage = 'static-data' | 'durable-cursor' | 'scheduler';
+
+/** What n8n's scheduler gives a poll by default: its 45 s timeout less a margin. */
+export const SCHEDULER_POLL_BUDGET_MS = 36_000;
 
 const nodeKey = (nodeName: string) => `node:${nodeName}`;
 
@@ -109,13 +118,15 @@ export function createActivePollContext(options: {
 	cursorStorage: CursorStorage;
 	state: PersistedPollState;
 	outcome: PollOutcome;
+	/** Set for a scheduler task: the time the poll may take (`getPollBudgetMs`). */
+	pollBudgetMs?: number;
 }): PollContext {
 	const { workflow, node, state, outcome } = options;
 	const stagedCursor = new AsyncLocalStorage<StagedCursor>();
 
 	const __runPoll = async <T>(poll: () => Promise<T>): Promise<T> => {
 		const staged: StagedCursor =
-			options.cursorStorage === 'durable-cursor'
+			options.cursorStorage !== 'static-data'
 				? { migrated: true, snapshot: state.cursorOf(node.name), seed: state.cursorOf(node.name) }
 				: { migrated: false };
 		return await stagedCursor.run(staged, poll);
@@ -163,5 +174,6 @@ export function createActivePollContext(options: {
 		__commitCursor,
 		__runPoll,
 		resolveNodeStaticData,
+		options.pollBudgetMs === undefined ? undefined : () => options.pollBudgetMs!,
 	);
 }

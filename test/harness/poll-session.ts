@@ -20,7 +20,7 @@ import { runManualPoll } from './manual-poll.ts';
 import { buildNodeUnderTest } from './node-under-test.ts';
 import { asLoadedByN8n, HarnessNodeTypes } from './node-types.ts';
 import type { CursorStorage } from './poll-persistence.ts';
-import { createActivePollContext, PersistedPollState, PollOutcome } from './poll-persistence.ts';
+import { createActivePollContext, PersistedPollState, PollOutcome, SCHEDULER_POLL_BUDGET_MS } from './poll-persistence.ts';
 
 export type PollMode = 'trigger' | 'manual';
 
@@ -35,6 +35,8 @@ export interface PollSessionOptions {
 	cursorStorage?: CursorStorage;
 	typeVersion?: number;
 	credentialTypes?: ICredentialType[];
+	/** With the 'scheduler' storage: the budget each scheduled poll gets. */
+	pollBudgetMs?: number;
 }
 
 interface ActivePollTrigger {
@@ -43,7 +45,7 @@ interface ActivePollTrigger {
 	execute: (testingTrigger: boolean) => Promise<void>;
 }
 
-const WORKFLOW_ID = 'harness-poll-workflow';
+let sessions = 0;
 
 const freshInstanceOf = (nodeType: INodeType): INodeType => {
 	const NodeClass = nodeType.constructor;
@@ -72,11 +74,22 @@ export class PollSession {
 
 	private nodeTypeInstance: INodeType;
 
+	/**
+	 * The workflow's id, new for every session, and for every restart too: what the node keeps in
+	 * its module's memory (found by workflow id) must be gone after a restart, as in n8n.
+	 */
+	private workflowId: string;
+
+	private readonly sessionId = ++sessions;
+
+	private restarts = 0;
+
 	constructor(private readonly options: PollSessionOptions) {
 		this.node = buildNodeUnderTest(options);
 		this.nodeName = this.node.name;
 		this.nodeTypeInstance = options.nodeType;
 		this.cursorStorage = options.cursorStorage ?? 'static-data';
+		this.workflowId = `harness-poll-workflow-${this.sessionId}`;
 		this.state = new PersistedPollState(options.staticData);
 		this.credentialsHelper = new HarnessCredentialsHelper(
 			new CredentialTypeRegistry(options.credentialTypes ?? defaultCredentialTypes()),
@@ -122,7 +135,8 @@ export class PollSession {
 
 		const activationPoll = !this.active;
 		this.active ??= this.activate();
-		const { execute, outcome } = this.active;
+		// n8n's scheduler runs each later tick in a workflow and context of its own.
+		const { execute, outcome } = this.cursorStorage === 'scheduler' && !activationPoll ? this.scheduledTask() : this.active;
 		outcome.reset();
 		try {
 			await execute(activationPoll);
@@ -141,6 +155,7 @@ export class PollSession {
 		this.active = undefined;
 		this.nodeTypeInstance = freshInstanceOf(this.options.nodeType);
 		this.nextActivation = 'init';
+		this.workflowId = `harness-poll-workflow-${this.sessionId}-after-restart-${++this.restarts}`;
 	}
 
 	/** Activates the workflow without polling yet; `runPoll` uses it to poll as a regular tick. */
@@ -153,8 +168,16 @@ export class PollSession {
 	}
 
 	private activate(): ActivePollTrigger {
+		return this.pollTrigger(this.nextActivation);
+	}
+
+	private scheduledTask(): ActivePollTrigger {
+		return this.pollTrigger('update', this.options.pollBudgetMs ?? SCHEDULER_POLL_BUDGET_MS);
+	}
+
+	private pollTrigger(activation: WorkflowActivateMode, pollBudgetMs?: number): ActivePollTrigger {
 		const workflow = new Workflow({
-			id: WORKFLOW_ID,
+			id: this.workflowId,
 			name: 'Poll trigger under test',
 			nodes: [structuredClone(this.node)],
 			connections: {},
@@ -170,12 +193,13 @@ export class PollSession {
 			node,
 			additionalData: createAdditionalData({
 				credentialsHelper: this.credentialsHelper,
-				workflowId: WORKFLOW_ID,
+				workflowId: this.workflowId,
 			}),
-			activation: this.nextActivation,
+			activation,
 			cursorStorage: this.cursorStorage,
 			state: this.state,
 			outcome,
+			pollBudgetMs,
 		});
 		const execute = Container.get(PollTriggerExecutor).create(workflow, node, context, () => true);
 		return { workflow, outcome, execute };

@@ -14,6 +14,8 @@ export interface TriggerSessionOptions {
 	parameters?: INodeParameters;
 	cursorStorage?: CursorStorage;
 	staticData?: IDataObject;
+	/** With the 'scheduler' storage: the budget n8n gives each scheduled poll. */
+	pollBudgetMs?: number;
 }
 
 /** An active workflow whose only node is the LibreBOR Trigger, polled through n8n-core. */
@@ -24,6 +26,7 @@ export function triggerSession(sim: Simulator, options: TriggerSessionOptions = 
 		credentials: credentialsFor(sim),
 		cursorStorage: options.cursorStorage,
 		staticData: options.staticData,
+		pollBudgetMs: options.pollBudgetMs,
 	});
 }
 

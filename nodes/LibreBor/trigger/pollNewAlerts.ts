@@ -9,14 +9,15 @@ import { readPollState, writePollState, type KnownAlert, type PollState } from '
 import type { TriggerSettings } from './settings';
 
 /**
- * One production poll, skipped when the previous poll of this activation is still running.
+ * One production poll, skipped (before it reads its settings or starts its pacer) when the
+ * previous poll of this activation is still running.
  * The state is written once, at the end: n8n stores it with the execution the poll starts (and,
  * depending on its settings, when the poll returns null), and a poll that throws leaves the
  * previous state in place, so a failed listing is simply caught up by the next poll.
  */
 export async function pollNewAlerts(
 	this: IPollFunctions,
-	settings: TriggerSettings,
+	startPoll: () => Promise<TriggerSettings>,
 ): Promise<INodeExecutionData[][] | null> {
 	const memory = activationMemoryOf(this);
 	if (memory.polling) {
@@ -25,7 +26,7 @@ export async function pollNewAlerts(
 	}
 	memory.polling = true;
 	try {
-		return await pollOnce.call(this, settings, memory);
+		return await pollOnce.call(this, await startPoll(), memory);
 	} finally {
 		memory.polling = false;
 	}

@@ -88,6 +88,12 @@ describe('Alert > Mark as Read', () => {
 		expect(pairedItemsOf(result)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(sim().unreadAlerts()).toEqual([]);
 	});
+	it('fails a mark that LibreBOR answers with a result other than success', async () => {
+		const alert = sim().addAlert();
+		sim().injectFault({ method: 'GET', path: `/v2/alerts/mark_as_read/${alert.id}/`, status: 200, body: '{"result":"error"}', contentType: 'application/json' });
+		const result = await runLibreBor(sim(), { resource: 'alert', operation: 'markAsRead', alertId: alert.id });
+		expect(result.error?.message).toMatch(/did not confirm/);
+	});
 });
 
 describe('Alert > Mark All as Read', () => {

@@ -54,6 +54,38 @@ describe('Watch List > Follow', () => {
 	});
 });
 
+describe('Watch List answers that say they failed', () => {
+	it('fails a follow that LibreBOR answers with a result other than success, and does not count it as followed', async () => {
+		sim().injectFault({
+			method: 'POST',
+			path: '/v2/alerts/follow/',
+			status: 200,
+			body: '{"result":"error","message":"Unknown company"}',
+			contentType: 'application/json',
+		});
+		const result = await runLibreBor(
+			sim(),
+			{ resource: 'watchlist', operation: 'follow', nif: '={{ $json.nif }}', options: { concurrency: 1 } },
+			{ items: [{ nif: 'B64717838' }, { nif: 'B64717838' }], continueOnFail: true },
+		);
+		expect(result.items[0].error?.message).toMatch(/did not confirm/);
+		expect(result.items[0].error?.description).toContain('Unknown company');
+		expect(jsonOf(result)[1]).toMatchObject({ nif: 'B64717838', change: 'followed' });
+		expect(sim().requestsTo('POST', '/v2/alerts/follow/')).toHaveLength(2);
+	});
+
+	it('gives each item its own error, with its own index, when the shared watch-list read fails', async () => {
+		sim().injectFault({ method: 'GET', path: '/v2/alerts/following/', status: 400, body: '{"message":"nope"}', times: Infinity });
+		const result = await runLibreBor(
+			sim(),
+			{ resource: 'watchlist', operation: 'follow', nif: '={{ $json.nif }}' },
+			{ items: [{ nif: 'A86212420' }, { nif: 'B64717838' }, { nif: 'J99216582' }], continueOnFail: true },
+		);
+		expect(result.items.map((item) => item.error?.context.itemIndex)).toEqual([0, 1, 2]);
+		expect(pairedItemsOf(result)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+	});
+});
+
 describe('Watch List > Unfollow', () => {
 	it('removes a followed company', async () => {
 		sim().follow('J99216582');
@@ -76,6 +108,12 @@ describe('Watch List > Get Many', () => {
 		const result = await runLibreBor(sim(), { resource: 'watchlist', operation: 'getMany' });
 		expect(jsonOf(result)).toEqual(sim().watchlist);
 		expect(jsonOf(result)[0]).toMatchObject({ type: 'company', nif: 'A86212420' });
+	});
+
+	it.each([['={{ "" }}'], ['={{ 0 }}'], ['={{ -1 }}']])('refuses a Limit of %s set by an expression', async (limit) => {
+		sim().follow('A86212420');
+		const result = await runLibreBor(sim(), { resource: 'watchlist', operation: 'getMany', returnAll: false, limit });
+		expect(result.error?.message).toMatch(/"Limit" must be a number of at least 1/);
 	});
 
 	it('limits the number of items when Return All is off', async () => {

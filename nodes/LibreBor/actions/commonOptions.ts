@@ -132,5 +132,12 @@ export function returnAllFields(showFor: ShowFor): INodeProperties[] {
 
 /** How many results the user asked for: everything, or the Limit. */
 export function readLimit(context: IExecuteFunctions, itemIndex: number): number {
-	return context.getNodeParameter('returnAll', itemIndex) ? Infinity : (context.getNodeParameter('limit', itemIndex) as number);
+	if (context.getNodeParameter('returnAll', itemIndex)) return Infinity;
+	const limit = readNumericOption(
+		context.getNode(),
+		context.getNodeParameter('limit', itemIndex),
+		{ label: 'Limit', fallback: 50, minimum: 1, consequence: 'Nothing was read.' },
+		itemIndex,
+	);
+	return Math.floor(limit);
 }

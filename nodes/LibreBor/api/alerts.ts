@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { isAlert, type LibreBorAlert } from '../helpers/alerts';
 import { unexpectedBodyError } from '../transport/errors';
-import { expectObject, libreBorRequest, type LibreBorFunctions } from '../transport/request';
+import { expectSuccess, libreBorRequest, type LibreBorFunctions } from '../transport/request';
 
 /**
  * The latest unread alerts, as the API lists them (newest first). A record that is not an alert
@@ -40,7 +40,7 @@ export async function markAlertAsRead(
 ): Promise<IDataObject> {
 	const path = `/alerts/mark_as_read/${encodeURIComponent(alertId)}/`;
 	const response = await libreBorRequest.call(this, { method: 'GET', path, retry: 'idempotent', itemIndex, timeoutMs });
-	return expectObject.call(this, response, `GET ${path}`, itemIndex);
+	return expectSuccess.call(this, response, `GET ${path}`, itemIndex);
 }
 
 export async function markAllAlertsAsRead(
@@ -50,5 +50,5 @@ export async function markAllAlertsAsRead(
 ): Promise<IDataObject> {
 	const path = '/alerts/mark_as_read/all/';
 	const response = await libreBorRequest.call(this, { method: 'GET', path, retry: 'idempotent', itemIndex, timeoutMs });
-	return expectObject.call(this, response, `GET ${path}`, itemIndex);
+	return expectSuccess.call(this, response, `GET ${path}`, itemIndex);
 }

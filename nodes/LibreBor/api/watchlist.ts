@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { unexpectedBodyError } from '../transport/errors';
-import { expectObject, libreBorRequest, type LibreBorFunctions } from '../transport/request';
+import { expectObject, expectSuccess, libreBorRequest, type LibreBorFunctions } from '../transport/request';
 
 export interface RequestSettings {
 	itemIndex?: number;
@@ -46,7 +46,7 @@ async function postWatchlistChange(
 		const json = response.json;
 		return { statusCode: response.statusCode, answer: json && typeof json === 'object' ? (json as IDataObject) : undefined };
 	}
-	return { statusCode: response.statusCode, answer: expectObject.call(this, response, `POST ${path}`, settings.itemIndex) };
+	return { statusCode: response.statusCode, answer: expectSuccess.call(this, response, `POST ${path}`, settings.itemIndex) };
 }
 
 export async function followCompany(this: LibreBorFunctions, nif: string, settings: RequestSettings = {}) {

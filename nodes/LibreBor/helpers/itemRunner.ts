@@ -13,8 +13,15 @@ export type ItemResult = INodeExecutionData[];
 
 function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number) {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		error.context.itemIndex ??= itemIndex;
-		return error;
+		if (error.context.itemIndex === undefined) {
+			error.context.itemIndex = itemIndex;
+			return error;
+		}
+		if (error.context.itemIndex === itemIndex) return error;
+		// One failure shared by several items (a watch-list read): each item gets its own copy.
+		const copy = Object.create(Object.getPrototypeOf(error), Object.getOwnPropertyDescriptors(error)) as typeof error;
+		copy.context = { ...error.context, itemIndex };
+		return copy;
 	}
 	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
 }

@@ -126,6 +126,17 @@ export function unexpectedBodyError(context: ErrorContext, status: number, body:
 	);
 }
 
+/** A 2xx answer whose `result` is not "success": LibreBOR did not do what was asked. */
+export function notConfirmedError(context: ErrorContext, status: number, body: ParsedBody, result: string): NodeApiError {
+	const said = serverMessage(body);
+	return build(
+		context,
+		status,
+		`LibreBOR did not confirm ${context.operation}: it answered with result "${excerpt(result, 40)}"`,
+		`Nothing shows that the change was made.${said ? ` LibreBOR said: "${said}"` : ''} Check the value sent, then run the item again.`,
+	);
+}
+
 export interface ConnectionFailure {
 	code?: string;
 	timedOut: boolean;

@@ -10,7 +10,7 @@ import {
 
 import { DEFAULT_PACING, pacerOf, type PacedOutcome } from '../helpers/pacer';
 import { resolveBaseUrl } from './baseUrl';
-import { budgetSpentError, connectionError, statusError, unexpectedBodyError, type ErrorContext } from './errors';
+import { budgetSpentError, connectionError, notConfirmedError, statusError, unexpectedBodyError, type ErrorContext } from './errors';
 import { parseResponseBody, type ParsedBody } from './responseBody';
 import { backoffMs, isThrottle, parseRetryAfter, RETRYABLE_STATUSES, withinRetryBudget } from './retryPolicy';
 
@@ -196,6 +196,23 @@ function pacedOutcome(attempt: Attempt, acceptStatuses: number[] | undefined): P
 }
 
 /** The JSON object of an answer, or an error that says the answer had an unexpected shape. */
+/**
+ * The JSON object of a call that changes something. Its `result` says `success` when LibreBOR
+ * did it; any other `result` is a failure, whatever the status.
+ */
+export function expectSuccess(
+	this: LibreBorFunctions,
+	response: ApiResponse,
+	operation: string,
+	itemIndex?: number,
+): IDataObject {
+	const answer = expectObject.call(this, response, operation, itemIndex);
+	if (typeof answer.result === 'string' && answer.result !== 'success') {
+		throw notConfirmedError({ node: this.getNode(), itemIndex, operation }, response.statusCode, response.body, answer.result);
+	}
+	return answer;
+}
+
 export function expectObject(
 	this: LibreBorFunctions,
 	response: ApiResponse,

@@ -44,8 +44,34 @@ describe('Alert > Get Many filters', () => {
 	it('keeps only the alerts created at or after Created After', async () => {
 		sim().addAlert({ created_at: '2026-01-10T08:00:00.000Z' });
 		const recent = sim().addAlert({ created_at: '2026-02-01T00:00:00.000Z' });
-		const result = await runLibreBor(sim(), getMany({ createdAfter: '2026-02-01T00:00:00' }));
+		const result = await runLibreBor(sim(), getMany({ createdAfter: '2026-02-01T00:00:00' }), { timezone: 'UTC' });
 		expect(idsOf(result)).toEqual([recent.id]);
+	});
+
+	it("reads a Created After without an offset in the workflow's timezone, as the editor shows it", async () => {
+		sim().addAlert({ created_at: '2026-01-31T22:30:00.000Z' });
+		const afterMadridMidnight = sim().addAlert({ created_at: '2026-01-31T23:30:00.000Z' });
+		const result = await runLibreBor(sim(), getMany({ createdAfter: '2026-02-01T00:00:00' }), { timezone: 'Europe/Madrid' });
+		expect(idsOf(result)).toEqual([afterMadridMidnight.id]);
+		const summer = await runLibreBor(sim(), getMany({ createdAfter: '2026-07-01' }), { timezone: 'Europe/Madrid' });
+		expect(summer.items).toEqual([]);
+		const withOffset = await runLibreBor(sim(), getMany({ createdAfter: '2026-01-31T22:00:00Z' }), { timezone: 'Europe/Madrid' });
+		expect(withOffset.items).toHaveLength(2);
+	});
+
+	it('finds the picked company however the watch list writes its NIF', async () => {
+		const entity = sim().follow('B64717838');
+		const alert = sim().addAlert({ nif: 'B64717838' });
+		sim().injectFault({
+			method: 'GET',
+			path: '/v2/alerts/following/',
+			status: 200,
+			body: JSON.stringify({ entities: [{ ...entity, nif: 'ES-b64717838' }] }),
+			contentType: 'application/json',
+		});
+		const result = await runLibreBor(sim(), getMany({ company: { __rl: true, mode: 'list', value: 'B64717838' } }));
+		expect(result.error).toBeUndefined();
+		expect(idsOf(result)).toEqual([alert.id]);
 	});
 
 	it('refuses a Created After that is not a date, before calling LibreBOR', async () => {

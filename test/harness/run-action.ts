@@ -48,6 +48,8 @@ export interface RunActionOptions {
 	cancelAfterMs?: number;
 	/** Credential types the engine knows; defaults to the package's. */
 	credentialTypes?: ICredentialType[];
+	/** The workflow's Timezone setting; n8n's default (America/New_York) when not set. */
+	timezone?: string;
 }
 
 export interface ActionResult {
@@ -118,7 +120,7 @@ export async function runAction(options: RunActionOptions): Promise<ActionResult
 				main: [[{ node: nodeUnderTest.name, type: NodeConnectionTypes.Main, index: 0 }]],
 			},
 		},
-		settings: { executionOrder: 'v1' },
+		settings: { executionOrder: 'v1', ...(options.timezone ? { timezone: options.timezone } : {}) },
 	};
 	const workflow = new Workflow({ ...workflowData, nodeTypes, staticData: options.workflow?.staticData });
 	const additionalData = createAdditionalData({

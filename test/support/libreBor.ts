@@ -63,6 +63,8 @@ export interface RunOptions {
 	typeVersion?: number;
 	/** Cancels the execution this long after it starts. */
 	cancelAfterMs?: number;
+	/** The workflow's Timezone setting. */
+	timezone?: string;
 }
 
 /** Runs the LibreBOR node through n8n's engine against the simulator; never leaks the password. */
@@ -78,6 +80,7 @@ export async function runLibreBor(sim: Simulator, parameters: INodeParameters, o
 		continueOnFail: options.continueOnFail,
 		typeVersion: options.typeVersion,
 		cancelAfterMs: options.cancelAfterMs,
+		timezone: options.timezone,
 	});
 	expectNoSecret(result, sim.credentials.password);
 	return result;

@@ -4,6 +4,8 @@ import { listWatchedEntities } from '../api/watchlist';
 import type { LibreBorFunctions } from '../transport/request';
 import { alertMatchesLabels, normalizeLabel, parseLabelFilter, type LibreBorAlert } from './alerts';
 import { validateNif } from './validation';
+import { parseDateInTimeZone } from './zonedTime';
+import { normalizeNif } from './nif';
 
 /** What the user asked for in the filter options, read before anything is sent. */
 export interface AlertFilterOptions {
@@ -26,7 +28,8 @@ function locatorValue(value: unknown): unknown {
 	return value && typeof value === 'object' && 'value' in value ? (value as { value: unknown }).value : value;
 }
 
-export function readAlertFilterOptions(node: INode, options: IDataObject, itemIndex = 0): AlertFilterOptions {
+/** `timeZone`: the workflow's, in which a Created After without an offset is read. */
+export function readAlertFilterOptions(node: INode, options: IDataObject, timeZone: string, itemIndex = 0): AlertFilterOptions {
 	const picked = Array.isArray(options.actLabels) ? options.actLabels.filter((label) => typeof label === 'string') : [];
 	const typed = typeof options.labels === 'string' ? options.labels.trim() : '';
 	const labelText = [...picked, typed].filter((text) => text.length > 0).join(', ');
@@ -36,7 +39,7 @@ export function readAlertFilterOptions(node: INode, options: IDataObject, itemIn
 	if (typeof company === 'string' && company.trim() !== '') filter.nif = validateNif(node, company, itemIndex);
 
 	if (options.createdAfter !== undefined && options.createdAfter !== '' && options.createdAfter !== null) {
-		const createdAfterMs = Date.parse(String(options.createdAfter));
+		const createdAfterMs = parseDateInTimeZone(String(options.createdAfter), timeZone);
 		if (Number.isNaN(createdAfterMs)) {
 			throw new NodeOperationError(node, `The date "${String(options.createdAfter)}" of Created After is not valid`, {
 				itemIndex,
@@ -56,7 +59,7 @@ export async function resolveAlertFilter(
 ): Promise<AlertFilter> {
 	if (!options.nif) return options;
 	const entities = await listWatchedEntities.call(this, settings);
-	const entity = entities.find((watched) => typeof watched.nif === 'string' && watched.nif.toUpperCase() === options.nif);
+	const entity = entities.find((watched) => typeof watched.nif === 'string' && normalizeNif(watched.nif) === options.nif);
 	if (!entity) {
 		throw new NodeOperationError(this.getNode(), `The company ${options.nif} is not on your LibreBOR watch list`, {
 			itemIndex: settings.itemIndex,

@@ -30,7 +30,7 @@ export async function readTriggerSettings(this: IPollFunctions): Promise<Trigger
 		consequence: 'The trigger did not poll LibreBOR.',
 	});
 	const timeoutMs = secondsToTimerMs(timeoutSeconds);
-	const filter = await resolveAlertFilter.call(this, readAlertFilterOptions(this.getNode(), options), { timeoutMs });
+	const filter = await resolveAlertFilter.call(this, readAlertFilterOptions(this.getNode(), options, this.getTimezone()), { timeoutMs });
 	return {
 		output,
 		markAsRead: options.markAsRead === true,

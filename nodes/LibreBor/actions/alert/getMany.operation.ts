@@ -44,7 +44,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const limit = readLimit(this, itemIndex);
 		const output = this.getNodeParameter('output', itemIndex) as 'alert' | 'entry';
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		const filterOptions = readAlertFilterOptions(this.getNode(), options, itemIndex);
+		const filterOptions = readAlertFilterOptions(this.getNode(), options, this.getTimezone(), itemIndex);
 		const filter = await resolveAlertFilter.call(this, filterOptions, { itemIndex, timeoutMs });
 
 		const listing = await listUnreadAlerts.call(this, itemIndex, timeoutMs);

@@ -2,16 +2,18 @@ import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
+import { companyNifs } from '../../scripts/bench/nifs.ts';
 import { runListSearch } from '../harness/index.ts';
 import { credentialsFor, useSimulator, type Simulator } from '../support/libreBor.ts';
 
 const sim = useSimulator();
 
-const search = async (method: string, filter?: string, credentials?: IDataObject) =>
+const search = async (method: string, filter?: string, credentials?: IDataObject, paginationToken?: string) =>
 	await runListSearch({
 		nodeType: new LibreBor(),
 		method,
 		filter,
+		paginationToken,
 		credentials: credentialsFor(sim(), credentials),
 		parameters: { resource: 'alert', operation: 'markAsRead' },
 	});
@@ -47,6 +49,19 @@ describe('Alert list (Mark as Read, From List)', () => {
 		expect((await search('searchUnreadAlerts', 'brisas')).results.map((r) => r.value)).toEqual([byCompany.id]);
 	});
 
+	it('lists an alert whose bulletin entries include a null one', async () => {
+		const alert = sim().addAlert({ label: 'Nombramientos' });
+		sim().injectFault({
+			method: 'GET',
+			path: '/v2/alerts/',
+			status: 200,
+			body: JSON.stringify([{ ...alert, data: [null, ...(alert.data ?? [])] }]),
+			contentType: 'application/json',
+		});
+		const { results } = await search('searchUnreadAlerts');
+		expect(results).toEqual([expect.objectContaining({ value: alert.id, name: expect.stringContaining('Nombramientos') })]);
+	});
+
 	it('is empty, not an error, when nothing is unread', async () => {
 		expect((await search('searchUnreadAlerts')).results).toEqual([]);
 	});
@@ -77,6 +92,20 @@ describe('Company list (Unfollow, Order, From List)', () => {
 			]),
 		);
 		expect(results).toHaveLength(2);
+	});
+
+	it('lists a long watch list a page of 100 at a time, as the editor scrolls', async () => {
+		const nifs = companyNifs(250);
+		nifs.forEach((nif) => sim().follow(nif));
+		const pages: string[][] = [];
+		let token: string | undefined;
+		do {
+			const page = await search('searchWatchedCompanies', undefined, undefined, token);
+			pages.push(page.results.map((result) => String(result.value)));
+			token = page.paginationToken as string | undefined;
+		} while (token !== undefined);
+		expect(pages.map((page) => page.length)).toEqual([100, 100, 50]);
+		expect(pages.flat()).toEqual(sim().watchlist.map((entity) => entity.nif));
 	});
 
 	it('searches by name or NIF', async () => {

@@ -4,8 +4,21 @@ import { listUnreadAlerts } from '../api/alerts';
 import { listWatchedEntities } from '../api/watchlist';
 import { normalizeLabel, type LibreBorAlert } from '../helpers/alerts';
 
+/** Results per page: the editor asks for the next page as the user scrolls. */
+const PAGE_SIZE = 100;
+
+/** One page of the results, from the offset the editor's pagination token carries. */
+function page(results: INodeListSearchItems[], paginationToken?: string): INodeListSearchResult {
+	const offset = Math.max(0, Number.parseInt(paginationToken ?? '0', 10) || 0);
+	const next = offset + PAGE_SIZE;
+	return { results: results.slice(offset, next), paginationToken: next < results.length ? String(next) : undefined };
+}
+
 function labelsOf(alert: LibreBorAlert): string[] {
-	const labels = (alert.data ?? []).map((entry) => entry.label).filter((label): label is string => typeof label === 'string');
+	const entries: unknown[] = Array.isArray(alert.data) ? alert.data : [];
+	const labels = entries
+		.map((entry) => (entry && typeof entry === 'object' ? (entry as { label?: unknown }).label : undefined))
+		.filter((label): label is string => typeof label === 'string');
 	return [...new Set(labels)];
 }
 
@@ -15,7 +28,11 @@ function matches(filter: string | undefined, ...texts: Array<string | undefined>
 }
 
 /** Unread alerts as "<company> · <labels> · <date>", searchable by company name or act label. */
-export async function searchUnreadAlerts(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchUnreadAlerts(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
 	const alerts = await listUnreadAlerts.call(this);
 	const results: INodeListSearchItems[] = alerts
 		.filter((alert) => matches(filter, alert.entity_name, ...labelsOf(alert)))
@@ -25,11 +42,15 @@ export async function searchUnreadAlerts(this: ILoadOptionsFunctions, filter?: s
 				.join(' · '),
 			value: alert.id,
 		}));
-	return { results };
+	return page(results, paginationToken);
 }
 
 /** Watched companies as "<name> (<NIF>)", searchable by name or NIF. */
-export async function searchWatchedCompanies(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchWatchedCompanies(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
 	const entities = await listWatchedEntities.call(this);
 	const results: INodeListSearchItems[] = [];
 	for (const entity of entities) {
@@ -37,5 +58,5 @@ export async function searchWatchedCompanies(this: ILoadOptionsFunctions, filter
 		const name = typeof entity.name === 'string' ? entity.name : typeof entity.slug === 'string' ? entity.slug : nif;
 		if (nif && matches(filter, name, nif)) results.push({ name: `${name} (${nif})`, value: nif });
 	}
-	return { results };
+	return page(results, paginationToken);
 }

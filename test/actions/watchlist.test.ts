@@ -94,6 +94,16 @@ describe('Watch List > Unfollow', () => {
 		expect(followed()).toEqual([]);
 	});
 
+	it('says it unfollowed the company when its answer was lost and the retry finds the company gone', async () => {
+		sim().follow('J99216582');
+		sim().injectFault({ method: 'POST', path: '/v2/alerts/unfollow/', afterHandling: true, status: 502 });
+		const result = await runLibreBor(sim(), { resource: 'watchlist', operation: 'unfollow', nif: 'J99216582' });
+		expect(result.error).toBeUndefined();
+		expect(sim().requestsTo('POST', '/v2/alerts/unfollow/')).toHaveLength(2);
+		expect(jsonOf(result)).toEqual([expect.objectContaining({ nif: 'J99216582', change: 'unfollowed' })]);
+		expect(followed()).toEqual([]);
+	});
+
 	it('says the company was not followed instead of failing', async () => {
 		const result = await runLibreBor(sim(), { resource: 'watchlist', operation: 'unfollow', nif: 'J99216582' });
 		expect(result.error).toBeUndefined();

@@ -33,7 +33,7 @@ async function postWatchlistChange(
 	nif: string,
 	settings: RequestSettings,
 	acceptStatuses?: number[],
-): Promise<{ statusCode: number; answer: IDataObject | undefined }> {
+): Promise<{ statusCode: number; answer: IDataObject | undefined; maybeDoneBefore: boolean }> {
 	const response = await libreBorRequest.call(this, {
 		method: 'POST',
 		path,
@@ -44,9 +44,11 @@ async function postWatchlistChange(
 	});
 	if (acceptStatuses?.includes(response.statusCode)) {
 		const json = response.json;
-		return { statusCode: response.statusCode, answer: json && typeof json === 'object' ? (json as IDataObject) : undefined };
+		const answer = json && typeof json === 'object' ? (json as IDataObject) : undefined;
+		return { statusCode: response.statusCode, answer, maybeDoneBefore: response.maybeDoneBefore };
 	}
-	return { statusCode: response.statusCode, answer: expectSuccess.call(this, response, `POST ${path}`, settings.itemIndex) };
+	const answer = expectSuccess.call(this, response, `POST ${path}`, settings.itemIndex);
+	return { statusCode: response.statusCode, answer, maybeDoneBefore: response.maybeDoneBefore };
 }
 
 export async function followCompany(this: LibreBorFunctions, nif: string, settings: RequestSettings = {}) {
@@ -54,12 +56,16 @@ export async function followCompany(this: LibreBorFunctions, nif: string, settin
 	return answer as IDataObject;
 }
 
-/** Undefined when the service says the company was not followed. */
+/**
+ * Undefined when the service says the company was not followed. A "not followed" that answers a
+ * retry, after an attempt whose answer was lost, most likely means that attempt unfollowed it.
+ */
 export async function unfollowCompany(
 	this: LibreBorFunctions,
 	nif: string,
 	settings: RequestSettings = {},
 ): Promise<IDataObject | undefined> {
-	const { statusCode, answer } = await postWatchlistChange.call(this, '/alerts/unfollow/', nif, settings, [404]);
-	return statusCode === 404 ? undefined : answer;
+	const { statusCode, answer, maybeDoneBefore } = await postWatchlistChange.call(this, '/alerts/unfollow/', nif, settings, [404]);
+	if (statusCode !== 404) return answer;
+	return maybeDoneBefore ? { result: 'success' } : undefined;
 }

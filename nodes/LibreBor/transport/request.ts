@@ -42,6 +42,8 @@ export interface ApiResponse {
 	body: ParsedBody;
 	/** The parsed JSON, for 2xx answers and accepted statuses with a JSON body. */
 	json: unknown;
+	/** An earlier attempt of this request failed in a way that may hide that LibreBOR carried it out. */
+	maybeDoneBefore: boolean;
 }
 
 interface RawResponse {
@@ -143,6 +145,7 @@ export async function libreBorRequest(this: LibreBorFunctions, request: ApiReque
 		lostAnswer: request.lostAnswer,
 	};
 	let waitedMs = 0;
+	let maybeDoneBefore = false;
 	// Money is never paced nor retried: an order goes out once, on its own.
 	const pacer = request.retry === 'idempotent' ? pacerOf(this, DEFAULT_PACING) : undefined;
 
@@ -158,7 +161,7 @@ export async function libreBorRequest(this: LibreBorFunctions, request: ApiReque
 			const accepted = request.acceptStatuses?.includes(statusCode) ?? false;
 			if ((statusCode >= 200 && statusCode < 300) || accepted) {
 				if (body.kind !== 'json' && !accepted) throw unexpectedBodyError(errorContext, statusCode, body);
-				return { statusCode, body, json: body.kind === 'json' ? body.value : undefined };
+				return { statusCode, body, json: body.kind === 'json' ? body.value : undefined, maybeDoneBefore };
 			}
 			retryAfterMs = parseRetryAfter(headers['retry-after']);
 			if (pacer && isThrottle(statusCode)) {
@@ -180,6 +183,8 @@ export async function libreBorRequest(this: LibreBorFunctions, request: ApiReque
 			throw connectionError(errorContext, attempt.failure);
 		}
 
+		// A 5xx or a lost connection may come after LibreBOR did the work; a 429 or 503 comes before.
+		if (!('response' in attempt) || !isThrottle(attempt.response.statusCode)) maybeDoneBefore = true;
 		const waitMs = retryAfterMs ?? backoffMs(retry);
 		waitedMs += waitMs;
 		retry++;

@@ -172,6 +172,15 @@ describe('Document > Order', () => {
 describe('Document > Order, remembered per workflow', () => {
 	let workflowCounter = 0;
 	const savedWorkflow = () => ({ id: `saved-workflow-${++workflowCounter}`, staticData: {} });
+	/** The node as loaded by another n8n process or worker: none of this process's memory. */
+	const onAnotherWorker = async () => {
+		vi.resetModules();
+		const { LibreBor: LibreBorElsewhere } = await import('../../nodes/LibreBor/LibreBor.node.ts');
+		return new LibreBorElsewhere();
+	};
+	const HOUR_MS = 3_600_000;
+	/** A minute into an hour of the clock: where the one-hour Order Memory windows begin. */
+	const startOfAnHour = () => Math.ceil(Date.now() / HOUR_MS) * HOUR_MS + 60_000;
 	const twoCompanies = [{ nif: 'B64717838' }, { nif: 'A86212420' }];
 
 	it('reuses an order placed by an earlier execution of the same workflow instead of paying again', async () => {
@@ -204,11 +213,9 @@ describe('Document > Order, remembered per workflow', () => {
 		await runLibreBor(sim(), order(), { workflow });
 		// What n8n saves in its database at the end of the execution, loaded by a fresh process.
 		const saved = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
-		vi.resetModules();
-		const { LibreBor: LibreBorInAnotherProcess } = await import('../../nodes/LibreBor/LibreBor.node.ts');
 		const elsewhere = await runLibreBor(sim(), order(), {
 			workflow: { id: workflow.id, staticData: saved },
-			nodeType: new LibreBorInAnotherProcess(),
+			nodeType: await onAnotherWorker(),
 		});
 		expect(sim().ordersReceived).toBe(1);
 		expect(jsonOf(elsewhere)[0]).toMatchObject({ document_id: sim().documents[0].id, reused_order: true });
@@ -240,11 +247,9 @@ describe('Document > Order, remembered per workflow', () => {
 		// The execution sends its order, then its worker dies: n8n saves neither its static data nor
 		// its execution data, and the worker's memory is gone.
 		await runLibreBor(sim(), order(), { workflow: { id: workflow.id, staticData: {} } });
-		vi.resetModules();
-		const { LibreBor: LibreBorOnAnotherWorker } = await import('../../nodes/LibreBor/LibreBor.node.ts');
 		const retried = await runLibreBor(sim(), order(), {
 			workflow: { id: workflow.id, staticData: {} },
-			nodeType: new LibreBorOnAnotherWorker(),
+			nodeType: await onAnotherWorker(),
 			mode: 'retry',
 			continueOnFail: true,
 		});
@@ -255,39 +260,32 @@ describe('Document > Order, remembered per workflow', () => {
 
 	it('sends no order again after a worker died, also when an older order of that company is still remembered', async () => {
 		const workflow = savedWorkflow();
-		const shortMemory = { orderMemoryHours: 0.0003 };
-		await runLibreBor(sim(), order({}, shortMemory), { workflow });
-		const savedAfterFirst = JSON.stringify(workflow.staticData);
-		await new Promise((resolve) => setTimeout(resolve, 1_300));
-		// Past the window the order is placed again, and that execution's worker dies: n8n keeps
-		// the static data of the first execution only.
-		vi.resetModules();
-		const { LibreBor: LibreBorThatDies } = await import('../../nodes/LibreBor/LibreBor.node.ts');
-		await runLibreBor(sim(), order({}, shortMemory), {
-			workflow: { id: workflow.id, staticData: JSON.parse(savedAfterFirst) as IDataObject },
-			nodeType: new LibreBorThatDies(),
-		});
-		expect(sim().ordersReceived).toBe(2);
-		vi.resetModules();
-		const { LibreBor: LibreBorOnAnotherWorker } = await import('../../nodes/LibreBor/LibreBor.node.ts');
-		const again = await runLibreBor(sim(), order({}, shortMemory), {
-			workflow: { id: workflow.id, staticData: JSON.parse(savedAfterFirst) as IDataObject },
-			nodeType: new LibreBorOnAnotherWorker(),
-			continueOnFail: true,
-		});
-		expect(sim().ordersReceived).toBe(2);
-		expect(String(jsonOf(again)[0].error)).toContain('An earlier execution of this workflow sent the order for B64717838 2023');
+		const oneHour = { orderMemoryHours: 1 };
+		vi.useFakeTimers({ toFake: ['Date'] });
+		try {
+			const start = startOfAnHour();
+			vi.setSystemTime(start);
+			await runLibreBor(sim(), order({}, oneHour), { workflow });
+			const savedAfterFirst = JSON.stringify(workflow.staticData);
+			// Past the window the order is placed again, and that execution's worker dies: n8n keeps
+			// the static data of the first execution only.
+			vi.setSystemTime(start + 1.2 * HOUR_MS);
+			await runLibreBor(sim(), order({}, oneHour), {
+				workflow: { id: workflow.id, staticData: JSON.parse(savedAfterFirst) as IDataObject },
+				nodeType: await onAnotherWorker(),
+			});
+			expect(sim().ordersReceived).toBe(2);
+			const again = await runLibreBor(sim(), order({}, oneHour), {
+				workflow: { id: workflow.id, staticData: JSON.parse(savedAfterFirst) as IDataObject },
+				nodeType: await onAnotherWorker(),
+				continueOnFail: true,
+			});
+			expect(sim().ordersReceived).toBe(2);
+			expect(String(jsonOf(again)[0].error)).toContain('An earlier execution of this workflow sent the order for B64717838 2023');
+		} finally {
+			vi.useRealTimers();
+		}
 	});
-
-	/** The node as loaded by another n8n process or worker: none of this process's memory. */
-	const onAnotherWorker = async () => {
-		vi.resetModules();
-		const { LibreBor: LibreBorElsewhere } = await import('../../nodes/LibreBor/LibreBor.node.ts');
-		return new LibreBorElsewhere();
-	};
-	const HOUR_MS = 3_600_000;
-	/** A minute into an hour of the clock: where the one-hour Order Memory windows begin. */
-	const startOfAnHour = () => Math.ceil(Date.now() / HOUR_MS) * HOUR_MS + 60_000;
 
 	it("refuses a dead worker's order for one to two windows only, however often it is tried meanwhile", async () => {
 		const workflow = savedWorkflow();

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_BUDGET_MS, DEFAULT_PARALLEL_REQUESTS, type PacerSettings } from '../helpers/pacer';
 import { readNumericOption, secondsToTimerMs } from '../helpers/numericOption';
@@ -44,15 +44,21 @@ export interface RequestOptions {
 	pacing: PacerSettings;
 }
 
+/** Request Timeout (Seconds) as a timer's delay, refused when an expression made it unusable. */
+export function readTimeoutMs(node: INode, value: unknown, consequence?: string): number {
+	const seconds = readNumericOption(node, value, {
+		label: timeoutOption.displayName,
+		fallback: DEFAULT_TIMEOUT_MS / 1000,
+		minimum: 0.1,
+		consequence,
+	});
+	return secondsToTimerMs(seconds);
+}
+
 /** The request settings of the node's Options collection (read once: they are not per item). */
 export function readRequestOptions(context: IExecuteFunctions): RequestOptions {
 	const options = context.getNodeParameter('options', 0, {}) as IDataObject;
 	const node = context.getNode();
-	const timeoutSeconds = readNumericOption(node, options.timeout, {
-		label: timeoutOption.displayName,
-		fallback: DEFAULT_TIMEOUT_MS / 1000,
-		minimum: 0.1,
-	});
 	const concurrency = Math.floor(
 		readNumericOption(node, options.concurrency, {
 			label: concurrencyOption.displayName,
@@ -67,7 +73,7 @@ export function readRequestOptions(context: IExecuteFunctions): RequestOptions {
 		minimum: 0.01,
 	});
 	return {
-		timeoutMs: secondsToTimerMs(timeoutSeconds),
+		timeoutMs: readTimeoutMs(node, options.timeout),
 		concurrency,
 		pacing: { ceiling: concurrency, budgetMs: Math.round(budgetMinutes * 60_000) },
 	};

@@ -42,13 +42,13 @@ async function postWatchlistChange(
 		acceptStatuses,
 		...settings,
 	});
-	if (acceptStatuses?.includes(response.statusCode)) {
-		const json = response.json;
-		const answer = json && typeof json === 'object' ? (json as IDataObject) : undefined;
-		return { statusCode: response.statusCode, answer, maybeDoneBefore: response.maybeDoneBefore };
-	}
-	const answer = expectSuccess.call(this, response, `POST ${path}`, settings.itemIndex);
-	return { statusCode: response.statusCode, answer, maybeDoneBefore: response.maybeDoneBefore };
+	const { statusCode, json, maybeDoneBefore } = response;
+	const answer = acceptStatuses?.includes(statusCode)
+		? json && typeof json === 'object'
+			? (json as IDataObject)
+			: undefined
+		: expectSuccess.call(this, response, `POST ${path}`, settings.itemIndex);
+	return { statusCode, answer, maybeDoneBefore };
 }
 
 export async function followCompany(this: LibreBorFunctions, nif: string, settings: RequestSettings = {}) {

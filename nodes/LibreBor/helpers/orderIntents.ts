@@ -91,11 +91,12 @@ export function orderIntents(context: IExecuteFunctions, account: string, window
 			}
 		},
 		async forget(key) {
-			if (!usable) return;
+			const values = recorded.get(key);
+			if (!values) return;
 			// A confirmation still running would write the record back.
 			await confirmations.get(key);
 			try {
-				await remove(recorded.get(key) ?? [...entries(key).keys()]);
+				await remove(values);
 			} catch {
 				// Nothing to undo when the store is not there.
 			}

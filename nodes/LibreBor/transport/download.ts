@@ -1,7 +1,6 @@
 import { NodeApiError, NodeOperationError, type IBinaryData, type IExecuteFunctions } from 'n8n-workflow';
 
 import { cancelledError, waitUnlessCancelled } from '../helpers/cancellation';
-
 import { DEFAULT_PACING, pacerOf } from '../helpers/pacer';
 import { budgetSpentError } from './errors';
 import { DEFAULT_TIMEOUT_MS } from './request';
@@ -172,11 +171,13 @@ function unreachable(context: IExecuteFunctions, request: DownloadRequest, url: 
 	);
 }
 
+const maxBytesOf = (request: DownloadRequest) => request.maxBytes ?? DEFAULT_MAX_DOWNLOAD_MB * MB;
+
 function transferStopped(context: IExecuteFunctions, request: DownloadRequest, reason: TransferStop, declaredBytes?: number) {
 	const what = `The download of document ${request.documentId}`;
 	if (reason === 'cancelled') return cancelledError(context, what, request.itemIndex);
 	if (reason === 'size') {
-		const limitMb = Math.round(((request.maxBytes ?? DEFAULT_MAX_DOWNLOAD_MB * MB) / MB) * 100) / 100;
+		const limitMb = Math.round((maxBytesOf(request) / MB) * 100) / 100;
 		const size = declaredBytes === undefined ? 'larger than' : `${Math.round((declaredBytes / MB) * 10) / 10} MB, more than`;
 		return new NodeOperationError(context.getNode(), `The file of document ${request.documentId} is ${size} the Max Download Size of ${limitMb} MB`, {
 			itemIndex: request.itemIndex,
@@ -193,7 +194,7 @@ function transferStopped(context: IExecuteFunctions, request: DownloadRequest, r
 }
 
 async function downloadOnce(context: IExecuteFunctions, request: DownloadRequest): Promise<Attempt> {
-	const maxBytes = request.maxBytes ?? DEFAULT_MAX_DOWNLOAD_MB * MB;
+	const maxBytes = maxBytesOf(request);
 	const guard = guardTransfer({
 		deadlineMs: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 		maxBytes,

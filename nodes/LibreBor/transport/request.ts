@@ -201,6 +201,21 @@ function pacedOutcome(attempt: Attempt, acceptStatuses: number[] | undefined): P
 }
 
 /** The JSON object of an answer, or an error that says the answer had an unexpected shape. */
+export function expectObject(
+	this: LibreBorFunctions,
+	response: ApiResponse,
+	operation: string,
+	itemIndex?: number,
+): IDataObject {
+	const value = response.json;
+	if (value && typeof value === 'object' && !Array.isArray(value)) return value as IDataObject;
+	throw unexpectedBodyError(
+		{ node: this.getNode(), itemIndex, operation },
+		response.statusCode,
+		{ kind: 'json', value },
+	);
+}
+
 /**
  * The JSON object of a call that changes something. Its `result` says `success` when LibreBOR
  * did it; any other `result` is a failure, whatever the status.
@@ -216,19 +231,4 @@ export function expectSuccess(
 		throw notConfirmedError({ node: this.getNode(), itemIndex, operation }, response.statusCode, response.body, answer.result);
 	}
 	return answer;
-}
-
-export function expectObject(
-	this: LibreBorFunctions,
-	response: ApiResponse,
-	operation: string,
-	itemIndex?: number,
-): IDataObject {
-	const value = response.json;
-	if (value && typeof value === 'object' && !Array.isArray(value)) return value as IDataObject;
-	throw unexpectedBodyError(
-		{ node: this.getNode(), itemIndex, operation },
-		response.statusCode,
-		{ kind: 'json', value },
-	);
 }

@@ -13,8 +13,6 @@ export interface TransferGuard {
 	readonly stoppedBy: TransferStop | undefined;
 	/** Counts the body's bytes as its consumer receives them, and stops it past the size limit. */
 	watch(body: WatchedBody): void;
-	/** Stops the transfer now, as if the reason had happened. */
-	stop(reason: TransferStop): void;
 	/** Stops listening for the deadline and the cancel; the transfer is over. */
 	dispose(): void;
 }
@@ -71,7 +69,6 @@ export function guardTransfer(limits: { deadlineMs: number; maxBytes: number; ca
 			watched.on('close', dispose);
 			if (stoppedBy) watched.destroy?.(new Error(`transfer stopped: ${stoppedBy}`));
 		},
-		stop,
 		dispose,
 	};
 }

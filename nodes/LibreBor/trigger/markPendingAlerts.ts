@@ -1,8 +1,8 @@
 import { NodeApiError, NodeOperationError, type IPollFunctions } from 'n8n-workflow';
 
+import { DEFAULT_PACING, pacerOf } from '../helpers/pacer';
 import { markAlertReadIfUnread } from './markAlertRead';
 
-const DEFAULT_POLL_BUDGET_MS = 5 * 60_000;
 /** Well within the shortest poll interval n8n allows (one minute). */
 const MAX_MARKING_MS = 30_000;
 
@@ -25,7 +25,8 @@ export async function markPendingAlerts(
 	pending: string[],
 	timeoutMs?: number,
 ): Promise<MarkOutcome> {
-	const budgetMs = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : DEFAULT_POLL_BUDGET_MS;
+	// The poll's pacer carries its time budget (the scheduler's, when it gives one).
+	const { budgetMs } = pacerOf(this, DEFAULT_PACING).settings;
 	const deadline = Date.now() + Math.min(budgetMs / 2, MAX_MARKING_MS);
 	const read: string[] = [];
 	for (let index = 0; index < pending.length; index++) {

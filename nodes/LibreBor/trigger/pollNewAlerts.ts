@@ -1,7 +1,7 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { listUnreadAlerts } from '../api/alerts';
-import { activationMemoryOf, type ActivationMemory } from './activationMemory';
+import { keepUnstoredState, unlessPolling, unstoredStateOf } from './activationMemory';
 import { hasUsableId, itemsForAlert, oldestFirst } from './alertItems';
 import { alertKey, forgetReadAlerts, isNewAlert, limitState, toKnownAlert, uniqueAlerts } from './knownAlerts';
 import { markPendingAlerts } from './markPendingAlerts';
@@ -19,27 +19,16 @@ export async function pollNewAlerts(
 	this: IPollFunctions,
 	startPoll: () => Promise<TriggerSettings>,
 ): Promise<INodeExecutionData[][] | null> {
-	const memory = activationMemoryOf(this);
-	if (memory.polling) {
-		this.logger.debug('LibreBOR Trigger skipped a poll because the previous one is still running');
-		return null;
-	}
-	memory.polling = true;
-	try {
-		return await pollOnce.call(this, await startPoll(), memory);
-	} finally {
-		memory.polling = false;
-	}
+	const emitted = await unlessPolling(this, async () => await pollOnce.call(this, await startPoll()));
+	if (emitted !== undefined) return emitted;
+	this.logger.debug('LibreBOR Trigger skipped a poll because the previous one is still running');
+	return null;
 }
 
-async function pollOnce(
-	this: IPollFunctions,
-	settings: TriggerSettings,
-	memory: ActivationMemory,
-): Promise<INodeExecutionData[][] | null> {
+async function pollOnce(this: IPollFunctions, settings: TriggerSettings): Promise<INodeExecutionData[][] | null> {
 	const staticData = this.getWorkflowStaticData('node');
 	const stored = readPollState(staticData);
-	const previous = stored ?? memory.unstoredState;
+	const previous = stored ?? unstoredStateOf(this);
 	let known: KnownAlert[] = previous?.known ?? [];
 	// A version 1 state may hold an id that is not a UUID: it is never marked.
 	let pending = (previous?.pending ?? []).filter((id) => hasUsableId({ id }));
@@ -57,7 +46,7 @@ async function pollOnce(
 
 	const save = (state: PollState) => {
 		writePollState(staticData, state);
-		memory.unstoredState = stored ? undefined : state;
+		keepUnstoredState(this, stored ? undefined : state);
 	};
 
 	if (!previous && !settings.includeExisting) {

@@ -1,9 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { timeoutOption } from '../actions/commonOptions';
+import { readTimeoutMs } from '../actions/commonOptions';
 import { readAlertFilterOptions, resolveAlertFilter, type AlertFilter } from '../helpers/alertFilter';
-import { readNumericOption, secondsToTimerMs } from '../helpers/numericOption';
-import { DEFAULT_TIMEOUT_MS } from '../transport/request';
 
 export type TriggerOutput = 'alert' | 'entry';
 
@@ -23,13 +21,7 @@ export interface TriggerSettings {
 export async function readTriggerSettings(this: IPollFunctions): Promise<TriggerSettings> {
 	const output = this.getNodeParameter('output', 'alert') === 'entry' ? 'entry' : 'alert';
 	const options = this.getNodeParameter('options', {}) as IDataObject;
-	const timeoutSeconds = readNumericOption(this.getNode(), options.timeout, {
-		label: timeoutOption.displayName,
-		fallback: DEFAULT_TIMEOUT_MS / 1000,
-		minimum: 0.1,
-		consequence: 'The trigger did not poll LibreBOR.',
-	});
-	const timeoutMs = secondsToTimerMs(timeoutSeconds);
+	const timeoutMs = readTimeoutMs(this.getNode(), options.timeout, 'The trigger did not poll LibreBOR.');
 	const filter = await resolveAlertFilter.call(this, readAlertFilterOptions(this.getNode(), options, this.getTimezone()), { timeoutMs });
 	return {
 		output,

@@ -242,6 +242,22 @@ describe('Document > Order, remembered per workflow', () => {
 		expect(jsonOf(two)[0].document_id).toBe(jsonOf(one)[0].document_id);
 	});
 
+	it('sends one order when an execution on another worker orders the same document while the first is placing it', async () => {
+		const workflow = savedWorkflow();
+		sim().injectFault({ method: 'POST', path: '/v2/documents/order/', afterHandling: true, delayMs: 800 });
+		const [workerA, workerB] = [await onAnotherWorker(), await onAnotherWorker()];
+		const first = runLibreBor(sim(), order(), { workflow: { id: workflow.id, staticData: {} }, nodeType: workerA });
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		const second = await runLibreBor(sim(), order(), {
+			workflow: { id: workflow.id, staticData: {} },
+			nodeType: workerB,
+			continueOnFail: true,
+		});
+		expect((await first).error).toBeUndefined();
+		expect(sim().ordersReceived).toBe(1);
+		expect(String(jsonOf(second)[0].error)).toContain('Another execution of this workflow sent the order for B64717838 2023');
+	});
+
 	it('sends no order again after a worker died before n8n saved its orders, and says where the order is', async () => {
 		const workflow = savedWorkflow();
 		// The execution sends its order, then its worker dies: n8n saves neither its static data nor
@@ -254,7 +270,7 @@ describe('Document > Order, remembered per workflow', () => {
 			continueOnFail: true,
 		});
 		expect(sim().ordersReceived).toBe(1);
-		expect(String(jsonOf(retried)[0].error)).toContain('An earlier execution of this workflow sent the order for B64717838 2023');
+		expect(String(jsonOf(retried)[0].error)).toContain('Another execution of this workflow sent the order for B64717838 2023');
 		expect(retried.items[0].error?.description).toMatch(/Documents, and use Document > Download/);
 	});
 
@@ -281,7 +297,7 @@ describe('Document > Order, remembered per workflow', () => {
 				continueOnFail: true,
 			});
 			expect(sim().ordersReceived).toBe(2);
-			expect(String(jsonOf(again)[0].error)).toContain('An earlier execution of this workflow sent the order for B64717838 2023');
+			expect(String(jsonOf(again)[0].error)).toContain('Another execution of this workflow sent the order for B64717838 2023');
 		} finally {
 			vi.useRealTimers();
 		}
@@ -302,7 +318,7 @@ describe('Document > Order, remembered per workflow', () => {
 				nodeType: await onAnotherWorker(),
 				continueOnFail: true,
 			});
-			expect(String(jsonOf(refused)[0].error)).toContain('An earlier execution of this workflow sent the order');
+			expect(String(jsonOf(refused)[0].error)).toContain('Another execution of this workflow sent the order');
 			vi.setSystemTime(start + 2.3 * HOUR_MS);
 			const placed = await runLibreBor(sim(), order({}, oneHour), { workflow: nothingSaved(), nodeType: await onAnotherWorker() });
 			expect(placed.error).toBeUndefined();
@@ -346,7 +362,7 @@ describe('Document > Order, remembered per workflow', () => {
 			continueOnFail: true,
 		});
 		expect(sim().ordersReceived).toBe(2);
-		for (const answer of jsonOf(again)) expect(String(answer.error)).toContain('An earlier execution of this workflow sent the order');
+		for (const answer of jsonOf(again)) expect(String(answer.error)).toContain('Another execution of this workflow sent the order');
 	});
 
 	it('lets an execution waiting on a refused order try it itself, not take it for a dead worker\'s', async () => {

@@ -13,22 +13,22 @@ function refusedByLibreBor(error: unknown): boolean {
 	return error instanceof NodeApiError && /^4\d\d$/.test(String(error.httpCode ?? ''));
 }
 
-function sentByAnEarlierAttempt(context: IExecuteFunctions, input: OrderInput, itemIndex: number) {
+function sentByAnotherAttempt(context: IExecuteFunctions, input: OrderInput, itemIndex: number) {
 	return new NodeOperationError(
 		context.getNode(),
-		`An earlier execution of this workflow sent the order for ${input.nif} ${input.year} and stopped before its outcome was saved`,
+		`Another execution of this workflow sent the order for ${input.nif} ${input.year}, and its outcome is not known here`,
 		{
 			itemIndex,
 			description:
-				"No new order was sent, so the accounts are not paid for twice. The earlier order was most likely placed (its execution was stopped or its worker died while it ran): find its document ID in LibreBOR's user panel, Documents, and use Document > Download. If LibreBOR shows no such order, set \"Order Memory (Hours)\" to 0 for one run to order it again.",
+				"No new order was sent, so the accounts are not paid for twice. That execution is still placing the order on another n8n process or worker, or it was stopped (or its worker died) before its outcome was saved. Once it has finished, a new run reuses its order. If it stopped, find the document ID in LibreBOR's user panel, Documents, and use Document > Download; if LibreBOR shows no such order, set \"Order Memory (Hours)\" to 0 for one run to order it again.",
 		},
 	);
 }
 
 /**
- * Places an order this process has the right to place, unless n8n's intents store says an
- * earlier attempt of this workflow sent it and left no outcome in the order memory: a worker
- * killed mid-execution, whose static data and execution data were never saved.
+ * Places an order this process has the right to place, unless n8n's intents store says another
+ * attempt of this workflow sent it and left no outcome in the order memory: one still running on
+ * another worker, or one killed mid-execution, whose static data and execution data were never saved.
  */
 export async function placeOrderOnce(
 	this: IExecuteFunctions,
@@ -41,7 +41,7 @@ export async function placeOrderOnce(
 	// A known order (older than the window, or it would have been reused) explains its own record.
 	if (await stores.intents.recordBeforeSending(input.key, stores.memory.lastOrderedAt(input.key))) {
 		claim.abandon();
-		throw sentByAnEarlierAttempt(this, input, itemIndex);
+		throw sentByAnotherAttempt(this, input, itemIndex);
 	}
 	let placedId: string | undefined;
 	const placing = placeOrder.call(this, input, itemIndex, timeoutMs, (documentId) => {

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import net from 'node:net';
@@ -10,66 +9,18 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { findFreePort } from './freePort.ts';
 import { libreBorNodeType, libreBorTriggerNodeType } from './libreBorN8n.ts';
 import { packedLibreBorPackage } from './libreBorPackage.ts';
-import { findNode24 } from './n8nInstallation.ts';
+import { editorUrl, pressCtrlC, startMainJob, type MainJob } from './mainJob.ts';
 import { N8nRestClient } from './n8nRestClient.ts';
 import type { N8nServer } from './n8nServer.ts';
-import { repoRoot } from './repoPaths.ts';
 
-const READY = /n8n is ready: (http:\/\/\S+)/;
 const EXAMPLES = [
 	'LibreBOR: follow the companies of a spreadsheet',
 	'LibreBOR: new BORME alert to a message',
 	'LibreBOR: order annual accounts and save the PDF',
 ];
 
-interface MainJob {
-	child: ChildProcess;
-	output: () => string;
-	exited: Promise<number | null>;
-}
-
-/** Runs the README's main job, `npm start`, as a user would, with its own temp folder and data folder. */
-function startMainJob(settings: { port: number; dataFolder: string; tempFolder: string }): MainJob {
-	const node24 = findNode24();
-	const { NODE_ENV: _testEnvironment, ...environment } = process.env;
-	const child = spawn(node24, ['scripts/start.ts'], {
-		cwd: repoRoot,
-		env: {
-			...environment,
-			PATH: `${path.dirname(node24)}${path.delimiter}${process.env.PATH ?? ''}`,
-			LIBREBOR_SKIP_BUILD: '1',
-			N8N_PORT: String(settings.port),
-			LIBREBOR_DEV_FOLDER: settings.dataFolder,
-			TMPDIR: settings.tempFolder,
-		},
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
-	let output = '';
-	child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-	child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-	const exited = once(child, 'exit').then(([code]) => code as number | null);
-	return { child, output: () => output, exited };
-}
-
-async function editorUrl(job: MainJob): Promise<string> {
-	return await new Promise<string>((resolve, reject) => {
-		const timer = setInterval(() => {
-			const ready = READY.exec(job.output());
-			if (ready) {
-				clearInterval(timer);
-				resolve(ready[1]);
-			}
-		}, 200);
-		void job.exited.then((code) => {
-			clearInterval(timer);
-			reject(new Error(`npm start exited with ${code} before n8n was ready:\n${job.output()}`));
-		});
-	});
-}
-
-async function pressCtrlC(job: MainJob, url: string): Promise<void> {
-	job.child.kill('SIGINT');
-	expect(await job.exited).toBe(0);
+async function stopAndExpectGone(job: MainJob, url: string): Promise<void> {
+	expect(await pressCtrlC(job)).toBe(0);
 	await expect(fetch(`${url}/healthz`)).rejects.toThrow();
 }
 
@@ -108,7 +59,7 @@ describe('npm start', () => {
 		]);
 		expect(first.output()).toMatch(/Credential: +"LibreBOR API" -> simulator https:\/\/localhost:\d+\/v2/);
 		await client.request('POST', '/rest/workflows', { name: 'Built by the user', nodes: [], connections: {}, settings: {} });
-		await pressCtrlC(first, url);
+		await stopAndExpectGone(first, url);
 		expect(readdirSync(tempFolder)).toEqual([]);
 
 		const second = startMainJob({ port, dataFolder, tempFolder });
@@ -121,7 +72,7 @@ describe('npm start', () => {
 		// The simulator listens on a new port in every run; the credential follows it.
 		const stored = await again.request<{ data: { baseUrl: string } }>('GET', `/rest/credentials/${credential.id}?includeData=true`);
 		expect(second.output()).toContain(`-> simulator ${stored.data.baseUrl}`);
-		await pressCtrlC(second, url);
+		await stopAndExpectGone(second, url);
 		expect(readdirSync(tempFolder)).toEqual([]);
 	}, 300_000);
 

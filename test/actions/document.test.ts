@@ -437,7 +437,7 @@ describe('Document > Order, remembered per workflow', () => {
 });
 
 describe('Document > Order as an AI agent tool', () => {
-	it('says the operation spends money', () => {
+	it("says in the editor's operation list that the operation spends money", () => {
 		const operation = new LibreBor().description.properties.find(
 			(property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes('document'),
 		);

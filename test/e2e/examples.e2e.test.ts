@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../simulator/index.ts';
 import { nodeOutputJson } from './executionRun.ts';
 import { createN8nWithLibreBor, libreBorCredential, libreBorCredentialRef, passwordForms } from './libreBorN8n.ts';
+import { connectMcpClient, mcpEndpointRegistered } from './mcpClient.ts';
 import { executeWorkflow, importCredentials, importWorkflows, runN8nCommandOrThrow } from './n8nCli.ts';
 import { N8nRestClient } from './n8nRestClient.ts';
 import { startN8n, type N8nServer } from './n8nServer.ts';
@@ -28,7 +29,21 @@ interface ExampleWorkflow {
 	[field: string]: unknown;
 }
 
-const exampleFiles = ['follow-companies-from-spreadsheet.json', 'order-annual-accounts.json', 'new-alert-to-message.json'];
+const exampleFiles = [
+	'follow-companies-from-spreadsheet.json',
+	'order-annual-accounts.json',
+	'new-alert-to-message.json',
+	'mcp-server.json',
+];
+
+/** The bearer token credential the MCP server example asks its clients for. */
+const mcpToken = 'librebor-mcp-e2e-token';
+const mcpTokenCredential = {
+	id: 'librebor-mcp-token',
+	name: 'LibreBOR MCP token',
+	type: 'httpBearerAuth',
+	data: { token: mcpToken },
+};
 
 /** An example as it is, with only its file folder moved to `fileFolder`; it keeps its own id. */
 async function loadExample(file: string, fileFolder: string): Promise<ExampleWorkflow> {
@@ -50,14 +65,15 @@ describe('the example workflows in a real n8n', () => {
 	let fileFolder: string;
 	let folder: N8nUserFolder;
 	let server: N8nServer | undefined;
-	let examples: Record<'followSpreadsheet' | 'orderAccounts' | 'alertToMessage', ExampleWorkflow>;
+	let examples: Record<'followSpreadsheet' | 'orderAccounts' | 'alertToMessage' | 'mcpServer', ExampleWorkflow>;
 	let listedAfterPlainImport: string;
+	const runningServer = async () => (server ??= await startN8n(folder));
 
 	beforeAll(async () => {
 		sim = await startSimulator();
 		fileFolder = await mkdtemp(path.join(os.tmpdir(), 'n8n-e2e-files-'));
 		folder = await createN8nWithLibreBor({ env: { N8N_RESTRICT_FILE_ACCESS_TO: fileFolder } });
-		await importCredentials(folder, [libreBorCredential(sim)]);
+		await importCredentials(folder, [libreBorCredential(sim), mcpTokenCredential]);
 		// As a user would: each file of examples/, unmodified, through n8n's own command.
 		for (const file of exampleFiles) {
 			await runN8nCommandOrThrow(folder, ['import:workflow', `--input=${path.join(examplesFolder, file)}`]);
@@ -68,6 +84,7 @@ describe('the example workflows in a real n8n', () => {
 			followSpreadsheet: await loadExample('follow-companies-from-spreadsheet.json', fileFolder),
 			orderAccounts: await loadExample('order-annual-accounts.json', fileFolder),
 			alertToMessage: await loadExample('new-alert-to-message.json', fileFolder),
+			mcpServer: await loadExample('mcp-server.json', fileFolder),
 		};
 		await importWorkflows(folder, Object.values(examples));
 	}, setupTimeoutMs);
@@ -136,8 +153,7 @@ describe('the example workflows in a real n8n', () => {
 			],
 		});
 		const capitalIncrease = sim.addAlert({ nif: 'A86212420', label: 'Ampliación de capital' });
-		server = await startN8n(folder);
-		const rest = await N8nRestClient.signIn(server);
+		const rest = await N8nRestClient.signIn(await runningServer());
 
 		// As the editor's "Execute workflow" does: the trigger shows recent alerts, the rest of the workflow runs on them.
 		const executionId = await rest.runManually(examples.alertToMessage.id, {
@@ -154,5 +170,57 @@ describe('the example workflows in a real n8n', () => {
 			{ message: message(appointment, ' (Adm. Unico: GARCIA LOPEZ MARIA)') },
 			{ message: message(capitalIncrease, '') },
 		]);
+	}, testTimeoutMs);
+
+	it('"tools for AI assistants" serve an MCP client: the tools, a follow, a refused NIF, and one order asked twice paid once', async () => {
+		const running = await runningServer();
+		await (await N8nRestClient.signIn(running)).activateWorkflow(examples.mcpServer.id);
+		const endpoint = `${running.baseUrl}/mcp/librebor`;
+		await mcpEndpointRegistered(endpoint);
+		const mcp = await connectMcpClient(endpoint, mcpToken);
+		const answers: string[] = [];
+		const call = async (tool: string, args: Record<string, unknown>) => {
+			const answer = await mcp.callTool(tool, args);
+			answers.push(answer.text);
+			return answer;
+		};
+		try {
+			const tools = await mcp.listTools();
+			expect(tools.map((tool) => tool.name).sort()).toEqual([
+				'Follow_Company',
+				'Get_Unread_Alerts',
+				'Get_Watched_Companies',
+				'Order_Annual_Accounts',
+			]);
+			const orderTool = tools.find((tool) => tool.name === 'Order_Annual_Accounts');
+			expect(orderTool?.description).toMatch(/^Spends money: .* prepaid balance/);
+			expect(orderTool?.description).toMatch(/same NIF and year .* is not paid again/);
+			expect(Object.keys(orderTool?.inputSchema.properties ?? {}).sort()).toEqual(['nif', 'year']);
+
+			const followed = await call('Follow_Company', { nif: 'A28012342' });
+			expect(followed.isError, followed.text).toBe(false);
+			expect(JSON.parse(followed.text)).toEqual([{ result: 'success', nif: 'A28012342', change: 'followed' }]);
+			expect((await call('Get_Watched_Companies', {})).text).toContain('A28012342');
+
+			const followsSent = sim.requestsTo('POST', '/v2/alerts/follow/').length;
+			const refused = await call('Follow_Company', { nif: 'B12345670' });
+			expect(refused.isError).toBe(true);
+			expect(refused.text).toMatch(/The NIF "B12345670" is not valid/);
+			expect(sim.requestsTo('POST', '/v2/alerts/follow/')).toHaveLength(followsSent);
+
+			const ordersBefore = sim.ordersReceived;
+			const year = new Date().getUTCFullYear() - 2;
+			const first = await call('Order_Annual_Accounts', { nif: 'A86212420', year });
+			const again = await call('Order_Annual_Accounts', { nif: 'A86212420', year });
+			expect(first.isError, first.text).toBe(false);
+			expect(again.isError, again.text).toBe(false);
+			const [placed] = JSON.parse(first.text) as Array<{ document_id: string }>;
+			expect(JSON.parse(again.text)).toEqual([expect.objectContaining({ document_id: placed.document_id, reused_order: true })]);
+			expect(sim.ordersReceived).toBe(ordersBefore + 1);
+
+			for (const secret of passwordForms(sim)) expect(answers.join('\n')).not.toContain(secret);
+		} finally {
+			await mcp.close();
+		}
 	}, testTimeoutMs);
 });

@@ -1,12 +1,14 @@
 // The package can only be verified by n8n if it is published from GitHub Actions with provenance:
 // these checks keep the workflows and the published tarball as n8n's reviewers expect them.
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
-import { nextVersion, releaseChangelog } from '../../scripts/release.ts';
+import { LibreBorApi } from '../../credentials/LibreBorApi.credentials.ts';
+import { githubRepository, metadataProblems, nextVersion, releaseChangelog } from '../../scripts/release.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -49,6 +51,21 @@ describe('CI workflow', () => {
 describe('publish workflow', () => {
 	const flow = workflow('publish.yml');
 	const runs = steps(flow).flatMap((s) => (s.run ? [s.run] : []));
+	const publishStep = () => steps(flow).find((s) => s.run?.includes('npm publish'))!;
+
+	/** Runs the publish step's script as GitHub Actions would, with an `npm` that records its calls. */
+	function runPublishStep(secret: string): string[] {
+		const bin = mkdtempSync(path.join(tmpdir(), 'publish-step-'));
+		const calls = path.join(bin, 'calls');
+		writeFileSync(calls, '');
+		const npm = `#!/bin/sh\n[ -z "\${NODE_AUTH_TOKEN+set}" ] || echo "NODE_AUTH_TOKEN set" >> '${calls}'\necho "$*" >> '${calls}'\n`;
+		writeFileSync(path.join(bin, 'npm'), npm, { mode: 0o755 });
+		const stepEnv = Object.entries(publishStep().env ?? {}).map(([name, value]) => [name, value.replace('${{ secrets.NPM_TOKEN }}', secret)]);
+		execFileSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', publishStep().run!], {
+			env: { PATH: `${bin}:${process.env.PATH}`, ...Object.fromEntries(stepEnv) },
+		});
+		return readFileSync(calls, 'utf8').trim().split('\n');
+	}
 
 	it('runs on version tags only', () => {
 		expect(flow.on).toEqual({ push: { tags: ['v*'] } });
@@ -59,22 +76,37 @@ describe('publish workflow', () => {
 		for (const job of Object.values(flow.jobs)) expect(job.permissions).toBeUndefined();
 	});
 
-	it('uses Node 24 against the npm registry', () => {
+	it('uses Node 24 and an npm that supports trusted publishing (11.5.1 or later)', () => {
 		expect(String(setupNode(flow).with?.['node-version'])).toBe('24');
-		expect(setupNode(flow).with?.['registry-url']).toBe('https://registry.npmjs.org');
+		expect(runs.slice(0, runs.indexOf('npm run setup'))).toEqual(['npm install --global npm@^11.5.1']);
 	});
 
 	it('sets up, builds, lints and runs the fast tests before publishing with provenance', () => {
-		const publish = runs.findIndex((r) => r.startsWith('npm publish'));
-		expect(runs.slice(0, publish)).toEqual(['npm run setup', 'npm run build', 'npm run lint', 'npm run test:fast']);
-		expect(runs[publish].split(/\s+/)).toEqual(['npm', 'publish', '--provenance', '--access', 'public']);
+		const publish = runs.findIndex((r) => r.includes('npm publish'));
+		expect(runs.slice(1, publish)).toEqual(['npm run setup', 'npm run build', 'npm run lint', 'npm run test:fast']);
 		expect(publish).toBe(runs.length - 1);
 	});
 
-	it('passes the fallback token only through the environment, never printing it', () => {
-		const publishStep = steps(flow).find((s) => s.run?.startsWith('npm publish'))!;
-		expect(publishStep.env).toEqual({ NODE_AUTH_TOKEN: '${{ secrets.NPM_TOKEN }}' });
-		for (const run of runs) expect(run).not.toMatch(/secrets\.|NODE_AUTH_TOKEN|NPM_TOKEN/);
+	// A token line in npm's config, even an empty or placeholder one (setup-node's registry-url
+	// writes one), makes npm skip trusted publishing (OIDC) and fail.
+	it('hands npm the fallback token only when the NPM_TOKEN secret is set', () => {
+		expect(setupNode(flow).with).not.toHaveProperty('registry-url');
+		expect(runPublishStep('')).toEqual(['publish --provenance --access public']);
+		expect(runPublishStep('npm_fallback')).toEqual([
+			'config set //registry.npmjs.org/:_authToken npm_fallback',
+			'publish --provenance --access public',
+		]);
+		const secretUses = steps(flow).filter((s) => JSON.stringify(s).includes('secrets.'));
+		expect(secretUses).toEqual([publishStep()]);
+	});
+
+	it('refuses a publish from anywhere but the publish step, as n8n\'s starter does (prepublishOnly)', () => {
+		const prepublish = (env: NodeJS.ProcessEnv) => spawnSync('npm', ['run', 'prepublishOnly'], { cwd: root, encoding: 'utf8', env });
+		const { RELEASE_MODE: _, ...laptop } = process.env;
+		const refused = prepublish(laptop);
+		expect(refused.status).not.toBe(0);
+		expect(refused.stdout).toContain('npm run release');
+		expect(prepublish({ ...laptop, RELEASE_MODE: publishStep().env?.RELEASE_MODE }).status).toBe(0);
 	});
 
 	it('runs fast tests that leave out only the end-to-end folder', () => {
@@ -113,6 +145,19 @@ describe('published tarball', () => {
 	});
 });
 
+describe('package metadata', () => {
+	const packageJson = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+
+	it('names its GitHub repository, homepage and author consistently, and documents itself in the README there', () => {
+		expect(metadataProblems(packageJson)).toEqual([]);
+		const codexFiles = ['LibreBor', 'LibreBorTrigger'].map((node) => readFileSync(path.join(root, `nodes/LibreBor/${node}.node.json`), 'utf8'));
+		const codexLinks = codexFiles.flatMap((codex) => Object.values(JSON.parse(codex).resources as Record<string, Array<{ url: string }>>).flat());
+		const links = [new LibreBorApi().documentationUrl, ...codexLinks.map((link) => link.url)];
+		expect(links.map((url) => url.replace(/#.*/, ''))).toEqual(links.map(() => githubRepository(packageJson)?.url));
+		expect(links.map((url) => url.replace(/.*#/, '#'))).toEqual(['#credentials', '#credentials', '#readme', '#credentials', '#readme']);
+	});
+});
+
 describe('release command', () => {
 	it('bumps the version the maintainer asks for', () => {
 		expect(nextVersion('0.1.0', 'major')).toBe('1.0.0');
@@ -122,9 +167,27 @@ describe('release command', () => {
 
 	it('moves the Unreleased changes under the new version with the date', () => {
 		const changelog = readFileSync(path.join(root, 'CHANGELOG.md'), 'utf8');
-		const released = releaseChangelog(changelog, '1.0.0', '2026-05-01');
+		const released = releaseChangelog(changelog, '1.0.0', '2026-05-01', 'https://github.com/n8n-nodes-librebor/n8n-nodes-librebor');
 		expect(released).toMatch(/## \[Unreleased\]\n\n## \[1\.0\.0\] - 2026-05-01\n\n### Added/);
 		expect(released).toContain('[1.0.0]: https://github.com/n8n-nodes-librebor/n8n-nodes-librebor/releases/tag/v1.0.0');
+	});
+
+	// n8n's reviewers compare these with the GitHub repository the package is published from.
+	it.each([
+		['still has the starter\'s placeholders', { repository: { url: 'https://github.com/<...>/n8n-nodes-<...>.git' }, homepage: '', author: { name: '', email: '' } }, /"repository"[^]*"homepage"[^]*"author"/],
+		['names a homepage off its repository', { homepage: 'https://librebor.me' }, /"homepage" must be the repository's page/],
+		['names another GitHub user as author', { author: { name: 'A', email: 'someone@users.noreply.github.com' } }, /"author" email is GitHub's address of someone/],
+	])('refuses to release a package.json that %s', (_, metadata, refusal) => {
+		const copy = mkdtempSync(path.join(tmpdir(), 'release-'));
+		mkdirSync(path.join(copy, 'scripts'));
+		copyFileSync(path.join(root, 'scripts/release.ts'), path.join(copy, 'scripts/release.ts'));
+		const packageJson = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+		writeFileSync(path.join(copy, 'package.json'), JSON.stringify({ ...packageJson, ...metadata }));
+		const release = spawnSync('node', ['scripts/release.ts', 'patch', '--dry-run'], { cwd: copy, encoding: 'utf8' });
+		expect(release.status).toBe(1);
+		expect(release.stderr).toMatch(/^Refusing to release/);
+		expect(release.stderr).toMatch(refusal);
+		expect(release.stdout).toBe('');
 	});
 
 	it('refuses to release from a tree with uncommitted changes', () => {

@@ -13,8 +13,8 @@ export default defineConfig({
 		alias: ['n8n-workflow', 'n8n-core', '@n8n/di'].map(commonJsEntry),
 	},
 	test: {
-		include: ['test/**/*.test.ts'],
-		reporters: ['default', './test/support/plainSummaryReporter.ts'],
+		include: ['test/**/*.test.mts'],
+		reporters: ['default', './test/support/plainSummaryReporter.mts'],
 		pool: 'forks',
 		testTimeout: 60_000,
 		hookTimeout: 900_000,

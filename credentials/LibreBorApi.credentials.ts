@@ -27,7 +27,7 @@ export class LibreBorApi implements ICredentialType {
 		dark: 'file:../icons/librebor.dark.svg',
 	};
 
-	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-librebor#credentials';
+	documentationUrl = 'https://github.com/n8n-nodes-librebor/n8n-nodes-librebor#credentials';
 
 	properties: INodeProperties[] = [
 		{

@@ -10,6 +10,7 @@ import * as alert from './actions/alert';
 import * as document from './actions/document';
 import { searchUnreadAlerts, searchWatchedCompanies } from './methods';
 import { router } from './actions/router';
+import { toolDescriptionFields } from './actions/toolDescriptions';
 import * as watchlist from './actions/watchlist';
 
 export class LibreBor implements INodeType {
@@ -36,6 +37,7 @@ export class LibreBor implements INodeType {
 				type: 'notice',
 				default: '',
 			},
+			...toolDescriptionFields,
 			{
 				displayName: 'Resource',
 				name: 'resource',

@@ -69,7 +69,7 @@ const MAX_FILE_NAME_LENGTH = 200;
  */
 export function safeFileName(name: string): string | undefined {
 	const base = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
-	const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').replace(/^[.\s]+/, '').trim();
+	const clean = base.replace(/\p{Cc}/gu, '').replace(/^[.\s]+/, '').trim();
 	if (!clean) return undefined;
 	if (clean.length <= MAX_FILE_NAME_LENGTH) return clean;
 	const dot = clean.lastIndexOf('.');

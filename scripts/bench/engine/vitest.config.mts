@@ -1,5 +1,5 @@
 // The measurements that run nodes through n8n-core's engine use the test harness, which needs
-// Vitest's module loading; they run as one-test files of their own, started by scripts/bench/run.ts.
+// Vitest's module loading; they run as one-test files of their own, started by scripts/bench/run.mts.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,7 +12,7 @@ export default defineConfig({
 	root: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..'),
 	test: {
 		...base.test,
-		include: ['scripts/bench/engine/*.measure.ts'],
+		include: ['scripts/bench/engine/*.measure.mts'],
 		reporters: ['default'],
 		testTimeout: 3_600_000,
 	},

@@ -30,7 +30,7 @@ export const description: INodeProperties[] = [
 				name: 'Mark as Read',
 				value: 'markAsRead',
 				description: 'Mark one alert as read by its ID',
-				action: 'Mark an alert as read',
+				action: 'Mark alert as read',
 			},
 		],
 		default: 'getMany',

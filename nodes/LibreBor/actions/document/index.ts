@@ -18,13 +18,13 @@ const operation: INodeProperties = {
 			name: 'Download',
 			value: 'download',
 			description: 'Download the file of an ordered document, waiting while it is processing',
-			action: 'Download a document',
+			action: 'Download document',
 		},
 		{
 			name: 'Get',
 			value: 'get',
 			description: 'Get the status and download link of an ordered document',
-			action: 'Get a document',
+			action: 'Get document',
 		},
 		{
 			name: 'Order',

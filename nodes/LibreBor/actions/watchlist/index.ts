@@ -18,7 +18,7 @@ export const description: INodeProperties[] = [
 				name: 'Follow',
 				value: 'follow',
 				description: 'Add a company to the watch list by its NIF, to get alerts when it appears in the BORME',
-				action: 'Follow a company',
+				action: 'Follow company',
 			},
 			{
 				name: 'Get Many',
@@ -30,7 +30,7 @@ export const description: INodeProperties[] = [
 				name: 'Unfollow',
 				value: 'unfollow',
 				description: 'Remove a company from the watch list by its NIF',
-				action: 'Unfollow a company',
+				action: 'Unfollow company',
 			},
 		],
 		default: 'follow',

@@ -1,0 +1,50 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+const FREE = 'It does not spend the prepaid balance.';
+
+/**
+ * What an AI model reads about each operation when the node is a tool of n8n's AI Agent or of an
+ * MCP Server Trigger: what it does, what it needs, what it returns and what it costs.
+ */
+export const toolDescriptions = {
+	alert: {
+		getMany: `Lists the unread LibreBOR alerts. An alert says that a company on the user's watch list appeared in the BORME, Spain's official commercial-registry bulletin: the company's name and each registry act, with its label (such as Nombramientos for appointments or Revocaciones for dismissals), the people affected and the bulletin's date and PDF link. Reading alerts does not mark them as read. ${FREE}`,
+		markAsRead: `Marks one LibreBOR alert as read, given its alert ID (a UUID from the unread alerts), so that it no longer appears among the unread alerts. ${FREE}`,
+		markAllAsRead: `Marks every unread LibreBOR alert as read at once, so that none appears among the unread alerts any more. Use it only when the user asks to clear all alerts. ${FREE}`,
+	},
+	watchlist: {
+		follow: `Adds a Spanish company to the LibreBOR watch list, given its NIF (tax ID, such as B64717838), so that LibreBOR creates an alert whenever the company appears in the BORME. Following a company already on the list changes nothing. An invalid NIF is refused before anything is sent. ${FREE}`,
+		getMany: `Lists the companies on the LibreBOR watch list, each with its name, NIF and the time it was added. ${FREE}`,
+		unfollow: `Removes a company from the LibreBOR watch list, given its NIF, so that no new alerts about it are created. ${FREE}`,
+	},
+	document: {
+		order:
+			"Spends money: orders a Spanish company's annual accounts (balance sheet, income statement, notes) for one fiscal year, given the company's NIF and the year, and pays for them from the user's LibreBOR prepaid balance. Use it only when the user asks for these accounts. Returns the order's document_id. Asking again for the same NIF and year within the order memory window (24 hours unless the workflow changes it) is not paid again: the earlier order is reused (reused_order: true).",
+		get: `Gets the status and download link of a document ordered earlier, given its document_id. ${FREE}`,
+		download: `Downloads the file (PDF) of a document ordered earlier, given its document_id, waiting while it is still processing. ${FREE} The document was paid for when it was ordered.`,
+	},
+};
+
+/**
+ * n8n describes a node used as a tool by its `toolDescription` parameter; a node without one gets
+ * n8n's automatic "<action> in LibreBOR", which says nothing of what an operation costs. One
+ * parameter per operation, shown only in the tool version of the node (`@tool`), so that
+ * choosing another operation in the editor brings that operation's text, unless the user wrote
+ * their own.
+ */
+export const toolDescriptionFields: INodeProperties[] = Object.entries(toolDescriptions).flatMap(
+	([resource, operations]) =>
+		Object.entries(operations).map(
+			([operation, text]): INodeProperties => ({
+				displayName: 'Description',
+				name: 'toolDescription',
+				type: 'string',
+				typeOptions: { rows: 4 },
+				required: true,
+				default: text,
+				description:
+					'What the AI model reads about this tool to decide when and how to call it. The default says what this operation does and costs.',
+				displayOptions: { show: { '@tool': [true], resource: [resource], operation: [operation] } },
+			}),
+		),
+);

@@ -1,0 +1,115 @@
+import { nodeError, nodeOutputItems } from '../../../test/e2e/executionRun.mts';
+import { importCredentials, importWorkflows } from '../../../test/e2e/n8nCli.mts';
+import type { N8nUserFolder } from '../../../test/e2e/n8nUserFolder.mts';
+import { startDelayProxy } from '../delayProxy.mts';
+import { companyNifs } from '../nifs.mts';
+import type { BenchSimulator } from '../simulatorControl.mts';
+import { inParallel } from '../stats.mts';
+import { PlainLibreBorClient } from '../undiciClient.mts';
+import { benchCredentials, followWorkflow, MEASURED_NODE, type FollowVia } from './benchWorkflows.mts';
+import { executeTimed } from './timedExecution.mts';
+
+export type NetworkVia = 'LibreBOR node, defaults' | 'LibreBOR node, ceiling' | 'HTTP Request node, defaults' | 'plain keep-alive client, 5 connections';
+
+export const NETWORK_VIAS: NetworkVia[] = [
+	'LibreBOR node, defaults',
+	'LibreBOR node, ceiling',
+	'HTTP Request node, defaults',
+	'plain keep-alive client, 5 connections',
+];
+export const ROUND_TRIPS_MS = [0, 20, 60];
+export const RATE_LIMIT_PER_SECOND = 20;
+export const RATE_LIMITED_ROUND_TRIP_MS = 20;
+// Parallel Requests at its maximum (MAX_CONCURRENCY in nodes/LibreBor/actions/commonOptions.ts).
+const CEILING = 100;
+
+export interface NetworkRun {
+	via: NetworkVia;
+	roundTripMs: number;
+	rateLimitPerSecond?: number;
+	items: number;
+	/** n8n's own time for the measured node (for the plain client: the whole job). */
+	ms: number;
+	failedItems: number;
+	requests: number;
+	throttled: number;
+	maxInFlight: number;
+}
+
+const workflowIds: Record<Exclude<NetworkVia, 'plain keep-alive client, 5 connections'>, string> = {
+	'LibreBOR node, defaults': 'netfollowlbdef00',
+	'LibreBOR node, ceiling': 'netfollowlbmax00',
+	'HTTP Request node, defaults': 'netfollowhttp000',
+};
+
+async function runOnce(folder: N8nUserFolder, sim: BenchSimulator, baseUrl: string, via: NetworkVia, nifs: string[]) {
+	if (via === 'plain keep-alive client, 5 connections') {
+		const client = new PlainLibreBorClient({ baseUrl, credentials: sim.credentials, reuseConnections: true });
+		let failedItems = 0;
+		const started = performance.now();
+		await inParallel(nifs.length, 5, async (index) => {
+			await client.send('POST', '/alerts/follow/', { nif: nifs[index], type: 'company' }).catch(() => failedItems++);
+		});
+		const ms = performance.now() - started;
+		await client.close();
+		return { ms, failedItems };
+	}
+	const watched = async () => ((await sim.process.control('GET', 'state')) as { watchlistSize: number }).watchlistSize;
+	const before = await watched();
+	const started = performance.now();
+	try {
+		const execution = await executeTimed(folder, workflowIds[via]);
+		const items = nodeOutputItems(execution.run, MEASURED_NODE);
+		const failed = nodeError(execution.run, MEASURED_NODE) ? nifs.length - items.filter((item) => !item.error).length : items.filter((item) => item.error).length;
+		const ms = execution.run.data.resultData.runData[MEASURED_NODE]?.[0]?.executionTime ?? execution.wallMs;
+		return { ms, failedItems: failed };
+	} catch {
+		// A failed execution (the HTTP Request node under a rate limit): count what the simulator followed.
+		return { ms: performance.now() - started, failedItems: nifs.length - ((await watched()) - before) };
+	}
+}
+
+/**
+ * Following companies at network distance: a TCP proxy delays every chunk by half the round
+ * trip each way, so connection and TLS set-up pay it as on a real network. Then the same under
+ * the simulator's rate limit.
+ */
+export async function networkRuns(folder: N8nUserFolder, sim: BenchSimulator, items: number): Promise<NetworkRun[]> {
+	const proxy = await startDelayProxy(sim.baseUrl, 0);
+	const access = { baseUrl: proxy.baseUrl, credentials: sim.credentials };
+	const nifs = companyNifs(items);
+	await importCredentials(folder, benchCredentials(access));
+	const ceilingWorkflow = followWorkflow(workflowIds['LibreBOR node, ceiling'], 'LibreBOR node', access, nifs) as {
+		nodes: Array<{ name: string; parameters: Record<string, unknown> }>;
+	};
+	const measured = ceilingWorkflow.nodes.find((node) => node.name === MEASURED_NODE);
+	if (measured) measured.parameters.options = { concurrency: CEILING };
+	await importWorkflows(folder, [
+		followWorkflow(workflowIds['LibreBOR node, defaults'], 'LibreBOR node', access, nifs),
+		ceilingWorkflow,
+		followWorkflow(workflowIds['HTTP Request node, defaults'], 'HTTP Request node' as FollowVia, access, nifs),
+	]);
+	const conditions = [
+		...ROUND_TRIPS_MS.map((roundTripMs) => ({ roundTripMs, rateLimitPerSecond: undefined as number | undefined })),
+		{ roundTripMs: RATE_LIMITED_ROUND_TRIP_MS, rateLimitPerSecond: RATE_LIMIT_PER_SECOND },
+	];
+	const runs: NetworkRun[] = [];
+	try {
+		for (const { roundTripMs, rateLimitPerSecond } of conditions) {
+			proxy.roundTripMs = roundTripMs;
+			for (const via of NETWORK_VIAS) {
+				await sim.reset();
+				await sim.process.control('POST', 'settings', { rateLimitPerSecond: rateLimitPerSecond ?? null });
+				const { ms, failedItems } = await runOnce(folder, sim, proxy.baseUrl, via, nifs);
+				const traffic = (await sim.process.control('GET', 'traffic')) as { throttled: number; admitted: number; maxInFlight: number };
+				const run = { via, roundTripMs, rateLimitPerSecond, items, ms, failedItems, requests: traffic.throttled + traffic.admitted, throttled: traffic.throttled, maxInFlight: traffic.maxInFlight };
+				runs.push(run);
+				console.log(`  ${via}, ${roundTripMs} ms${rateLimitPerSecond ? `, ${rateLimitPerSecond} req/s` : ''}: ${Math.round(ms)} ms, ${failedItems} failed, ${run.throttled}/${run.requests} answered 429, ${run.maxInFlight} in flight at most`);
+			}
+		}
+	} finally {
+		await sim.process.control('POST', 'settings', { rateLimitPerSecond: null });
+		await proxy.close();
+	}
+	return runs;
+}

@@ -1,0 +1,33 @@
+// `node scripts/bench/network.mts [items]`: the network-distance and rate-limit comparison alone
+// (see n8n/networkRuns.mts), printed as JSON. Needs NODE_EXTRA_CA_CERTS like `npm run bench`.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { installCommunityPackage } from '../../test/e2e/communityPackage.mts';
+import { createN8nUserFolder } from '../../test/e2e/n8nUserFolder.mts';
+import { networkRuns } from './n8n/networkRuns.mts';
+import { buildAndPack } from './packageBuild.mts';
+import { BenchSimulator } from './simulatorControl.mts';
+
+async function main() {
+	const items = Number(process.argv[2] ?? 1000);
+	const scratch = mkdtempSync(path.join(os.tmpdir(), 'librebor-bench-'));
+	const sim = await BenchSimulator.start();
+	const folder = await createN8nUserFolder();
+	try {
+		const packed = await buildAndPack(scratch);
+		await installCommunityPackage(folder, packed.tarball);
+		const runs = await networkRuns(folder, sim, items);
+		console.log(JSON.stringify(runs, null, 2));
+	} finally {
+		await folder.remove();
+		await sim.close();
+		rmSync(scratch, { recursive: true, force: true });
+	}
+}
+
+main().catch((error: unknown) => {
+	console.error(error instanceof Error ? error.stack : error);
+	process.exit(1);
+});

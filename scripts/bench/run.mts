@@ -1,0 +1,85 @@
+// `npm run bench`: measures the package against a plain client, against n8n's HTTP Request node in a
+// real n8n, and on its own (trigger polls, a large download, cold load), then writes BENCHMARKS.md.
+//   node scripts/bench/run.mts [--quick] [--from results.json]
+// Needs NODE_EXTRA_CA_CERTS=test/simulator/tls/ca.pem (the simulator's CA) and Node 24; installs n8n
+// on first use (scripts/n8n/install.sh). --quick runs fewer items and repetitions, to try the script;
+// --from renders BENCHMARKS.md again from the raw results a run saved, without measuring.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { repoRoot } from '../../test/e2e/repoPaths.mts';
+import { measureColdLoad } from './coldLoad.mts';
+import type { DownloadMemoryResult } from './engine/download-memory.measure.mts';
+import type { ThroughputResult } from './engine/throughput.measure.mts';
+import type { TriggerResult } from './engine/trigger.measure.mts';
+import { machineInfo } from './machine.mts';
+import { measureInRealN8n } from './n8n/realN8n.mts';
+import { buildAndPack } from './packageBuild.mts';
+import { renderReport, type BenchResults } from './report.mts';
+import { runInEngine } from './runInEngine.mts';
+
+const quick = process.argv.includes('--quick');
+const fromIndex = process.argv.indexOf('--from');
+const savedResults = fromIndex > 0 ? process.argv[fromIndex + 1] : undefined;
+const RAW_RESULTS = path.join(os.tmpdir(), 'librebor-bench-results.json');
+const engineEnv: Record<string, string> = quick ? { BENCH_QUICK: '1' } : {};
+
+function step(message: string) {
+	console.log(`\n> ${message}`);
+}
+
+async function main() {
+	if (!process.env.NODE_EXTRA_CA_CERTS) throw new Error('Set NODE_EXTRA_CA_CERTS=test/simulator/tls/ca.pem (npm run bench does)');
+	const started = performance.now();
+	const machine = machineInfo();
+	const scratch = mkdtempSync(path.join(os.tmpdir(), 'librebor-bench-'));
+	try {
+		step('Building and packing the package');
+		const packed = await buildAndPack(scratch);
+
+		step('Cold load of the built package');
+		const coldLoad = measureColdLoad(quick ? 3 : 11);
+
+		step('Node overhead through n8n-core against a plain undici client (several minutes)');
+		const throughput = await runInEngine<ThroughputResult[]>('throughput', engineEnv);
+
+		step('Trigger polls with 100 to 10,000 unread alerts');
+		const trigger = await runInEngine<TriggerResult[]>('trigger', engineEnv);
+
+		step('Memory while downloading a 50 MiB document');
+		const downloadMemory = await runInEngine<DownloadMemoryResult>('download-memory', engineEnv);
+
+		step('LibreBOR node against the HTTP Request node in a real n8n: loopback, distance, rate limit (about 15 minutes)');
+		const realN8n = await measureInRealN8n(packed.tarball, { items: quick ? 100 : 1000, repetitions: quick ? 1 : 3 });
+
+		const results: BenchResults = {
+			machine,
+			quick,
+			durationS: (performance.now() - started) / 1000,
+			throughput,
+			realN8n,
+			trigger,
+			downloadMemory,
+			coldLoad,
+			packed,
+		};
+		writeFileSync(RAW_RESULTS, JSON.stringify(results));
+		writeReport(results);
+	} finally {
+		rmSync(scratch, { recursive: true, force: true });
+	}
+}
+
+function writeReport(results: BenchResults) {
+	const report = renderReport(results);
+	writeFileSync(path.join(repoRoot, 'BENCHMARKS.md'), report);
+	console.log(`\n${report}`);
+	console.log(`Written to BENCHMARKS.md (measured in ${Math.round(results.durationS)} s; raw results in ${RAW_RESULTS})`);
+}
+
+const run = savedResults ? async () => writeReport(JSON.parse(readFileSync(savedResults, 'utf8')) as BenchResults) : main;
+run().catch((error: unknown) => {
+	console.error(error instanceof Error ? error.stack : error);
+	process.exit(1);
+});

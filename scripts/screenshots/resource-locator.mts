@@ -1,0 +1,85 @@
+// Makes docs/resource-locator.png: the Mark as Read operation's Alert picker open on the unread
+// alerts, in a real n8n editor with the package installed, driven by Debian's chromium.
+//   npm run screenshots   (needs Debian's chromium at /usr/bin/chromium: apt-get install chromium)
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import { chromium } from 'playwright-core';
+
+import { installCommunityPackage, packPackage } from '../../test/e2e/communityPackage.mts';
+import { libreBorCredential, libreBorCredentialRef } from '../../test/e2e/libreBorN8n.mts';
+import { importCredentials, importWorkflows } from '../../test/e2e/n8nCli.mts';
+import { N8nRestClient, testOwner } from '../../test/e2e/n8nRestClient.mts';
+import { startN8n } from '../../test/e2e/n8nServer.mts';
+import { createN8nUserFolder } from '../../test/e2e/n8nUserFolder.mts';
+import { repoRoot } from '../../test/e2e/repoPaths.mts';
+import { startSimulator } from '../../test/simulator/index.mts';
+
+const WORKFLOW_ID = 'screenshotLocator1';
+const output = path.join(repoRoot, 'docs', 'resource-locator.png');
+
+execFileSync('npm', ['run', 'build', '--silent'], { cwd: repoRoot, stdio: 'inherit' });
+const tarball = await packPackage(repoRoot, mkdtempSync(path.join(os.tmpdir(), 'librebor-pack-')));
+const sim = await startSimulator({ seed: true });
+for (const nif of ['A86212420', 'B64717838', 'J99216582']) if (!sim.watchlist.some((e) => e.nif === nif)) sim.follow(nif);
+if (sim.unreadAlerts().length === 0) {
+	sim.addAlert({ nif: 'A86212420', label: 'Nombramientos', created_at: '2026-03-02T09:12:00.000Z' });
+	sim.addAlert({ nif: 'B64717838', labels: ['Revocaciones', 'Nombramientos'], created_at: '2026-03-03T10:40:00.000Z' });
+	sim.addAlert({ nif: 'J99216582', label: 'Ampliación de capital', created_at: '2026-03-04T08:05:00.000Z' });
+}
+
+const folder = await createN8nUserFolder();
+await installCommunityPackage(folder, tarball);
+await importCredentials(folder, [libreBorCredential(sim)]);
+await importWorkflows(folder, [
+	{
+		id: WORKFLOW_ID,
+		name: 'Mark a BORME alert as read',
+		active: false,
+		nodes: [
+			{ id: 'n1', name: 'When clicking ‘Execute workflow’', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'n2',
+				name: 'Mark as Read',
+				type: 'n8n-nodes-librebor.libreBor',
+				typeVersion: 2,
+				position: [240, 0],
+				parameters: { resource: 'alert', operation: 'markAsRead', alertId: { __rl: true, mode: 'list', value: '' } },
+				credentials: { libreBorApi: libreBorCredentialRef },
+			},
+		],
+		connections: { 'When clicking ‘Execute workflow’': { main: [[{ node: 'Mark as Read', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	},
+]);
+const server = await startN8n(folder);
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+try {
+	await N8nRestClient.signIn(server);
+	const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
+	await page.goto(`${server.baseUrl}/signin`);
+	await page.getByLabel(/email/i).fill(testOwner.email);
+	await page.getByLabel(/password/i).fill(testOwner.password);
+	await page.getByRole('button', { name: /sign in/i }).click();
+	await page.waitForURL((url) => !url.pathname.includes('signin'));
+	await page.goto(`${server.baseUrl}/workflow/${WORKFLOW_ID}`);
+	// The node's label sits under its box; the canvas pane takes pointer events over the label itself.
+	const label = await page.getByText('Mark as Read', { exact: true }).first().boundingBox();
+	if (!label) throw new Error('The LibreBOR node is not on the canvas');
+	await page.mouse.dblclick(label.x + label.width / 2, label.y - 50);
+	await page.locator('[data-test-id="rlc-input"]').first().click();
+	await page.getByText(/ · /).first().waitFor();
+	await page.waitForTimeout(500);
+	await page.screenshot({ path: output });
+	console.log(`Wrote ${output}`);
+} catch (error) {
+	await (await browser.contexts()[0]?.pages()[0])?.screenshot({ path: '/tmp/librebor-screenshot-failure.png' });
+	throw error;
+} finally {
+	await browser.close();
+	await server.stop();
+	await folder.remove();
+	await sim.close();
+}

@@ -1,0 +1,129 @@
+import type { IDataObject } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+
+import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
+import { companyNifs } from '../../scripts/bench/nifs.mts';
+import { runListSearch } from '../harness/index.mts';
+import { credentialsFor, useSimulator, type Simulator } from '../support/libreBor.mts';
+
+const sim = useSimulator();
+
+const search = async (method: string, filter?: string, credentials?: IDataObject, paginationToken?: string) =>
+	await runListSearch({
+		nodeType: new LibreBor(),
+		method,
+		filter,
+		paginationToken,
+		credentials: credentialsFor(sim(), credentials),
+		parameters: { resource: 'alert', operation: 'markAsRead' },
+	});
+
+async function expectRefusal(simulator: Simulator, method: string, status: number, message: RegExp, description: RegExp) {
+	simulator.injectFault({ path: method === 'searchUnreadAlerts' ? '/v2/alerts/' : '/v2/alerts/following/', status, times: Infinity });
+	const failure = await search(method).then(
+		() => undefined,
+		(error: unknown) => error as { message: string; description?: string },
+	);
+	expect(failure?.message).toMatch(message);
+	expect(failure?.description).toMatch(description);
+}
+
+describe('Alert list (Mark as Read, From List)', () => {
+	it('lists the unread alerts as "<company> · <labels> · <date>" with the alert ID as value', async () => {
+		const alert = sim().addAlert({
+			nif: 'B64717838',
+			labels: ['Revocaciones', 'Nombramientos'],
+			created_at: '2026-03-04T10:00:00.000Z',
+		});
+		const { results } = await search('searchUnreadAlerts');
+		expect(results).toEqual([
+			{ name: 'BRISAS DEL LLOBREGAT SL · Revocaciones, Nombramientos · 2026-03-04', value: alert.id },
+		]);
+	});
+
+	it('keeps the alerts whose company or act label contains the search text, accents and case ignored', async () => {
+		const byLabel = sim().addAlert({ nif: 'A86212420', label: 'Situación concursal' });
+		const byCompany = sim().addAlert({ nif: 'B64717838', label: 'Nombramientos' });
+		sim().addAlert({ nif: 'J99216582', label: 'Revocaciones' });
+		expect((await search('searchUnreadAlerts', 'SITUACION')).results.map((r) => r.value)).toEqual([byLabel.id]);
+		expect((await search('searchUnreadAlerts', 'brisas')).results.map((r) => r.value)).toEqual([byCompany.id]);
+	});
+
+	it('lists an alert whose bulletin entries include a null one', async () => {
+		const alert = sim().addAlert({ label: 'Nombramientos' });
+		sim().injectFault({
+			method: 'GET',
+			path: '/v2/alerts/',
+			status: 200,
+			body: JSON.stringify([{ ...alert, data: [null, ...(alert.data ?? [])] }]),
+			contentType: 'application/json',
+		});
+		const { results } = await search('searchUnreadAlerts');
+		expect(results).toEqual([expect.objectContaining({ value: alert.id, name: expect.stringContaining('Nombramientos') })]);
+	});
+
+	it('is empty, not an error, when nothing is unread', async () => {
+		expect((await search('searchUnreadAlerts')).results).toEqual([]);
+	});
+
+	it("fails with the node's message when the credential is wrong (401)", async () => {
+		const failure = await search('searchUnreadAlerts', undefined, { password: 'wrong-password' }).then(
+			() => undefined,
+			(error: unknown) => error as { message: string; description?: string },
+		);
+		expect(failure?.message).toMatch(/refused the API user or password \(401\)/);
+		expect(failure?.description).toMatch(/API > Credentials/);
+	});
+
+	it('fails with the subscription hint when the account has no beta access (403)', async () => {
+		await expectRefusal(sim(), 'searchUnreadAlerts', 403, /refused access to this feature \(403\)/, /API subscription/);
+	});
+});
+
+describe('Company list (Unfollow, Order, From List)', () => {
+	it('lists the watched companies as "<name> (<NIF>)" with the NIF as value', async () => {
+		sim().follow('B64717838');
+		sim().follow('A86212420');
+		const { results } = await search('searchWatchedCompanies');
+		expect(results).toEqual(
+			expect.arrayContaining([
+				{ name: 'BRISAS DEL LLOBREGAT SL (B64717838)', value: 'B64717838' },
+				{ name: 'ALTAMIRA INFRAESTRUCTURAS SA (A86212420)', value: 'A86212420' },
+			]),
+		);
+		expect(results).toHaveLength(2);
+	});
+
+	it('lists a long watch list a page of 100 at a time, as the editor scrolls', async () => {
+		const nifs = companyNifs(250);
+		nifs.forEach((nif) => sim().follow(nif));
+		const pages: string[][] = [];
+		let token: string | undefined;
+		do {
+			const page = await search('searchWatchedCompanies', undefined, undefined, token);
+			pages.push(page.results.map((result) => String(result.value)));
+			token = page.paginationToken as string | undefined;
+		} while (token !== undefined);
+		expect(pages.map((page) => page.length)).toEqual([100, 100, 50]);
+		expect(pages.flat()).toEqual(sim().watchlist.map((entity) => entity.nif));
+	});
+
+	it('searches by name or NIF', async () => {
+		sim().follow('B64717838');
+		sim().follow('A86212420');
+		expect((await search('searchWatchedCompanies', 'altamira')).results.map((r) => r.value)).toEqual(['A86212420']);
+		expect((await search('searchWatchedCompanies', 'b647')).results.map((r) => r.value)).toEqual(['B64717838']);
+	});
+
+	it("fails with the node's message when the credential is wrong (401)", async () => {
+		const failure = await search('searchWatchedCompanies', undefined, { password: 'wrong-password' }).then(
+			() => undefined,
+			(error: unknown) => error as { message: string },
+		);
+		expect(failure?.message).toMatch(/\(401\)/);
+	});
+
+	it('fails with the subscription hint when the account has no beta access (403)', async () => {
+		await expectRefusal(sim(), 'searchWatchedCompanies', 403, /refused access to this feature \(403\)/, /API subscription/);
+	});
+});

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+
+import { jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
+
+const sim = useSimulator();
+const followed = () => sim().watchlist.map((entity) => entity.nif);
+
+describe('Watch List > Follow', () => {
+	it('follows a company by its NIF, normalised, and says it changed the list', async () => {
+		const result = await runLibreBor(sim(), { resource: 'watchlist', operation: 'follow', nif: 'es b-6471 7838' });
+		expect(jsonOf(result)).toEqual([{ result: 'success', nif: 'B64717838', change: 'followed' }]);
+		expect(followed()).toEqual(['B64717838']);
+		const post = sim().requestsTo('POST', '/v2/alerts/follow/');
+		expect(post.map((request) => request.form)).toEqual([{ nif: 'B64717838', type: 'company' }]);
+	});
+
+	it('says so, without a second request, when the company is already followed', async () => {
+		sim().follow('A86212420');
+		const result = await runLibreBor(sim(), { resource: 'watchlist', operation: 'follow', nif: 'A86212420' });
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result)).toEqual([{ result: 'success', nif: 'A86212420', change: 'already_followed' }]);
+		expect(sim().requestsTo('POST', '/v2/alerts/follow/')).toHaveLength(0);
+	});
+
+	it('follows a list of companies in parallel with one watch-list read, keeping item order', async () => {
+		const nifs = ['A86212420', 'B64717838', 'J99216582', 'B64717838'];
+		const result = await runLibreBor(
+			sim(),
+			{ resource: 'watchlist', operation: 'follow', nif: '={{ $json.nif }}', options: { concurrency: 3 } },
+			{ items: nifs.map((nif) => ({ nif })) },
+		);
+		expect(jsonOf(result).map((answer) => [answer.nif, answer.change])).toEqual([
+			['A86212420', 'followed'],
+			['B64717838', 'followed'],
+			['J99216582', 'followed'],
+			['B64717838', 'already_followed'],
+		]);
+		expect(pairedItemsOf(result)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(sim().requestsTo('GET', '/v2/alerts/following/')).toHaveLength(1);
+		expect(sim().requestsTo('POST', '/v2/alerts/follow/')).toHaveLength(3);
+		expect(followed().sort()).toEqual(['A86212420', 'B64717838', 'J99216582']);
+	});
+
+	it('sends no further item once one has failed, when not continuing on fail', async () => {
+		const nifs = ['A86212420', 'B64717838', 'J99216582', 'B00000000', 'A86212420'.replace('A', 'B')];
+		sim().injectFault({ method: 'POST', path: '/v2/alerts/follow/', status: 400, body: '{"result":"error","message":"bad"}' });
+		const result = await runLibreBor(
+			sim(),
+			{ resource: 'watchlist', operation: 'follow', nif: '={{ $json.nif }}', options: { concurrency: 2 } },
+			{ items: nifs.map((nif) => ({ nif })) },
+		);
+		expect(result.error?.message).toMatch(/\(400\)/);
+		expect(sim().requestsTo('POST', '/v2/alerts/follow/').length).toBeLessThanOrEqual(2);
+	});
+});
+
+describe('Watch List answers that say they failed', () => {
+	it('fails a follow that LibreBOR answers with a result other than success, and does not count it as followed', async () => {
+		sim().injectFault({
+			method: 'POST',
+			path: '/v2/alerts/follow/',
+			status: 200,
+			body: '{"result":"error","message":"Unknown company"}',
+			contentType: 'application/json',
+		});
+		const result = await runLibreBor(
+			sim(),
+			{ resource: 'watchlist', operation: 'follow', nif: '={{ $json.nif }}', options: { concurrency: 1 } },
+			{ items: [{ nif: 'B64717838' }, { nif: 'B64717838' }], continueOnFail: true },
+		);
+		expect(result.items[0].error?.message).toMatch(/did not confirm/);
+		expect(result.items[0].error?.description).toContain('Unknown company');
+		expect(jsonOf(result)[1]).toMatchObject({ nif: 'B64717838', change: 'followed' });
+		expect(sim().requestsTo('POST', '/v2/alerts/follow/')).toHaveLength(2);
+	});
+
+	it('gives each item its own error, with its own index, when the shared watch-list read fails', async () => {
+		sim().injectFault({ method: 'GET', path: '/v2/alerts/following/', status: 400, body: '{"message":"nope"}', times: Infinity });
+		const result = await runLibreBor(
+			sim(),
+			{ resource: 'watchlist', operation: 'follow', nif: '={{ $json.nif }}' },
+			{ items: [{ nif: 'A86212420' }, { nif: 'B64717838' }, { nif: 'J99216582' }], continueOnFail: true },
+		);
+		expect(result.items.map((item) => item.error?.context.itemIndex)).toEqual([0, 1, 2]);
+		expect(pairedItemsOf(result)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+	});
+});
+
+describe('Watch List > Unfollow', () => {
+	it('removes a followed company', async () => {
+		sim().follow('J99216582');
+		const result = await runLibreBor(sim(), { resource: 'watchlist', operation: 'unfollow', nif: 'J99216582' });
+		expect(jsonOf(result)).toEqual([{ result: 'success', nif: 'J99216582', change: 'unfollowed' }]);
+		expect(followed()).toEqual([]);
+	});
+
+	it('says it unfollowed the company when its answer was lost and the retry finds the company gone', async () => {
+		sim().follow('J99216582');
+		sim().injectFault({ method: 'POST', path: '/v2/alerts/unfollow/', afterHandling: true, status: 502 });
+		const result = await runLibreBor(sim(), { resource: 'watchlist', operation: 'unfollow', nif: 'J99216582' });
+		expect(result.error).toBeUndefined();
+		expect(sim().requestsTo('POST', '/v2/alerts/unfollow/')).toHaveLength(2);
+		expect(jsonOf(result)).toEqual([expect.objectContaining({ nif: 'J99216582', change: 'unfollowed' })]);
+		expect(followed()).toEqual([]);
+	});
+
+	it('says the company was not followed instead of failing', async () => {
+		const result = await runLibreBor(sim(), { resource: 'watchlist', operation: 'unfollow', nif: 'J99216582' });
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result)).toEqual([{ result: 'success', nif: 'J99216582', change: 'not_followed' }]);
+	});
+});
+
+describe('Watch List > Get Many', () => {
+	it('returns one item per watched company as the API returns it', async () => {
+		sim().follow('A86212420');
+		sim().follow('B64717838');
+		const result = await runLibreBor(sim(), { resource: 'watchlist', operation: 'getMany' });
+		expect(jsonOf(result)).toEqual(sim().watchlist);
+		expect(jsonOf(result)[0]).toMatchObject({ type: 'company', nif: 'A86212420' });
+	});
+
+	it.each([['={{ "" }}'], ['={{ 0 }}'], ['={{ -1 }}']])('refuses a Limit of %s set by an expression', async (limit) => {
+		sim().follow('A86212420');
+		const result = await runLibreBor(sim(), { resource: 'watchlist', operation: 'getMany', returnAll: false, limit });
+		expect(result.error?.message).toMatch(/"Limit" must be a number of at least 1/);
+	});
+
+	it('limits the number of items when Return All is off', async () => {
+		['A86212420', 'B64717838', 'J99216582'].forEach((nif) => sim().follow(nif));
+		const result = await runLibreBor(sim(), { resource: 'watchlist', operation: 'getMany', returnAll: false, limit: 2 });
+		expect(result.items).toHaveLength(2);
+	});
+});

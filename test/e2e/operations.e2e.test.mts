@@ -1,0 +1,249 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { isValidNif, startSimulator, type Alert, type Simulator } from '../simulator/index.mts';
+import { asJson, entryItems } from './alertEntries.mts';
+import { nodeOutputItems, nodeOutputJson, type ExecutionRun } from './executionRun.mts';
+import { createN8nWithLibreBor, libreBorCredential, libreBorNodeType, passwordForms } from './libreBorN8n.mts';
+import { libreBor } from './libreBorNodes.mts';
+import { executeWorkflow, importCredentials, importWorkflows, type WorkflowExecution } from './n8nCli.mts';
+import type { N8nUserFolder } from './n8nUserFolder.mts';
+import { jsonItem, manualTrigger, splitOut, workflow } from './workflowBuilder.mts';
+
+const setupTimeoutMs = 600_000;
+const workflowId = 'libreBorEveryOp1';
+
+const thisYear = new Date().getUTCFullYear();
+const orderOnly = { nif: 'B64717838', year: thisYear - 1 };
+const orderAndDownload = { nif: 'A86212420', year: thisYear - 2 };
+const invalidNif = 'B12345670';
+
+/**
+ * Every operation of the LibreBOR node, each in the branch of one Manual Trigger, so that one
+ * `n8n execute` runs them all. Within a branch the nodes run in order, each once (Execute Once).
+ */
+const everyOperation = workflow(
+	workflowId,
+	'LibreBOR: every operation',
+	[
+		manualTrigger(),
+		libreBor('Get Alerts', { resource: 'alert', operation: 'getMany', returnAll: true, output: 'alert' }),
+		libreBor(
+			'Get Alert Entries',
+			{ resource: 'alert', operation: 'getMany', returnAll: false, limit: 3, output: 'entry' },
+			{ executeOnce: true },
+		),
+		libreBor(
+			'Mark Alert Read',
+			{ resource: 'alert', operation: 'markAsRead', alertId: '={{ $json.alert_id }}' },
+			{ executeOnce: true },
+		),
+		libreBor('Mark All Read', { resource: 'alert', operation: 'markAllAsRead' }, { executeOnce: true }),
+
+		libreBor('Follow', { resource: 'watchlist', operation: 'follow', nif: 'es A2801-2342' }),
+		libreBor('Unfollow', { resource: 'watchlist', operation: 'unfollow', nif: 'B64717838' }, { executeOnce: true }),
+		libreBor('Watch List', { resource: 'watchlist', operation: 'getMany', returnAll: true }, { executeOnce: true }),
+		libreBor(
+			'First Watched',
+			{ resource: 'watchlist', operation: 'getMany', returnAll: false, limit: 1 },
+			{ executeOnce: true },
+		),
+
+		libreBor('Order', { resource: 'document', operation: 'order', ...orderOnly }),
+		libreBor('Get Document', { resource: 'document', operation: 'get', documentId: '={{ $json.document_id }}' }),
+		libreBor('Download Document', {
+			resource: 'document',
+			operation: 'download',
+			documentId: '={{ $json.document_id }}',
+			binaryPropertyName: 'pdf',
+			options: { pollInterval: 1 },
+		}),
+		libreBor('Order and Download', {
+			resource: 'document',
+			operation: 'order',
+			...orderAndDownload,
+			options: { download: true, pollInterval: 1 },
+		}),
+
+		jsonItem('Suppliers', { rows: [{ nif: 'A86212420' }, { nif: invalidNif }] }),
+		splitOut('One Item per Supplier', 'rows'),
+		libreBor(
+			'Follow Each',
+			{ resource: 'watchlist', operation: 'follow', nif: '={{ $json.nif }}' },
+			{ onError: 'continueRegularOutput' },
+		),
+	],
+	[
+		['Start', 'Get Alerts', 'Get Alert Entries', 'Mark Alert Read', 'Mark All Read'],
+		['Start', 'Follow', 'Unfollow', 'Watch List'],
+		['Unfollow', 'First Watched'],
+		['Start', 'Order', 'Get Document', 'Download Document'],
+		['Start', 'Order and Download'],
+		['Start', 'Suppliers', 'One Item per Supplier', 'Follow Each'],
+	],
+);
+
+describe('every LibreBOR operation run by a real n8n (`n8n execute`)', () => {
+	let sim: Simulator;
+	let folder: N8nUserFolder;
+	let execution: WorkflowExecution;
+	let run: ExecutionRun;
+	let alertsBefore: Alert[];
+	let ordersBefore: number;
+
+	beforeAll(async () => {
+		// Documents take a moment to be ready, so that Get sees one processing and the waits really wait.
+		sim = await startSimulator({ seed: true, documentProcessingMs: 2000 });
+		folder = await createN8nWithLibreBor();
+		await importCredentials(folder, [libreBorCredential(sim)]);
+		await importWorkflows(folder, [everyOperation]);
+		alertsBefore = sim.unreadAlerts();
+		ordersBefore = sim.ordersReceived;
+
+		execution = await executeWorkflow(folder, workflowId);
+		if (!execution.run) throw new Error(`n8n printed no run:\n${execution.result.stdout}\n${execution.result.stderr}`);
+		run = execution.run;
+	}, setupTimeoutMs);
+
+	afterAll(async () => {
+		await folder?.remove();
+		await sim?.close();
+	});
+
+	it('runs the whole workflow successfully', () => {
+		expect(execution.succeeded, execution.result.stdout).toBe(true);
+	});
+
+	it('pairs every output item of every LibreBOR node with an input item', () => {
+		const libreBorNodes = everyOperation.nodes.filter((node) => node.type === libreBorNodeType);
+		for (const node of libreBorNodes) {
+			const items = nodeOutputItems(run, node.name);
+			expect(items.length, node.name).toBeGreaterThan(0);
+			for (const item of items) expect(item.pairedItem, node.name).toMatchObject({ item: expect.any(Number) });
+		}
+	});
+
+	it('alert Get Many outputs the unread alerts as the API returns them', () => {
+		expect(nodeOutputJson(run, 'Get Alerts')).toEqual(alertsBefore.map(asJson));
+	});
+
+	it('alert Get Many with entry output flattens the entries, with the alert fields alongside, up to the limit', () => {
+		const entries = alertsBefore.flatMap(entryItems);
+
+		expect(entries.length).toBeGreaterThan(3);
+		expect(nodeOutputJson(run, 'Get Alert Entries')).toEqual(entries.slice(0, 3));
+	});
+
+	it('alert Mark as Read marks the alert it is given', () => {
+		const alertId = alertsBefore[0].id;
+
+		expect(nodeOutputJson(run, 'Mark Alert Read')).toEqual([{ result: 'success', alert_id: alertId }]);
+		expect(sim.requestsTo('GET', `/v2/alerts/mark_as_read/${alertId}/`)).toHaveLength(1);
+	});
+
+	it('alert Mark All as Read leaves no unread alert', () => {
+		expect(nodeOutputJson(run, 'Mark All Read')).toEqual([{ result: 'success' }]);
+		expect(sim.requestsTo('GET', '/v2/alerts/mark_as_read/all/')).toHaveLength(1);
+		expect(sim.unreadAlerts()).toEqual([]);
+	});
+
+	it('watch list Follow and Unfollow change the watch list and say what changed', () => {
+		expect(nodeOutputJson(run, 'Follow')).toEqual([{ result: 'success', nif: 'A28012342', change: 'followed' }]);
+		expect(nodeOutputJson(run, 'Unfollow')).toEqual([{ result: 'success', nif: 'B64717838', change: 'unfollowed' }]);
+		expect(sim.watchlist.map((entity) => entity.nif).sort()).toEqual(['A28012342', 'A86212420', 'J99216582']);
+	});
+
+	it('watch list Get Many outputs the watched companies as the API returns them, all or up to the limit', () => {
+		const watched = sim.watchlist.map(asJson);
+
+		expect(nodeOutputJson(run, 'Watch List')).toEqual(watched);
+		expect(nodeOutputJson(run, 'First Watched')).toEqual(watched.slice(0, 1));
+	});
+
+	it('document Order places exactly one order per node and outputs its document_id with the NIF and year', () => {
+		const [ordered] = nodeOutputJson(run, 'Order');
+		const orders = sim.requestsTo('POST', '/v2/documents/order/');
+
+		expect(ordered).toEqual({ result: 'success', document_id: expect.any(String), ...orderOnly });
+		expect(sim.documents.find((document) => document.id === ordered.document_id)).toMatchObject(orderOnly);
+		expect(orders.filter((request) => request.form.nif === orderOnly.nif)).toHaveLength(1);
+		expect(orders.filter((request) => request.form.nif === orderAndDownload.nif)).toHaveLength(1);
+		expect(sim.ordersReceived).toBe(ordersBefore + 2);
+	});
+
+	it('document Get outputs the document record with its document_id', () => {
+		const [ordered] = nodeOutputJson(run, 'Order');
+
+		expect(nodeOutputJson(run, 'Get Document')).toEqual([
+			{
+				id: ordered.document_id,
+				document_id: ordered.document_id,
+				status: 'processing',
+				download_link: null,
+				nif: orderOnly.nif,
+				year: orderOnly.year,
+				type: 'accounts',
+				created_at: expect.any(String),
+			},
+		]);
+	});
+
+	it('document Download waits for the document and outputs the PDF in the chosen binary field', () => {
+		const [ordered] = nodeOutputJson(run, 'Order');
+		const [downloaded] = nodeOutputItems(run, 'Download Document');
+
+		expect(downloaded.json).toMatchObject({ document_id: ordered.document_id, status: 'completed' });
+		expect(downloaded.binary?.pdf).toMatchObject({
+			fileName: `cuentas-anuales-${orderOnly.nif}-${orderOnly.year}.pdf`,
+			mimeType: 'application/pdf',
+			bytes: sim.documentSizeBytes,
+		});
+	});
+
+	it('document Order with Download waits, downloads and outputs the PDF with the order', () => {
+		const [item] = nodeOutputItems(run, 'Order and Download');
+
+		expect(item.json).toEqual({
+			result: 'success',
+			document_id: expect.any(String),
+			...orderAndDownload,
+			status: 'completed',
+			download_link: expect.stringMatching(/^https:\/\//),
+		});
+		// It asked again after Poll Interval while the document was processing.
+		expect(sim.requestsTo('GET', `/v2/documents/${String(item.json.document_id)}/`).length).toBeGreaterThan(1);
+		expect(item.binary?.data).toMatchObject({
+			fileName: `cuentas-anuales-${orderAndDownload.nif}-${orderAndDownload.year}.pdf`,
+			mimeType: 'application/pdf',
+			bytes: sim.documentSizeBytes,
+		});
+	});
+
+	it('downloads files without sending the credentials to the download host', () => {
+		const downloads = sim.requests.filter((request) => request.origin === 'download');
+
+		expect(downloads).toHaveLength(2);
+		for (const request of downloads) expect(request.headers.authorization).toBeUndefined();
+	});
+
+	it('with On Error: Continue, turns an invalid NIF into an error item paired with its input', () => {
+		expect(isValidNif(invalidNif)).toBe(false);
+		const items = nodeOutputItems(run, 'Follow Each');
+
+		expect(items).toHaveLength(2);
+		expect(items[0]).toMatchObject({
+			json: { result: 'success', nif: 'A86212420', change: 'already_followed' },
+			pairedItem: { item: 0 },
+		});
+		expect(items[1]).toMatchObject({ json: { error: expect.stringMatching(/NIF/) }, pairedItem: { item: 1 } });
+	});
+
+	it('never prints the password', () => {
+		const printed = [
+			execution.result.stdout,
+			execution.result.stderr,
+			JSON.stringify(execution.result.log),
+		].join('\n');
+
+		for (const secret of passwordForms(sim)) expect(printed).not.toContain(secret);
+	});
+});

@@ -1,0 +1,307 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { makeCif, startSimulator, type Alert, type Simulator } from '../simulator/index.mts';
+import { nodeOutputJson } from './executionRun.mts';
+import { libreBorCredential } from './libreBorN8n.mts';
+import { libreBor, libreBorTrigger } from './libreBorNodes.mts';
+import { importCredentials, importWorkflows } from './n8nCli.mts';
+import { problemsMentioning, readLogFile } from './n8nLog.mts';
+import { N8nRestClient, type ExecutionDetails } from './n8nRestClient.mts';
+import { startQueueCluster, type QueueCluster } from './queue/queueCluster.mts';
+import { noOp, splitOut, workflow, type WorkflowNode } from './workflowBuilder.mts';
+
+const setupTimeoutMs = 600_000;
+const testTimeoutMs = 300_000;
+// n8n's shortest poll interval is a minute, at a random second.
+const nextPollTimeoutMs = 90_000;
+
+const followWorkflowId = 'libreBorQueueFolw';
+const orderWorkflowId = 'libreBorQueueOrdr';
+const orderWebhookPath = 'queue-order';
+const waitingOrderWorkflowId = 'libreBorQueueWait';
+const waitingOrderWebhookPath = 'queue-order-and-wait';
+const triggerWorkflowId = 'libreBorQueueTrig';
+const webhookPath = 'queue-follow';
+const trigger = 'New Alert';
+
+const webhook = (name: string, path: string, webhookId: string): WorkflowNode & { webhookId: string } => ({
+	name,
+	type: 'n8n-nodes-base.webhook',
+	typeVersion: 2,
+	webhookId,
+	parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+});
+
+const lastYear = new Date().getFullYear() - 1;
+// Seeded companies: the simulator knows them, so only the balance decides whether an order goes through.
+const orderedNifs = ['B64717838', 'A86212420', 'J99216582'];
+
+/** 100 distinct valid company NIFs that are not on the watch list yet. */
+const newNifs = (count: number) => Array.from({ length: count }, (_, index) => makeCif('B', String(7_100_000 + index)));
+
+/**
+ * In queue mode, main registers a published workflow's webhooks shortly after the activation call
+ * answers. Until then n8n answers 404; a GET shows when POST is registered without running anything.
+ */
+async function webhookRegistered(baseUrl: string, path: string): Promise<void> {
+	await expect
+		.poll(async () => await (await fetch(`${baseUrl}/webhook/${path}`)).text(), { timeout: 30_000, interval: 200 })
+		.toMatch(/POST/);
+}
+
+const postJson = async (url: string, body: unknown) =>
+	await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+const alertIdsEmitted = (executions: ExecutionDetails[]) =>
+	executions.flatMap((execution) => nodeOutputJson(execution.run, trigger).map((item) => String(item.id)));
+
+describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', () => {
+	let cluster: QueueCluster;
+	let rest: N8nRestClient;
+	let sim: Simulator;
+	const triggerCredential = { id: 'libreborQueueTrg', name: 'LibreBOR queue trigger' };
+	let triggerSim: Simulator;
+
+	const signIn = async () => (rest = await N8nRestClient.signIn(await cluster.startMain()));
+
+	beforeAll(async () => {
+		[sim, triggerSim] = await Promise.all([startSimulator({ seed: true }), startSimulator({ seed: true })]);
+		cluster = await startQueueCluster({ workerCount: 2 });
+		await importCredentials(cluster.mainFolder, [
+			libreBorCredential(sim),
+			libreBorCredential(triggerSim, triggerCredential),
+		]);
+		await importWorkflows(cluster.mainFolder, [
+			workflow(
+				followWorkflowId,
+				'Follow companies from a webhook',
+				[
+					webhook('Webhook', webhookPath, '6f1a4c52-9d1e-4b8e-a7e5-2c1d7a1f0b01'),
+					libreBor('Follow', { resource: 'watchlist', operation: 'follow', nif: '={{ $json.body.nif }}' }),
+				],
+				[['Webhook', 'Follow']],
+			),
+			workflow(
+				orderWorkflowId,
+				'Order annual accounts from a webhook',
+				[
+					webhook('Webhook', orderWebhookPath, '0c7d2e1b-5a43-4f0e-9b8a-3e6f1d2c4a02'),
+					splitOut('One Item per Order', 'body.orders'),
+					libreBor('Order', { resource: 'document', operation: 'order', nif: '={{ $json.nif }}', year: '={{ $json.year }}' }),
+				],
+				[['Webhook', 'One Item per Order', 'Order']],
+			),
+			workflow(
+				waitingOrderWorkflowId,
+				'Order annual accounts and wait for them',
+				[
+					webhook('Webhook', waitingOrderWebhookPath, '9a3e5b7c-1d2f-4e6a-8b0c-4f7e2d3c5b03'),
+					splitOut('One Item per Order', 'body.orders'),
+					libreBor('Order', {
+						resource: 'document',
+						operation: 'order',
+						nif: '={{ $json.nif }}',
+						year: '={{ $json.year }}',
+						options: { waitForCompletion: true },
+					}),
+				],
+				[['Webhook', 'One Item per Order', 'Order']],
+			),
+			workflow(
+				triggerWorkflowId,
+				'New alerts, marked as read',
+				[libreBorTrigger(trigger, { output: 'alert', options: { markAsRead: true } }, triggerCredential), noOp('Received')],
+				[[trigger, 'Received']],
+			),
+		]);
+		await signIn();
+	}, setupTimeoutMs);
+
+	afterAll(async () => {
+		await cluster?.stop();
+		await Promise.all([sim?.close(), triggerSim?.close()]);
+	}, testTimeoutMs);
+
+	it(
+		'follows 100 companies from 100 concurrent webhook calls, on both workers',
+		async () => {
+			await rest.activateWorkflow(followWorkflowId);
+			await webhookRegistered(cluster.main!.baseUrl, webhookPath);
+			const nifs = newNifs(100);
+			const answers = await Promise.all(
+				nifs.map(
+					async (nif) =>
+						await fetch(`${cluster.main!.baseUrl}/webhook/${webhookPath}`, {
+							method: 'POST',
+							headers: { 'content-type': 'application/json' },
+							body: JSON.stringify({ nif }),
+						}),
+				),
+			);
+			expect(answers.map((answer) => answer.status)).toEqual(nifs.map(() => 200));
+
+			const executions = await rest.waitForExecutions(followWorkflowId, 100, { timeoutMs: 180_000 });
+			expect(executions).toHaveLength(100);
+			expect(executions.filter((execution) => execution.status === 'success')).toHaveLength(100);
+			const watched = new Set(sim.watchlist.map((entity) => entity.nif));
+			expect(nifs.filter((nif) => !watched.has(nif))).toEqual([]);
+
+			const workerOf = cluster.workerOfExecution();
+			const ranBy = executions.map((execution) => workerOf.get(execution.id));
+			expect(ranBy.filter((worker) => worker === undefined)).toEqual([]);
+			expect(new Set(ranBy)).toEqual(new Set(['worker-1', 'worker-2']));
+		},
+		testTimeoutMs,
+	);
+
+	it(
+		'emits 500 alerts arriving in bursts exactly once, on the workers, across a restart of main, and marks them all read',
+		async () => {
+			const polled = () =>
+				new Promise<void>((resolve) => triggerSim.onRequest({ method: 'GET', path: '/v2/alerts/' }, () => resolve()));
+			const executionsSoFar = async (count: number) =>
+				await rest.waitForExecutions(triggerWorkflowId, count, { timeoutMs: nextPollTimeoutMs, mode: 'trigger' });
+			const bursts: Alert[][] = [];
+
+			// The first poll only notes the alerts already there.
+			const firstPoll = polled();
+			await rest.activateWorkflow(triggerWorkflowId);
+			await firstPoll;
+
+			bursts.push(triggerSim.addAlerts(170, { nif: 'B64717838' }));
+			await executionsSoFar(1);
+
+			// Main goes down while alerts keep arriving; its first poll after the restart picks them up.
+			await cluster.stopMain();
+			bursts.push(triggerSim.addAlerts(170, { nif: 'J99216582' }));
+			await signIn();
+			await executionsSoFar(2);
+
+			bursts.push(triggerSim.addAlerts(160, { nif: 'B64717838' }));
+			const executions = await executionsSoFar(3);
+
+			const sent = bursts.flat().map((alert) => alert.id);
+			expect(sent).toHaveLength(500);
+			const emitted = alertIdsEmitted(executions);
+			expect([...emitted].sort()).toEqual([...sent].sort());
+			expect(new Set(emitted).size).toBe(500);
+			expect(executions.map((execution) => execution.status)).toEqual(executions.map(() => 'success'));
+
+			const workerOf = cluster.workerOfExecution();
+			expect(executions.filter((execution) => !workerOf.has(execution.id))).toEqual([]);
+			// Emitted alerts are marked read at the polls after their execution was stored, one by one and
+			// for at most 30 s per poll: the last burst may take two polls.
+			await expect
+				.poll(() => triggerSim.unreadAlerts().filter((alert) => sent.includes(alert.id)).length, {
+					timeout: 2 * nextPollTimeoutMs + 30_000,
+					interval: 1_000,
+				})
+				.toBe(0);
+			expect(alertIdsEmitted(await executionsSoFar(3))).toHaveLength(500);
+		},
+		testTimeoutMs + 3 * nextPollTimeoutMs,
+	);
+
+	it(
+		'reuses the orders a failed production execution placed when it is retried from the executions list',
+		async () => {
+			await rest.activateWorkflow(orderWorkflowId);
+			await webhookRegistered(cluster.main!.baseUrl, orderWebhookPath);
+			// Money for two orders: the third fails the execution after two were placed and paid.
+			sim.balance = 2 * sim.orderPrice;
+			const seeded = sim.documents.length;
+			const placed = () => sim.documents.slice(seeded).map((document) => `${document.nif}/${document.year}`);
+			const orders = orderedNifs.map((nif) => ({ nif, year: lastYear }));
+			expect((await postJson(`${cluster.main!.baseUrl}/webhook/${orderWebhookPath}`, { orders })).status).toBe(200);
+			const [failed] = await rest.waitForExecutions(orderWorkflowId, 1, { timeoutMs: 120_000 });
+			expect(failed).toMatchObject({ mode: 'webhook', status: 'error' });
+			expect(placed()).toEqual(orderedNifs.slice(0, 2).map((nif) => `${nif}/${lastYear}`));
+
+			sim.balance = 10 * sim.orderPrice;
+			await rest.request('POST', `/rest/executions/${failed.id}/retry`, { loadWorkflow: false });
+			const executions = await rest.waitForExecutions(orderWorkflowId, 2, { timeoutMs: 120_000 });
+			const retry = executions.find((execution) => execution.id !== failed.id)!;
+
+			expect(retry).toMatchObject({ status: 'success', retryOf: failed.id });
+			const output = nodeOutputJson(retry.run, 'Order');
+			expect(output.map((item) => [item.nif, item.reused_order === true])).toEqual([
+				[orderedNifs[0], true],
+				[orderedNifs[1], true],
+				[orderedNifs[2], false],
+			]);
+			// Each NIF and year ordered and paid once, across the failed execution and its retry.
+			expect(placed()).toEqual(orderedNifs.map((nif) => `${nif}/${lastYear}`));
+			expect(sim.balance).toBe(10 * sim.orderPrice - sim.orderPrice);
+			const workerOf = cluster.workerOfExecution();
+			expect([workerOf.has(failed.id), workerOf.has(retry.id)]).toEqual([true, true]);
+		},
+		testTimeoutMs,
+	);
+
+	it(
+		'orders no document twice when the worker running Order items (waiting for completion) is killed, nor when the orders are sent again',
+		async () => {
+			await rest.activateWorkflow(waitingOrderWorkflowId);
+			await webhookRegistered(cluster.main!.baseUrl, waitingOrderWebhookPath);
+			const year = lastYear - 1;
+			const seeded = sim.documents.length;
+			const ofThisYear = () => sim.documents.slice(seeded);
+			sim.balance = 10 * sim.orderPrice;
+			// Documents stay processing until the worker is gone.
+			sim.documentProcessingMs = 600_000;
+			const orders = orderedNifs.slice(0, 2).map((nif) => ({ nif, year }));
+			expect((await postJson(`${cluster.main!.baseUrl}/webhook/${waitingOrderWebhookPath}`, { orders })).status).toBe(200);
+			await expect.poll(() => ofThisYear().length, { timeout: 60_000 }).toBeGreaterThan(0);
+
+			const [running] = await rest.listExecutions({ workflowId: waitingOrderWorkflowId });
+			const worker = cluster.workers.find((candidate) => candidate.startedExecutionIds().includes(running.id))!;
+			expect(worker).toBeDefined();
+			await worker.kill();
+			for (const document of ofThisYear()) sim.finishDocument(document.id);
+			sim.documentProcessingMs = 0;
+
+			// n8n does not hand a job of a dead worker to another (its queue allows no stalled job to run
+			// again): after the job's lock expires the execution fails, and says why.
+			const execution = await rest.waitForExecution(running.id, { timeoutMs: 240_000 });
+			expect(execution.status).toBe('error');
+			expect(String(execution.run.data?.resultData?.error?.message)).toMatch(/failed to be processed too many times/);
+			// What was ordered before the worker died was ordered once: nothing ordered it again.
+			const keys = () => ofThisYear().map((document) => `${document.nif}/${document.year}`);
+			expect(keys()).toContain(`${orderedNifs[0]}/${year}`);
+			expect(new Set(keys()).size).toBe(keys().length);
+
+			// n8n's Retry of that execution runs no node: n8n saved none of its data, not even the webhook's.
+			const placedBefore = keys();
+			await rest.request('POST', `/rest/executions/${running.id}/retry`, { loadWorkflow: false });
+			const [retry] = (await rest.waitForExecutions(waitingOrderWorkflowId, 2, { timeoutMs: 120_000 })).filter(
+				(candidate) => candidate.id !== running.id,
+			);
+			expect(retry.run.data?.resultData?.runData ?? {}).toEqual({});
+			expect(keys()).toEqual(placedBefore);
+
+			// So the user sends the same orders again: a new execution, on either worker. The order the
+			// dead worker sent is refused, not paid twice (n8n's deduplication store kept its record,
+			// written before it was sent), and the execution says where to find it.
+			expect((await postJson(`${cluster.main!.baseUrl}/webhook/${waitingOrderWebhookPath}`, { orders })).status).toBe(200);
+			const [again] = (await rest.waitForExecutions(waitingOrderWorkflowId, 3, { timeoutMs: 120_000 })).filter(
+				(candidate) => candidate.id !== running.id && candidate.id !== retry.id,
+			);
+			expect(again.status).toBe('error');
+			expect(String(again.run.data?.resultData?.error?.message)).toMatch(
+				new RegExp(`Another execution of this workflow sent the order for ${orderedNifs[0]} ${year}, and its outcome is not known here`),
+			);
+			expect(keys()).toEqual(placedBefore);
+		},
+		testTimeoutMs,
+	);
+
+	it('logs no error or warning about the package on main or the workers', async () => {
+		const entries = [...(cluster.main?.logEntries() ?? []), ...cluster.workers.flatMap((worker) => readLogFile(worker.process.logFile))];
+		// The order execution that runs out of balance fails on purpose, and so do the killed worker's job
+		// (whose stack mentions the folder n8n is installed in, ~/.cache/n8n-nodes-librebor) and the
+		// execution that sends its orders again.
+		const expected =
+			/LibreBOR refused access to this feature \(402\)|job stalled more than maxStalledCount|Another execution of this workflow sent the order/;
+		expect(problemsMentioning(entries, /librebor/i).filter((entry) => !expected.test(entry.message))).toEqual([]);
+	});
+});

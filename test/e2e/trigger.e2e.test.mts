@@ -1,0 +1,202 @@
+import type { INodeParameters } from 'n8n-workflow';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startSimulator, type Alert, type Simulator } from '../simulator/index.mts';
+import { asJson, entryItems } from './alertEntries.mts';
+import { nodeOutputJson } from './executionRun.mts';
+import { createN8nWithLibreBor, libreBorCredential } from './libreBorN8n.mts';
+import { libreBorTrigger } from './libreBorNodes.mts';
+import { importCredentials, importWorkflows } from './n8nCli.mts';
+import { problemsMentioning, type N8nLogEntry } from './n8nLog.mts';
+import { N8nRestClient, type ExecutionDetails } from './n8nRestClient.mts';
+import { startN8n, type N8nServer } from './n8nServer.mts';
+import type { N8nUserFolder } from './n8nUserFolder.mts';
+import { noOp, workflow, type WorkflowDefinition } from './workflowBuilder.mts';
+
+const setupTimeoutMs = 600_000;
+const testTimeoutMs = 180_000;
+// n8n's shortest poll interval is a minute, at a random second.
+const nextPollTimeoutMs = 90_000;
+
+const trigger = 'New Alert';
+
+/** A LibreBOR Trigger workflow with a simulated account of its own. */
+interface TriggerCase {
+	workflowId: string;
+	credential: { id: string; name: string };
+	sim: Simulator;
+}
+
+async function triggerCase(workflowId: string, credentialId: string): Promise<TriggerCase> {
+	return {
+		workflowId,
+		credential: { id: credentialId, name: `LibreBOR ${workflowId}` },
+		sim: await startSimulator({ seed: true }),
+	};
+}
+
+function triggerWorkflow(testCase: TriggerCase, parameters: INodeParameters): WorkflowDefinition {
+	return workflow(
+		testCase.workflowId,
+		`LibreBOR Trigger ${testCase.workflowId}`,
+		[libreBorTrigger(trigger, parameters, testCase.credential), noOp('Received')],
+		[[trigger, 'Received']],
+	);
+}
+
+/** Resolves once the simulator has served the next alert listing: alerts added later are not in it. */
+const nextAlertListing = (sim: Simulator) =>
+	new Promise<void>((resolve) => sim.onRequest({ method: 'GET', path: '/v2/alerts/' }, () => resolve()));
+
+const alertListings = (sim: Simulator, since = 0) =>
+	sim.requests.slice(since).filter((request) => request.method === 'GET' && request.path === '/v2/alerts/');
+
+const markRequests = (sim: Simulator, alert: Alert) => sim.requestsTo('GET', `/v2/alerts/mark_as_read/${alert.id}/`);
+
+const isUnread = (sim: Simulator, alert: Alert) => sim.unreadAlerts().some((unread) => unread.id === alert.id);
+
+describe('LibreBOR Trigger in a published workflow of a real n8n', () => {
+	let folder: N8nUserFolder;
+	let server: N8nServer | undefined;
+	let rest: N8nRestClient;
+	const logs: N8nLogEntry[][] = [];
+
+	// With default options: only its memory keeps it from emitting an alert twice.
+	let alerting: TriggerCase;
+	// Marks each emitted alert read; one item per alert entry.
+	let marking: TriggerCase;
+	// The alerts and the execution of the first scheduled poll, for the restart that follows.
+	let first: Alert;
+	let firstMarked: Alert;
+	let firstMarkedExecution: ExecutionDetails;
+
+	const executionsOf = async (testCase: TriggerCase) => await rest.listExecutions({ workflowId: testCase.workflowId });
+	const waitForExecutions = async (testCase: TriggerCase, count: number): Promise<ExecutionDetails[]> =>
+		await rest.waitForExecutions(testCase.workflowId, count, { timeoutMs: nextPollTimeoutMs, mode: 'trigger' });
+
+	async function start(): Promise<void> {
+		server = await startN8n(folder);
+		rest = await N8nRestClient.signIn(server);
+	}
+
+	async function stop(): Promise<void> {
+		await server?.stop();
+		if (server) logs.push(server.logEntries());
+		server = undefined;
+	}
+
+	beforeAll(async () => {
+		[alerting, marking] = await Promise.all([
+			triggerCase('libreBorTrigAlrt', 'libreborAlerting'),
+			triggerCase('libreBorTrigMark', 'libreborMarking1'),
+		]);
+		folder = await createN8nWithLibreBor();
+		await importCredentials(folder, [
+			libreBorCredential(alerting.sim, alerting.credential),
+			libreBorCredential(marking.sim, marking.credential),
+		]);
+		await importWorkflows(folder, [
+			triggerWorkflow(alerting, { output: 'alert' }),
+			triggerWorkflow(marking, { output: 'entry', options: { markAsRead: true } }),
+		]);
+		await start();
+	}, setupTimeoutMs);
+
+	afterAll(async () => {
+		await stop();
+		await folder?.remove();
+		await Promise.all([alerting?.sim.close(), marking?.sim.close()]);
+	}, testTimeoutMs);
+
+	it('polls as soon as it is published, and emits none of the alerts that were already there', async () => {
+		const firstPolls = Promise.all([nextAlertListing(alerting.sim), nextAlertListing(marking.sim)]);
+		await rest.activateWorkflow(alerting.workflowId);
+		await rest.activateWorkflow(marking.workflowId);
+		await firstPolls;
+
+		expect(await executionsOf(alerting)).toEqual([]);
+		expect(await executionsOf(marking)).toEqual([]);
+	}, testTimeoutMs);
+
+	it('shows recent alerts in a manual run ("Fetch Test Event") without using them up', async () => {
+		first = alerting.sim.addAlert({ nif: 'B64717838', label: 'Nombramientos' });
+
+		const executionId = await rest.runManually(alerting.workflowId, {
+			triggerToStartFrom: { name: trigger },
+			destinationNode: { nodeName: trigger, mode: 'inclusive' },
+		});
+		const execution = await rest.waitForExecution(executionId);
+
+		expect(execution).toMatchObject({ mode: 'manual', status: 'success' });
+		const shown = nodeOutputJson(execution.run, trigger);
+		expect(shown.length).toBeLessThanOrEqual(3);
+		// Oldest first, so the newest alert comes last.
+		expect(shown.at(-1)).toEqual(asJson(first));
+	}, testTimeoutMs);
+
+	it(
+		'emits an alert that arrives afterwards at the next scheduled poll, in one execution',
+		async () => {
+			firstMarked = marking.sim.addAlert({ nif: 'B64717838', labels: ['Revocaciones', 'Nombramientos'] });
+
+			// Whether the alert was still unread when its execution showed up (its next poll is a minute later).
+			const marked = waitForExecutions(marking, 1).then(([execution]) => ({
+				execution,
+				unreadThen: isUnread(marking.sim, firstMarked),
+				markRequestsThen: markRequests(marking.sim, firstMarked),
+			}));
+			const [[alertExecution], { execution: markExecution, unreadThen, markRequestsThen }] = await Promise.all([
+				waitForExecutions(alerting, 1),
+				marked,
+			]);
+
+			expect(alertExecution).toMatchObject({ mode: 'trigger', status: 'success' });
+			expect(nodeOutputJson(alertExecution.run, trigger)).toEqual([asJson(first)]);
+			expect(nodeOutputJson(alertExecution.run, 'Received')).toEqual([asJson(first)]);
+
+			firstMarkedExecution = markExecution;
+			expect(markExecution).toMatchObject({ mode: 'trigger', status: 'success' });
+			expect(nodeOutputJson(markExecution.run, trigger)).toEqual(entryItems(firstMarked));
+			// Marked only at the next poll, once n8n has stored this execution.
+			expect(unreadThen).toBe(true);
+			expect(markRequestsThen).toEqual([]);
+		},
+		testTimeoutMs,
+	);
+
+	it(
+		'after a restart, emits only the alert that arrived while n8n was down, and marks the earlier one',
+		async () => {
+			await stop();
+			const second = alerting.sim.addAlert({ nif: 'J99216582', label: 'Ceses/Dimisiones' });
+			const secondMarked = marking.sim.addAlert({ nif: 'J99216582', label: 'Ampliación de capital' });
+			const logSince = { alerting: alerting.sim.requests.length, marking: marking.sim.requests.length };
+			await start();
+
+			const alertExecutions = await waitForExecutions(alerting, 2);
+			const markExecutions = await waitForExecutions(marking, 2);
+
+			// The restart's poll happened, and emitted the new alert only.
+			expect(alertListings(alerting.sim, logSince.alerting).length).toBeGreaterThan(0);
+			expect(alertExecutions).toHaveLength(2);
+			expect(nodeOutputJson(alertExecutions[1].run, trigger)).toEqual([asJson(second)]);
+			expect(alertExecutions[1].mode).toBe('trigger');
+			// Without Mark as Read the first alert is still unread, and was not emitted again.
+			expect(isUnread(alerting.sim, first)).toBe(true);
+
+			expect(alertListings(marking.sim, logSince.marking).length).toBeGreaterThan(0);
+			expect(markExecutions).toHaveLength(2);
+			expect(nodeOutputJson(markExecutions[1].run, trigger)).toEqual(entryItems(secondMarked));
+			const [markedFirst] = markRequests(marking.sim, firstMarked);
+			expect(markedFirst?.time).toBeGreaterThan(Date.parse(String(firstMarkedExecution.stoppedAt)));
+			expect(isUnread(marking.sim, firstMarked)).toBe(false);
+		},
+		testTimeoutMs,
+	);
+
+	it('logs no error or warning about the package', async () => {
+		await stop();
+
+		expect(logs.flatMap((entries) => problemsMentioning(entries, /librebor/i))).toEqual([]);
+	}, testTimeoutMs);
+});

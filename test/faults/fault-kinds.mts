@@ -1,0 +1,105 @@
+import type { Fault } from '../simulator/index.mts';
+
+/** The request timeout the action cases set (the node's `options.timeout`, in seconds). */
+export const ACTION_TIMEOUT_S = 1;
+/** Long enough past that timeout that the answer surely comes too late. */
+const SLOW_ANSWER_MS = 3000;
+
+export interface FaultKind {
+	name: string;
+	/** What the simulator does to the request (where and how often is decided per case). */
+	fault: Omit<Fault, 'method' | 'path' | 'origin' | 'times' | 'afterHandling'>;
+	/** Whether the node retries it on a read: it then recovers when it happens fewer times than the retry budget. */
+	transient: boolean;
+	/** What the error message says when the API keeps doing it. */
+	apiError: RegExp;
+	/**
+	 * What the error message says when the file host behind a download link does it; absent when it
+	 * cannot go wrong there (a file host may send any bytes, so a body is never malformed).
+	 */
+	downloadError?: RegExp;
+	/** The service refused the request and did nothing; any other fault may hide work done (matters for orders). */
+	refusal?: boolean;
+}
+
+const serverError = (status: number): FaultKind => ({
+	name: `${status}`,
+	// Retry-After: 0 keeps the suite fast; the backoff without it is exercised by 429 and the dropped connection.
+	fault: { status, retryAfter: 0 },
+	transient: true,
+	apiError: new RegExp(`LibreBOR had a server error \\(${status}\\)`),
+	downloadError: new RegExp(`download host answered ${status}`),
+});
+
+export const SLOW_ANSWER: FaultKind = {
+	name: 'slow answer past the timeout',
+	// The answer never comes in time. Dropping it in the end, rather than handling the request
+	// late, keeps a late request from changing the account of the next case.
+	fault: { delayMs: SLOW_ANSWER_MS, drop: true },
+	transient: true,
+	apiError: /LibreBOR did not answer in time/,
+	downloadError: /Could not download document/,
+};
+
+export const REFUSED_PASSWORD: FaultKind = {
+	name: '401',
+	fault: { status: 401, body: '{"detail":"Invalid username/password."}' },
+	transient: false,
+	apiError: /LibreBOR refused the API user or password \(401\)/,
+	downloadError: /download host answered 401/,
+	refusal: true,
+};
+
+export const FAULT_KINDS: FaultKind[] = [
+	{
+		name: '429 with Retry-After',
+		fault: { status: 429, retryAfter: 0 },
+		transient: true,
+		apiError: /LibreBOR (is|kept) rate limiting the requests \(429\)/,
+		downloadError: /download host answered 429/,
+		refusal: true,
+	},
+	{
+		name: '429 without Retry-After',
+		fault: { status: 429 },
+		transient: true,
+		apiError: /LibreBOR (is|kept) rate limiting the requests \(429\)/,
+		downloadError: /download host answered 429/,
+		refusal: true,
+	},
+	serverError(500),
+	serverError(502),
+	serverError(503),
+	serverError(504),
+	SLOW_ANSWER,
+	{
+		name: 'dropped connection',
+		fault: { drop: true },
+		transient: true,
+		apiError: /Could not reach LibreBOR/,
+		downloadError: /Could not download document/,
+	},
+	{
+		name: 'malformed JSON',
+		fault: { status: 200, contentType: 'application/json', body: '{"result": "succ' },
+		transient: false,
+		apiError: /with text that is not JSON/,
+	},
+	{
+		name: 'HTML page',
+		fault: {
+			status: 200,
+			contentType: 'text/html; charset=utf-8',
+			body: '<!doctype html><html><head><title>Mantenimiento</title></head><body><h1>Volvemos enseguida</h1></body></html>',
+		},
+		transient: false,
+		apiError: /with an HTML page \("Mantenimiento Volvemos enseguida"\)/,
+	},
+	{
+		name: 'empty body',
+		fault: { status: 200, body: '' },
+		transient: false,
+		apiError: /with an empty body/,
+	},
+	REFUSED_PASSWORD,
+];

@@ -1,0 +1,109 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { DEFAULT_CONCURRENCY } from '../../nodes/LibreBor/actions/commonOptions.ts';
+import { makeCif, type RequestMatcher, type Simulator } from '../simulator/index.mts';
+import { invariantProblems, runLibreBorAction } from './action-run.mts';
+import { clearErrorProblems, requestCount } from './checks.mts';
+import { injectFault, type Lane, type LaneCase, type Problem } from './fault-case.mts';
+import { REFUSED_PASSWORD } from './fault-kinds.mts';
+
+const ITEMS = 12;
+
+interface BatchOperation {
+	name: string;
+	target: RequestMatcher;
+	expectedError: RegExp;
+	prepare(sim: Simulator): { parameters: INodeParameters; items: IDataObject[] };
+}
+
+const nifs = Array.from({ length: ITEMS }, (_, index) => makeCif('B', String(7000001 + index)));
+const documentItems = (sim: Simulator) => nifs.map(() => ({ documentId: sim.documents[0].id }));
+
+const BATCH_OPERATIONS: BatchOperation[] = [
+	{
+		name: 'Alert > Mark as Read',
+		target: { method: 'GET', path: /^\/v2\/alerts\/mark_as_read\/(?!all\/)[^/]+\/$/ },
+		expectedError: REFUSED_PASSWORD.apiError,
+		prepare: (sim) => ({
+			parameters: { resource: 'alert', operation: 'markAsRead', alertId: '={{ $json.id }}' },
+			items: sim.addAlerts(ITEMS).map(({ id }) => ({ id })),
+		}),
+	},
+	{
+		name: 'Watch List > Follow',
+		target: { method: 'POST', path: '/v2/alerts/follow/' },
+		expectedError: REFUSED_PASSWORD.apiError,
+		prepare: () => ({
+			parameters: { resource: 'watchlist', operation: 'follow', nif: '={{ $json.nif }}' },
+			items: nifs.map((nif) => ({ nif })),
+		}),
+	},
+	{
+		name: 'Watch List > Unfollow',
+		target: { method: 'POST', path: '/v2/alerts/unfollow/' },
+		expectedError: REFUSED_PASSWORD.apiError,
+		prepare: (sim) => {
+			nifs.forEach((nif) => sim.follow(nif));
+			return {
+				parameters: { resource: 'watchlist', operation: 'unfollow', nif: '={{ $json.nif }}' },
+				items: nifs.map((nif) => ({ nif })),
+			};
+		},
+	},
+	{
+		name: 'Document > Get',
+		target: { method: 'GET', path: /^\/v2\/documents\/[^/]+\/$/ },
+		expectedError: REFUSED_PASSWORD.apiError,
+		prepare: (sim) => ({
+			parameters: { resource: 'document', operation: 'get', documentId: '={{ $json.documentId }}' },
+			items: documentItems(sim),
+		}),
+	},
+	{
+		name: 'Document > Download',
+		target: { method: 'GET', origin: 'download', path: '/files/*' },
+		expectedError: REFUSED_PASSWORD.downloadError!,
+		prepare: (sim) => ({
+			parameters: { resource: 'document', operation: 'download', documentId: '={{ $json.documentId }}', binaryPropertyName: 'data' },
+			items: documentItems(sim),
+		}),
+	},
+];
+
+/** Waits until no request has arrived for a while: whatever the node still had going has landed. */
+async function untilQuiet(sim: Simulator, quietMs = 300): Promise<void> {
+	for (let seen = -1; seen !== sim.requests.length; ) {
+		seen = sim.requests.length;
+		await sleep(quietMs);
+	}
+}
+
+/**
+ * Without "continue on fail", the first failing item fails the node: the items already in
+ * flight may finish, but no other item may be sent once the node has reported the failure.
+ */
+function stopCase(operation: BatchOperation): LaneCase {
+	return {
+		name: `${operation.name}, ${ITEMS} items, ${REFUSED_PASSWORD.name} on the first`,
+		async run(sim) {
+			const input = operation.prepare(sim);
+			injectFault(sim, operation.target, REFUSED_PASSWORD, 'once');
+			const result = await runLibreBorAction(sim, input);
+			await untilQuiet(sim);
+			const sent = requestCount(sim, operation.target);
+			const problems: Problem[] = [...invariantProblems(sim, result), ...clearErrorProblems(result.error, operation.expectedError)];
+			if (sent > DEFAULT_CONCURRENCY) {
+				problems.push({ check: 'stops on failure', detail: `${sent} of ${ITEMS} items were sent, more than the ${DEFAULT_CONCURRENCY} in flight` });
+			}
+			return problems;
+		},
+	};
+}
+
+export const STOP_ON_FAILURE_LANE: Lane = {
+	name: 'A failing item stops the other items',
+	simulatorOptions: { seed: true },
+	cases: BATCH_OPERATIONS.map(stopCase),
+};

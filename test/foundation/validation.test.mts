@@ -1,0 +1,136 @@
+import type { GenericValue, INodeParameters } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+
+import { explainInvalidNif, normalizeNif } from '../../nodes/LibreBor/helpers/nif.ts';
+import { jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
+
+const sim = useSimulator();
+
+const INVALID_NIFS = [
+	'',
+	'   ',
+	'B6471783',
+	'B647178380',
+	'B64717839',
+	'A8621242J',
+	'P1234567J0',
+	'P12345678',
+	'12345678A',
+	'X1234567A',
+	'K1234567A',
+	'I1234567A',
+	'ÑB6471783',
+	'B64717838; DROP',
+	'../../etc',
+];
+const VALID_NIFS = [
+	['B64717838', 'B64717838'],
+	['A86212420', 'A86212420'],
+	['J99216582', 'J99216582'],
+	['es-b64717838', 'B64717838'],
+	['B 6471 7838', 'B64717838'],
+	['12345678Z', '12345678Z'],
+	['X1234567L', 'X1234567L'],
+	['Y1234567X', 'Y1234567X'],
+];
+const INVALID_ALERT_IDS = ['', 'all', '123', 'not-a-uuid', '3f1c2b9e-8d4a-4c6b-9f0e-2a7d5c1b8e3', '3f1c2b9e-8d4a-4c6b-9f0e-2a7d5c1b8e34/../all', '../all'];
+const INVALID_DOCUMENT_IDS = ['', ' ', '../1', 'a/b', 'a?b=1', 'a#b', '%2e%2e', 'x'.repeat(200), '-leading-dash', 'a b'];
+const INVALID_YEARS = [0, 1989, new Date().getUTCFullYear() + 1, 2023.5, -2023, 'abc', ''];
+
+/** Runs one operation over many bad values, with continue-on-fail so that every item reports. */
+async function refuseAll(parameters: INodeParameters, field: string, values: GenericValue[]) {
+	const result = await runLibreBor(sim(), { ...parameters, [field]: `={{ $json.value }}` }, {
+		items: values.map((value) => ({ value })),
+		continueOnFail: true,
+	});
+	expect(result.items).toHaveLength(values.length);
+	expect(pairedItemsOf(result)).toEqual(values.map((_, item) => ({ item })));
+	expect(sim().requests).toEqual([]);
+	return result.items.map((item) => ({ error: item.json.error, description: item.error?.description }));
+}
+
+describe('input validation, before any request', () => {
+	it('normalises and accepts valid NIFs (CIF, DNI, NIE)', () => {
+		for (const [raw, normalised] of VALID_NIFS) {
+			expect(normalizeNif(raw)).toBe(normalised);
+			expect(explainInvalidNif(normalised)).toBeUndefined();
+		}
+	});
+
+	it.each([
+		['watchlist', 'follow'],
+		['watchlist', 'unfollow'],
+	])('refuses every invalid NIF for %s > %s', async (resource, operation) => {
+		const outputs = await refuseAll({ resource, operation }, 'nif', INVALID_NIFS);
+		for (const output of outputs) {
+			expect(output.error).toMatch(/NIF .*(is empty|is not valid)/);
+			expect(output.description).toMatch(/B64717838/);
+		}
+	});
+
+	it('refuses every invalid NIF for a document order, spending nothing', async () => {
+		const outputs = await refuseAll({ resource: 'document', operation: 'order', year: 2023 }, 'nif', INVALID_NIFS);
+		expect(outputs.every((output) => /NIF/.test(String(output.error)))).toBe(true);
+		expect(sim().ordersReceived).toBe(0);
+	});
+
+	it('refuses every invalid year for a document order', async () => {
+		const outputs = await refuseAll({ resource: 'document', operation: 'order', nif: 'B64717838' }, 'year', INVALID_YEARS);
+		for (const output of outputs) {
+			expect(output.error).toMatch(/The year .* is not valid/);
+			expect(output.description).toMatch(/from 1990 to \d{4}/);
+		}
+	});
+
+	it('refuses every malformed alert ID', async () => {
+		const outputs = await refuseAll({ resource: 'alert', operation: 'markAsRead' }, 'alertId', INVALID_ALERT_IDS);
+		for (const output of outputs) expect(output.error).toMatch(/The alert ID .* is not valid/);
+	});
+
+	it.each(['get', 'download'])('refuses every unsafe document ID for document > %s', async (operation) => {
+		const outputs = await refuseAll(
+			{ resource: 'document', operation, binaryPropertyName: 'data' },
+			'documentId',
+			INVALID_DOCUMENT_IDS,
+		);
+		for (const output of outputs) expect(output.error).toMatch(/The document ID .* is not valid/);
+	});
+});
+
+describe('continue on fail', () => {
+	it('turns one bad NIF among valid ones into one error item, the others followed, each paired with its input', async () => {
+		const result = await runLibreBor(
+			sim(),
+			{ resource: 'watchlist', operation: 'follow', nif: '={{ $json.nif }}' },
+			{ items: [{ nif: 'A86212420' }, { nif: 'B00000001' }, { nif: 'J99216582' }], continueOnFail: true },
+		);
+		expect(result.error).toBeUndefined();
+		const outputs = jsonOf(result);
+		expect(outputs[0]).toMatchObject({ nif: 'A86212420', change: 'followed' });
+		expect(outputs[1].error).toMatch(/The NIF "B00000001" is not valid/);
+		expect(result.items[1].error?.description).toMatch(/Spanish tax identifier/);
+		expect(outputs[2]).toMatchObject({ nif: 'J99216582', change: 'followed' });
+		expect(pairedItemsOf(result)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(sim().watchlist.map((entity) => entity.nif).sort()).toEqual(['A86212420', 'J99216582']);
+	});
+
+	it('keeps ordering the other documents when one NIF is bad', async () => {
+		const result = await runLibreBor(
+			sim(),
+			{ resource: 'document', operation: 'order', nif: '={{ $json.nif }}', year: 2023 },
+			{ items: [{ nif: 'B64717838' }, { nif: 'nonsense' }, { nif: 'A86212420' }], continueOnFail: true },
+		);
+		expect(sim().ordersReceived).toBe(2);
+		expect(jsonOf(result).map((output) => Boolean(output.error))).toEqual([false, true, false]);
+	});
+
+	it('stops at the first bad item without continue on fail, naming the item', async () => {
+		const result = await runLibreBor(
+			sim(),
+			{ resource: 'watchlist', operation: 'follow', nif: '={{ $json.nif }}' },
+			{ items: [{ nif: 'nonsense' }, { nif: 'A86212420' }] },
+		);
+		expect(result.error?.message).toMatch(/The NIF "nonsense" is not valid/);
+		expect((result.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(0);
+	});
+});

@@ -1,0 +1,33 @@
+import type { INode, INodeCredentials, INodeParameters, INodeType } from 'n8n-workflow';
+
+import type { CredentialsByType } from './credentials-helper.mts';
+import { latestVersionOf, nodeTypeNameOf } from './node-types.mts';
+
+export interface NodeUnderTestOptions {
+	nodeType: INodeType;
+	parameters: INodeParameters;
+	credentials?: CredentialsByType;
+	typeVersion?: number;
+	continueOnFail?: boolean;
+}
+
+/** The workflow node a user would have saved: the node's default name, its parameters and its credential references. */
+export function buildNodeUnderTest(options: NodeUnderTestOptions): INode {
+	const { description } = options.nodeType;
+	const credentials: INodeCredentials = {};
+	Object.keys(options.credentials ?? {}).forEach((type, index) => {
+		credentials[type] = { id: String(index + 1), name: `${type} account` };
+	});
+
+	return {
+		id: `${description.name}-under-test`,
+		name: description.defaults.name ?? description.displayName,
+		type: nodeTypeNameOf(options.nodeType),
+		typeVersion: options.typeVersion ?? latestVersionOf(options.nodeType),
+		position: [0, 0],
+		// The Workflow constructor adds the parameter defaults, so a copy is enough here.
+		parameters: structuredClone(options.parameters),
+		credentials,
+		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+	};
+}

@@ -1,0 +1,209 @@
+import { Container } from '@n8n/di';
+import { PollTriggerExecutor } from 'n8n-core';
+import type {
+	ICredentialType,
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	WorkflowActivateMode,
+} from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+
+import { createAdditionalData } from './additional-data.mts';
+import { CredentialTypeRegistry, defaultCredentialTypes } from './credential-types.mts';
+import type { CredentialsByType } from './credentials-helper.mts';
+import { HarnessCredentialsHelper } from './credentials-helper.mts';
+import { ensureEngine } from './engine.mts';
+import { runManualPoll } from './manual-poll.mts';
+import { buildNodeUnderTest } from './node-under-test.mts';
+import { asLoadedByN8n, HarnessNodeTypes } from './node-types.mts';
+import type { CursorStorage } from './poll-persistence.mts';
+import { createActivePollContext, PersistedPollState, PollOutcome, SCHEDULER_POLL_BUDGET_MS } from './poll-persistence.mts';
+
+export type PollMode = 'trigger' | 'manual';
+
+export interface PollSessionOptions {
+	/** An instance of the trigger class; a restart builds a fresh one from its class. */
+	nodeType: INodeType;
+	parameters: INodeParameters;
+	credentials?: CredentialsByType;
+	/** The workflow static data saved before this session, if any. */
+	staticData?: IDataObject;
+	/** How the n8n instance keeps poll state; see poll-persistence.mts. Defaults to n8n's default. */
+	cursorStorage?: CursorStorage;
+	typeVersion?: number;
+	credentialTypes?: ICredentialType[];
+	/** With the 'scheduler' storage: the budget each scheduled poll gets. */
+	pollBudgetMs?: number;
+}
+
+interface ActivePollTrigger {
+	workflow: Workflow;
+	outcome: PollOutcome;
+	execute: (testingTrigger: boolean) => Promise<void>;
+}
+
+let sessions = 0;
+
+const freshInstanceOf = (nodeType: INodeType): INodeType => {
+	const NodeClass = nodeType.constructor;
+	return NodeClass === Object ? nodeType : (new (NodeClass as new () => INodeType)() as INodeType);
+};
+
+/**
+ * An active workflow with one polling trigger, polled like n8n 2.41 polls it: the first
+ * poll of an activation is n8n's "testing" poll, later ones are regular ticks sharing one
+ * in-memory workflow, and only what n8n would write to its database survives `restart()`.
+ */
+export class PollSession {
+	readonly nodeName: string;
+
+	private readonly node: INode;
+
+	private readonly credentialsHelper: HarnessCredentialsHelper;
+
+	private readonly state: PersistedPollState;
+
+	private readonly cursorStorage: CursorStorage;
+
+	private active?: ActivePollTrigger;
+
+	private nextActivation: WorkflowActivateMode = 'activate';
+
+	private nodeTypeInstance: INodeType;
+
+	/**
+	 * The workflow's id, new for every session, and for every restart too: what the node keeps in
+	 * its module's memory (found by workflow id) must be gone after a restart, as in n8n.
+	 */
+	private workflowId: string;
+
+	private readonly sessionId = ++sessions;
+
+	private restarts = 0;
+
+	constructor(private readonly options: PollSessionOptions) {
+		this.node = buildNodeUnderTest(options);
+		this.nodeName = this.node.name;
+		this.nodeTypeInstance = options.nodeType;
+		this.cursorStorage = options.cursorStorage ?? 'static-data';
+		this.workflowId = `harness-poll-workflow-${this.sessionId}`;
+		this.state = new PersistedPollState(options.staticData);
+		this.credentialsHelper = new HarnessCredentialsHelper(
+			new CredentialTypeRegistry(options.credentialTypes ?? defaultCredentialTypes()),
+			structuredClone(options.credentials ?? {}),
+		);
+	}
+
+	/** The workflow static data in n8n's database now: what a restart starts from. */
+	get savedStaticData(): IDataObject {
+		return this.state.savedStaticData;
+	}
+
+	/** This node's part of `savedStaticData` (`getWorkflowStaticData('node')` after a restart). */
+	get savedNodeStaticData(): IDataObject {
+		return (this.savedStaticData[`node:${this.nodeName}`] as IDataObject | undefined) ?? {};
+	}
+
+	/** The static data of the active in-memory workflow, including what is not saved yet. */
+	get liveStaticData(): IDataObject | undefined {
+		return this.active ? (JSON.parse(JSON.stringify(this.active.workflow.staticData)) as IDataObject) : undefined;
+	}
+
+	/** Whether the next trigger poll is the first of an activation (n8n's "testing" poll). */
+	get isActivated(): boolean {
+		return this.active !== undefined;
+	}
+
+	/**
+	 * One poll. 'trigger' is a tick of the active workflow (activating it first if needed);
+	 * 'manual' is a "Fetch Test Event" run that leaves the saved state alone. Returns what
+	 * the poll emitted, or null; rejects with the poll's error.
+	 */
+	async poll(mode: PollMode = 'trigger'): Promise<INodeExecutionData[][] | null> {
+		await ensureEngine();
+		if (mode === 'manual') {
+			return await runManualPoll({
+				node: this.node,
+				nodeTypes: this.nodeTypes(),
+				credentialsHelper: this.credentialsHelper,
+				staticData: this.savedStaticData,
+			});
+		}
+
+		const activationPoll = !this.active;
+		this.active ??= this.activate();
+		// n8n's scheduler runs each later tick in a workflow and context of its own.
+		const { execute, outcome } = this.cursorStorage === 'scheduler' && !activationPoll ? this.scheduledTask() : this.active;
+		outcome.reset();
+		try {
+			await execute(activationPoll);
+		} catch (error) {
+			// A failed first poll fails the activation: n8n drops this workflow object and
+			// activates again later from the saved state.
+			this.active = undefined;
+			throw error;
+		}
+		if (outcome.error) throw outcome.error;
+		return outcome.data ?? null;
+	}
+
+	/** An n8n restart: a new node instance and workflow, activated again from the saved state. */
+	restart(): void {
+		this.active = undefined;
+		this.nodeTypeInstance = freshInstanceOf(this.options.nodeType);
+		this.nextActivation = 'init';
+		this.workflowId = `harness-poll-workflow-${this.sessionId}-after-restart-${++this.restarts}`;
+	}
+
+	/** Activates the workflow without polling yet; `runPoll` uses it to poll as a regular tick. */
+	activateWithoutPolling(): void {
+		this.active ??= this.activate();
+	}
+
+	private nodeTypes(): HarnessNodeTypes {
+		return new HarnessNodeTypes().register(this.node.type, asLoadedByN8n(this.nodeTypeInstance));
+	}
+
+	private activate(): ActivePollTrigger {
+		return this.pollTrigger(this.nextActivation);
+	}
+
+	private scheduledTask(): ActivePollTrigger {
+		return this.pollTrigger('update', this.options.pollBudgetMs ?? SCHEDULER_POLL_BUDGET_MS);
+	}
+
+	private pollTrigger(activation: WorkflowActivateMode, pollBudgetMs?: number): ActivePollTrigger {
+		const workflow = new Workflow({
+			id: this.workflowId,
+			name: 'Poll trigger under test',
+			nodes: [structuredClone(this.node)],
+			connections: {},
+			active: true,
+			nodeTypes: this.nodeTypes(),
+			staticData: this.state.savedStaticData,
+			settings: { executionOrder: 'v1' },
+		});
+		const node = workflow.getNode(this.nodeName)!;
+		const outcome = new PollOutcome();
+		const context = createActivePollContext({
+			workflow,
+			node,
+			additionalData: createAdditionalData({
+				credentialsHelper: this.credentialsHelper,
+				workflowId: this.workflowId,
+			}),
+			activation,
+			cursorStorage: this.cursorStorage,
+			state: this.state,
+			outcome,
+			pollBudgetMs,
+		});
+		const execute = Container.get(PollTriggerExecutor).create(workflow, node, context, () => true);
+		return { workflow, outcome, execute };
+	}
+}
+
+export const createPollSession = (options: PollSessionOptions): PollSession => new PollSession(options);

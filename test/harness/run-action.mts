@@ -1,0 +1,157 @@
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import type {
+	ExecutionBaseError,
+	IDataObject,
+	ICredentialType,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	IRun,
+	IRunData,
+	IWorkflowBase,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
+import { NodeConnectionTypes, Workflow } from 'n8n-workflow';
+
+import { createAdditionalData } from './additional-data.mts';
+import { CredentialTypeRegistry, defaultCredentialTypes } from './credential-types.mts';
+import type { CredentialsByType } from './credentials-helper.mts';
+import { HarnessCredentialsHelper } from './credentials-helper.mts';
+import { ensureEngine } from './engine.mts';
+import type { InputItems } from './input-node.mts';
+import { createInputNodeType, INPUT_NODE_NAME, INPUT_NODE_TYPE, toExecutionItems } from './input-node.mts';
+import { buildNodeUnderTest } from './node-under-test.mts';
+import { asLoadedByN8n, HarnessNodeTypes } from './node-types.mts';
+
+export interface RunActionOptions {
+	/** An instance of the node class, e.g. `new LibreBor()`. */
+	nodeType: INodeType;
+	parameters: INodeParameters;
+	/** Decrypted credential data by credential type name, e.g. `{ libreBorApi: {...} }`. */
+	credentials?: CredentialsByType;
+	/** Input items; plain objects become `{ json }`. Defaults to one empty item. */
+	items?: InputItems;
+	/** The node setting "On Error: Continue" (`onError: 'continueRegularOutput'`). */
+	continueOnFail?: boolean;
+	typeVersion?: number;
+	/** Execution mode; n8n's own node tests use 'manual'. */
+	mode?: WorkflowExecuteMode;
+	/**
+	 * The workflow's id and static data, to run the node as later executions of one saved
+	 * workflow; by default every run is a workflow of its own.
+	 */
+	workflow?: { id: string; staticData: IDataObject };
+	/** The node's type name as n8n registers it; e.g. `...libreBorTool` when used as an AI tool. */
+	nodeTypeName?: string;
+	/** Cancels the execution this long after it starts, as the editor's Stop button does. */
+	cancelAfterMs?: number;
+	/** Credential types the engine knows; defaults to the package's. */
+	credentialTypes?: ICredentialType[];
+	/** The workflow's Timezone setting; n8n's default (America/New_York) when not set. */
+	timezone?: string;
+}
+
+export interface ActionResult {
+	/** First output of the node under test. */
+	items: INodeExecutionData[];
+	outputs: INodeExecutionData[][];
+	/**
+	 * The error the node threw when the run failed (not set when continueOnFail kept it
+	 * going), as thrown: a NodeApiError or NodeOperationError instance.
+	 */
+	error?: ExecutionBaseError;
+	/** The same failure as n8n-core stores it in the run data: a plain copy of the error's fields. */
+	engineError?: ExecutionBaseError;
+	runData: IRunData;
+	run: IRun;
+	nodeName: string;
+}
+
+let executionCounter = 0;
+
+/** n8n-core keeps only a field copy of a node's error; this keeps the instance the node threw. */
+function recordingThrownError(nodeType: INodeType, thrown: { error?: ExecutionBaseError }): INodeType {
+	const { execute } = nodeType;
+	if (!execute) return nodeType;
+	nodeType.execute = async function (this: IExecuteFunctions) {
+		try {
+			return await execute.call(this);
+		} catch (error) {
+			thrown.error = error as ExecutionBaseError;
+			throw error;
+		}
+	};
+	return nodeType;
+}
+
+/** Runs an action node behind a test input node through n8n-core's WorkflowExecute. */
+export async function runAction(options: RunActionOptions): Promise<ActionResult> {
+	await ensureEngine();
+
+	const nodeUnderTest = buildNodeUnderTest(options);
+	if (options.nodeTypeName) nodeUnderTest.type = options.nodeTypeName;
+	const inputNode = {
+		id: 'test-input',
+		name: INPUT_NODE_NAME,
+		type: INPUT_NODE_TYPE,
+		typeVersion: 1,
+		position: [-200, 0] as [number, number],
+		parameters: {},
+	};
+	const thrown: { error?: ExecutionBaseError } = {};
+	const nodeTypes = new HarnessNodeTypes()
+		.register(INPUT_NODE_TYPE, createInputNodeType(toExecutionItems(options.items)))
+		.register(nodeUnderTest.type, recordingThrownError(asLoadedByN8n(options.nodeType), thrown));
+
+	const mode = options.mode ?? 'manual';
+	const executionId = String(++executionCounter);
+	const workflowData: IWorkflowBase = {
+		id: options.workflow?.id ?? `harness-action-workflow-${executionId}`,
+		name: 'Action under test',
+		active: false,
+		activeVersionId: null,
+		isArchived: false,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		nodes: [inputNode, nodeUnderTest],
+		connections: {
+			[INPUT_NODE_NAME]: {
+				main: [[{ node: nodeUnderTest.name, type: NodeConnectionTypes.Main, index: 0 }]],
+			},
+		},
+		settings: { executionOrder: 'v1', ...(options.timezone ? { timezone: options.timezone } : {}) },
+	};
+	const workflow = new Workflow({ ...workflowData, nodeTypes, staticData: options.workflow?.staticData });
+	const additionalData = createAdditionalData({
+		credentialsHelper: new HarnessCredentialsHelper(
+			new CredentialTypeRegistry(options.credentialTypes ?? defaultCredentialTypes()),
+			structuredClone(options.credentials ?? {}),
+		),
+		workflowId: workflowData.id,
+		executionId,
+		hooks: new ExecutionLifecycleHooks(mode, executionId, workflowData),
+	});
+
+	const execution = new WorkflowExecute(additionalData, mode).run({
+		workflow,
+		startNode: workflow.getNode(INPUT_NODE_NAME)!,
+	});
+	const cancelTimer =
+		options.cancelAfterMs === undefined ? undefined : setTimeout(() => execution.cancel(), options.cancelAfterMs);
+	const run = await execution.finally(() => clearTimeout(cancelTimer));
+
+	const { runData } = run.data.resultData;
+	const taskData = runData[nodeUnderTest.name]?.[0];
+	const outputs = (taskData?.data?.main ?? []).map((output) => output ?? []);
+	const engineError = taskData?.error ?? run.data.resultData.error;
+	return {
+		items: outputs[0] ?? [],
+		outputs,
+		error: engineError && (thrown.error ?? engineError),
+		engineError,
+		runData,
+		run,
+		nodeName: nodeUnderTest.name,
+	};
+}

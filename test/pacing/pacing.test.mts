@@ -1,0 +1,134 @@
+import type { INodeParameters } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+
+import { companyNifs } from '../../scripts/bench/nifs.mts';
+import { jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
+
+const sim = useSimulator();
+const FOLLOW = { method: 'POST', path: '/v2/alerts/follow/' } as const;
+
+const follow = (options: INodeParameters = {}): INodeParameters => ({
+	resource: 'watchlist',
+	operation: 'follow',
+	nif: '={{ $json.nif }}',
+	options,
+});
+const nifItems = (count: number) => companyNifs(count).map((nif) => ({ nif }));
+const share429 = () => sim().traffic.throttled / sim().requests.length;
+
+describe('one pacer for every request of a run', () => {
+	it('follows a long list under a rate limit with no failed item and few requests answered 429', async () => {
+		sim().rateLimitPerSecond = 20;
+		const result = await runLibreBor(sim(), follow(), { items: nifItems(100) });
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result).every((answer) => answer.change === 'followed')).toBe(true);
+		expect(sim().watchlist).toHaveLength(100);
+		expect(share429()).toBeLessThanOrEqual(0.1);
+	});
+
+	it('marks a long list of alerts as read under a rate limit with no failed item and few requests answered 429', async () => {
+		const alerts = sim().addAlerts(100);
+		sim().rateLimitPerSecond = 20;
+		const result = await runLibreBor(
+			sim(),
+			{ resource: 'alert', operation: 'markAsRead', alertId: '={{ $json.id }}' },
+			{ items: alerts.map((alert) => ({ id: alert.id })) },
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(100);
+		expect(sim().unreadAlerts()).toHaveLength(0);
+		expect(share429()).toBeLessThanOrEqual(0.1);
+	});
+
+	it("pauses every item, not only the one answered 429, for as long as Retry-After asks", async () => {
+		sim().injectFault({ ...FOLLOW, status: 429, retryAfter: 2 });
+		const result = await runLibreBor(sim(), follow(), { items: nifItems(30) });
+		expect(result.error).toBeUndefined();
+		expect(pairedItemsOf(result)).toEqual(Array.from({ length: 30 }, (_, item) => ({ item })));
+
+		const follows = sim().requestsTo('POST', '/v2/alerts/follow/');
+		const throttledAt = follows[0].time;
+		// Requests already on their way when the 429 went out may still arrive; nothing new starts.
+		const sentDuringPause = follows.filter((request) => request.time > throttledAt + 250 && request.time < throttledAt + 1_900);
+		expect(sentDuringPause).toEqual([]);
+		expect(follows).toHaveLength(31);
+	});
+
+	it('never has more requests in flight than Parallel Requests', async () => {
+		sim().latencyMs = 30;
+		const result = await runLibreBor(sim(), follow({ concurrency: 6 }), { items: nifItems(60) });
+		expect(result.error).toBeUndefined();
+		expect(sim().traffic.maxInFlight).toBeGreaterThan(1);
+		expect(sim().traffic.maxInFlight).toBeLessThanOrEqual(6);
+	});
+
+	it('still sends orders one at a time', async () => {
+		sim().latencyMs = 30;
+		const result = await runLibreBor(
+			sim(),
+			{ resource: 'document', operation: 'order', nif: '={{ $json.nif }}', year: 2023, options: {} },
+			{ items: nifItems(4) },
+		);
+		expect(result.error).toBeUndefined();
+		expect(sim().ordersReceived).toBe(4);
+		expect(sim().traffic.maxInFlight).toBe(1);
+	});
+
+	it('stops once the time budget is spent when the server answers 429 forever, saying how many items were done', async () => {
+		let follows = 0;
+		sim().onRequest(
+			FOLLOW,
+			() => {
+				if (++follows === 3) sim().injectFault({ ...FOLLOW, status: 429, retryAfter: 1, times: Infinity });
+			},
+			3,
+		);
+		const startedAt = Date.now();
+		const budgetMs = 2_400;
+		const result = await runLibreBor(sim(), follow({ budgetMinutes: budgetMs / 60_000, concurrency: 1 }), {
+			items: nifItems(8),
+		});
+		const error = result.error as Error & { description?: string };
+		expect(error?.message).toMatch(/time budget/);
+		expect(error?.message).toContain('3 of 8 items were done');
+		expect(error?.description).toMatch(/run the node again on the items that were not done/);
+		expect(sim().watchlist).toHaveLength(3);
+		const lastRequest = Math.max(...sim().requests.map((request) => request.time));
+		expect(lastRequest).toBeLessThanOrEqual(startedAt + budgetMs);
+	});
+
+	it('fails the items at once, without waiting, when Retry-After asks for longer than the budget', async () => {
+		sim().injectFault({ ...FOLLOW, status: 429, retryAfter: 3600 });
+		const result = await runLibreBor(sim(), follow({ concurrency: 1 }), { items: nifItems(3), continueOnFail: true });
+		expect(result.items.map((item) => item.error?.message)).toEqual([
+			expect.stringMatching(/time budget of 5 min is spent; 0 of 3 items were done/),
+			expect.stringMatching(/time budget of 5 min is spent; 0 of 3 items were done/),
+			expect.stringMatching(/time budget of 5 min is spent; 0 of 3 items were done/),
+		]);
+		expect(sim().requestsTo('POST', '/v2/alerts/follow/')).toHaveLength(1);
+	});
+
+	it('fails every waiting item, instead of hanging, when a Retry-After runs past the budget', { timeout: 20_000 }, async () => {
+		sim().injectFault({ ...FOLLOW, status: 429, retryAfter: 3600, times: Infinity });
+		const result = await runLibreBor(sim(), follow(), { items: nifItems(20), continueOnFail: true });
+		expect(result.items).toHaveLength(20);
+		for (const item of result.items) expect(item.error?.message).toMatch(/time budget of 5 min is spent; 0 of 20 items were done/);
+		expect(pairedItemsOf(result)).toEqual(nifItems(20).map((_, item) => ({ item })));
+	});
+
+	it('waits out a later 429 after the run stopped one item for lack of progress and then went on', async () => {
+		// Six pauses in a row without a fine answer fail the item being tried; the others then succeed.
+		sim().injectFault({ ...FOLLOW, status: 429, retryAfter: 0, times: 6 });
+		let follows = 0;
+		sim().onRequest(
+			FOLLOW,
+			() => {
+				if (++follows === 2) sim().injectFault({ ...FOLLOW, status: 429, retryAfter: 0, times: 1 });
+			},
+			Infinity,
+		);
+		const result = await runLibreBor(sim(), follow({ concurrency: 1 }), { items: nifItems(6), continueOnFail: true });
+		expect(result.items[0].error?.message).toMatch(/LibreBOR refused every request for too long/);
+		expect(result.items.slice(1).map((item) => item.error?.message)).toEqual([undefined, undefined, undefined, undefined, undefined]);
+	});
+});

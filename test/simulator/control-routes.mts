@@ -1,0 +1,95 @@
+// The unauthenticated /__sim/ control API, for demos and for tests that drive a simulator running
+// in another process:
+//   POST /__sim/alerts    body: an AlertSpec (e.g. {"nif":"B64717838","label":"Revocaciones"}) -> the alert
+//   GET  /__sim/state     -> counts (unread alerts, watch list size, orders, balance, ...)
+//   POST /__sim/reset     -> back to the initial state
+//   POST /__sim/faults    body: a Fault; `pathPattern` (RegExp source) instead of `path`, `times` may be "Infinity"
+//   DELETE /__sim/faults  -> removes every pending fault
+//   POST /__sim/settings  body: any of latencyMs, alertListCap, documentProcessingMs, documentSizeBytes, downloadBytesPerSecond,
+//                         balance, orderPrice, finishedStatus, disablePrimaryDocumentPaths (null: unlimited)
+//                         rateLimitPerSecond (requests a second the API allows, null: no limit)
+//   GET  /__sim/traffic   -> requests in flight, the most at once, answers throttled by the rate limit
+//   DELETE /__sim/traffic -> clears those counters
+//   GET  /__sim/requests  -> the request log
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { jsonAnswer, readRequest, writeAnswer, type Answer } from './http-io.mts';
+import type { Simulator } from './simulator.mts';
+import type { AlertSpec, Fault } from './types.mts';
+
+const SETTING_NAMES = [
+	'latencyMs',
+	'alertListCap',
+	'documentProcessingMs',
+	'documentSizeBytes',
+	'downloadBytesPerSecond',
+	'balance',
+	'orderPrice',
+	'finishedStatus',
+	'disablePrimaryDocumentPaths',
+	'rateLimitPerSecond',
+] as const;
+
+function parseJson(body: string): Record<string, unknown> | undefined {
+	if (body.trim() === '') return {};
+	try {
+		const value: unknown = JSON.parse(body);
+		return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** A Fault from JSON: `pathPattern` (a RegExp source) stands for a RegExp path; `times` may be "Infinity". */
+function faultFromJson(json: Record<string, unknown>): Fault {
+	const { pathPattern, times, ...rest } = json;
+	const fault = rest as Fault;
+	if (typeof pathPattern === 'string') fault.path = new RegExp(pathPattern);
+	if (times !== undefined) fault.times = times === 'Infinity' || times === null ? Infinity : Number(times);
+	return fault;
+}
+
+function handle(simulator: Simulator, method: string, path: string, json: Record<string, unknown>): Answer {
+	const route = `${method} ${path.replace(/\/$/, '')}`;
+	switch (route) {
+		case 'POST /__sim/alerts':
+			return jsonAnswer(201, simulator.addAlert(json as AlertSpec));
+		case 'GET /__sim/state':
+			return jsonAnswer(200, simulator.summary());
+		case 'POST /__sim/reset':
+			simulator.reset();
+			return jsonAnswer(200, simulator.summary());
+		case 'POST /__sim/faults': {
+			const injected = simulator.injectFault(faultFromJson(json));
+			return jsonAnswer(201, { queued: injected.remaining > 0 });
+		}
+		case 'DELETE /__sim/faults':
+			simulator.clearFaults();
+			return jsonAnswer(200, { cleared: true });
+		case 'POST /__sim/settings': {
+			const target = simulator as unknown as Record<string, unknown>;
+			for (const name of SETTING_NAMES) {
+				if (name in json) target[name] = json[name] === null ? Infinity : json[name];
+			}
+			return jsonAnswer(200, simulator.summary());
+		}
+		case 'GET /__sim/traffic':
+			return jsonAnswer(200, simulator.traffic.summary());
+		case 'DELETE /__sim/traffic':
+			simulator.traffic.resetCounters();
+			return jsonAnswer(200, simulator.traffic.summary());
+		case 'GET /__sim/requests':
+			return jsonAnswer(200, simulator.requests);
+		default:
+			return jsonAnswer(404, { detail: 'Unknown control route.' });
+	}
+}
+
+export async function handleControlRequest(simulator: Simulator, req: IncomingMessage, res: ServerResponse): Promise<void> {
+	const request = await readRequest(req, 'api');
+	const json = parseJson(request.body);
+	if (!json) {
+		await writeAnswer(res, jsonAnswer(400, { detail: 'The body must be a JSON object.' }), request.method);
+		return;
+	}
+	await writeAnswer(res, handle(simulator, request.method, request.path, json), request.method);
+}

@@ -1,0 +1,63 @@
+// The file host behind `download_link`: a separate origin that needs no credentials and streams
+// a PDF-looking body of any size in fixed chunks, so that 50 MB never sits in memory at once.
+import { Readable } from 'node:stream';
+import { jsonAnswer, type Answer } from './http-io.mts';
+import type { SimulatorState } from './state.mts';
+import type { LoggedRequest } from './types.mts';
+
+const CHUNK_SIZE = 64 * 1024;
+const HEADER = Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1');
+const TRAILER = Buffer.from('\n%%EOF\n', 'latin1');
+const FILLER = Buffer.alloc(CHUNK_SIZE, '0 0 0 rg 0 0 612 792 re f\n', 'latin1');
+
+async function* throttled(chunks: Iterable<Buffer>, bytesPerSecond: number): AsyncGenerator<Buffer> {
+	const started = Date.now();
+	let sent = 0;
+	for (const chunk of chunks) {
+		yield chunk;
+		sent += chunk.length;
+		const ahead = (sent / bytesPerSecond) * 1000 - (Date.now() - started);
+		if (ahead > 0) await new Promise((resolve) => setTimeout(resolve, ahead));
+	}
+}
+
+/**
+ * A stream of exactly `size` bytes starting with `%PDF-1.4` and, when it fits, ending with
+ * `%%EOF`, at most `bytesPerSecond` fast when that is set.
+ */
+export function pdfLikeStream(size: number, bytesPerSecond = 0): Readable {
+	function* chunks(): Generator<Buffer> {
+		const head = HEADER.subarray(0, Math.min(HEADER.length, size));
+		yield head;
+		const tail = size - head.length >= TRAILER.length ? TRAILER : Buffer.alloc(0);
+		let fill = size - head.length - tail.length;
+		while (fill > 0) {
+			const piece = Math.min(fill, CHUNK_SIZE);
+			yield FILLER.subarray(0, piece);
+			fill -= piece;
+		}
+		if (tail.length > 0) yield tail;
+	}
+	return Readable.from(bytesPerSecond > 0 ? throttled(chunks(), bytesPerSecond) : chunks(), { objectMode: false });
+}
+
+export function createDownloadHandler(state: SimulatorState): (request: LoggedRequest) => Answer {
+	return (request) => {
+		const token = /^\/files\/([^/]+)$/.exec(request.path)?.[1];
+		const document = token ? state.documentByToken(token) : undefined;
+		if (!document || !state.isFinished(document)) return jsonAnswer(404, { detail: 'Not found.' });
+		if (request.method !== 'GET' && request.method !== 'HEAD') {
+			return jsonAnswer(405, { detail: `Method "${request.method}" not allowed.` }, { allow: 'GET, HEAD' });
+		}
+		const size = state.documentSizeBytes;
+		return {
+			status: 200,
+			headers: {
+				'content-type': 'application/pdf',
+				...(state.downloadChunked ? {} : { 'content-length': String(size) }),
+				'content-disposition': `attachment; filename="cuentas-anuales-${document.nif}-${document.year}.pdf"`,
+			},
+			body: () => pdfLikeStream(size, state.downloadBytesPerSecond),
+		};
+	};
+}

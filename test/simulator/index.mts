@@ -1,0 +1,22 @@
+// Public entry point of the LibreBOR API simulator.
+export { DEFAULT_PASSWORD, DEFAULT_USERNAME, Simulator, startSimulator } from './simulator.mts';
+export { SEED_COMPANIES } from './companies.mts';
+export { isValidNif, makeCif, normalizeNif } from './nif.mts';
+export type { Credentials } from './api-routes.mts';
+export type { RequestHook } from './request-hooks.mts';
+export type {
+	Alert,
+	AlertEntry,
+	AlertSpec,
+	Company,
+	DocumentRecord,
+	DocumentView,
+	Fault,
+	FaultHandle,
+	LoggedRequest,
+	Origin,
+	Position,
+	RequestMatcher,
+	SimulatorOptions,
+	WatchedEntity,
+} from './types.mts';

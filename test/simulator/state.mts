@@ -1,0 +1,178 @@
+// Everything the simulated account holds (watch list, alerts, documents, balance) and the
+// settings that shape its answers. No HTTP here: the routes translate requests into these calls.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { buildAlert } from './alert-factory.mts';
+import { AlertStore } from './alert-store.mts';
+import { CompanyDirectory } from './companies.mts';
+import type { Alert, AlertSpec, DocumentRecord, DocumentView, SimulatorOptions, WatchedEntity } from './types.mts';
+
+export const DEFAULT_DOCUMENT_SIZE = 20 * 1024;
+
+/** `YYYY-MM-DD HH:MM:SS+00:00`, the watch list's timestamp format. */
+export function watchlistTimestamp(date: Date): string {
+	return `${date.toISOString().slice(0, 19).replace('T', ' ')}+00:00`;
+}
+
+export interface OrderInput {
+	nif: string;
+	year: number;
+	type: string;
+	sendEmail: boolean;
+}
+
+export type OrderOutcome = { ok: true; document: DocumentRecord } | { ok: false; reason: 'insufficient-balance' };
+
+export class SimulatorState {
+	alertListCap: number;
+	documentProcessingMs: number;
+	documentSizeBytes: number;
+	downloadBytesPerSecond: number;
+	downloadChunked: boolean;
+	orderPrice: number;
+	balance: number;
+	finishedStatus: string;
+	downloadLinkOverride: ((document: DocumentView) => string | null) | undefined;
+	disablePrimaryDocumentPaths: boolean;
+	routeNotFoundStyle: 'html' | 'json';
+	latencyMs: number;
+	ordersReceived = 0;
+
+	readonly companies = new CompanyDirectory();
+	readonly alerts = new AlertStore();
+	private readonly watched = new Map<string, WatchedEntity>();
+	private readonly documents = new Map<string, DocumentRecord>();
+	private readonly documentsByToken = new Map<string, DocumentRecord>();
+	private nextEntityIndex = 0;
+	private readonly downloadOrigin: () => string;
+
+	constructor(options: SimulatorOptions, downloadOrigin: () => string) {
+		this.downloadOrigin = downloadOrigin;
+		this.alertListCap = options.alertListCap ?? Infinity;
+		this.documentProcessingMs = options.documentProcessingMs ?? 0;
+		this.documentSizeBytes = options.documentSizeBytes ?? DEFAULT_DOCUMENT_SIZE;
+		this.downloadBytesPerSecond = options.downloadBytesPerSecond ?? 0;
+		this.downloadChunked = options.downloadChunked ?? false;
+		this.orderPrice = options.orderPrice ?? 5;
+		this.balance = options.balance ?? 100;
+		this.finishedStatus = options.finishedStatus ?? 'completed';
+		this.downloadLinkOverride = options.downloadLinkOverride;
+		this.disablePrimaryDocumentPaths = options.disablePrimaryDocumentPaths ?? false;
+		this.routeNotFoundStyle = options.routeNotFoundStyle ?? 'html';
+		this.latencyMs = options.latencyMs ?? 0;
+	}
+
+	// Watch list
+
+	get watchlist(): WatchedEntity[] {
+		return [...this.watched.values()];
+	}
+
+	isFollowed(nif: string): boolean {
+		return this.watched.has(nif);
+	}
+
+	/** Adds the company; following it again changes nothing. */
+	follow(nif: string, now = new Date()): WatchedEntity {
+		const existing = this.watched.get(nif);
+		if (existing) return existing;
+		const company = this.companies.get(nif);
+		const entity: WatchedEntity = {
+			type: 'company',
+			name: company.name,
+			slug: company.slug,
+			nif,
+			added_at: watchlistTimestamp(now),
+		};
+		this.watched.set(nif, entity);
+		return entity;
+	}
+
+	/** False when the company was not followed. */
+	unfollow(nif: string): boolean {
+		return this.watched.delete(nif);
+	}
+
+	// Alerts
+
+	/** Adds an unread alert; without a NIF or entity it is about a watched company (or a known one). */
+	addAlert(spec: AlertSpec = {}): Alert {
+		const alert = buildAlert(spec, this.companies.get(spec.nif ?? this.nextAlertNif()));
+		this.alerts.add(alert);
+		return alert;
+	}
+
+	unreadAlerts(limit = Infinity): Alert[] {
+		return this.alerts.unreadNewestFirst(limit);
+	}
+
+	private nextAlertNif(): string {
+		const pool = this.watched.size > 0 ? [...this.watched.keys()] : this.companies.all().map((c) => c.nif);
+		return pool[this.nextEntityIndex++ % pool.length];
+	}
+
+	// Documents
+
+	order(input: OrderInput, now = Date.now()): OrderOutcome {
+		if (this.balance <= 0) return { ok: false, reason: 'insufficient-balance' };
+		this.balance -= this.orderPrice;
+		const document: DocumentRecord = {
+			id: randomUUID(),
+			nif: input.nif,
+			year: input.year,
+			type: input.type,
+			send_email: input.sendEmail,
+			created_at: new Date(now).toISOString(),
+			orderedAtMs: now,
+			forcedFinished: false,
+			downloadToken: randomBytes(16).toString('hex'),
+		};
+		this.documents.set(document.id, document);
+		this.documentsByToken.set(document.downloadToken, document);
+		return { ok: true, document };
+	}
+
+	get documentCount(): number {
+		return this.documents.size;
+	}
+
+	allDocuments(): DocumentRecord[] {
+		return [...this.documents.values()];
+	}
+
+	getDocument(id: string): DocumentRecord | undefined {
+		return this.documents.get(id);
+	}
+
+	documentByToken(token: string): DocumentRecord | undefined {
+		return this.documentsByToken.get(token);
+	}
+
+	/** Finishes a document now, whatever the processing delay. */
+	finishDocument(id: string): boolean {
+		const document = this.documents.get(id);
+		if (document) document.forcedFinished = true;
+		return document !== undefined;
+	}
+
+	isFinished(document: DocumentRecord, now = Date.now()): boolean {
+		return document.forcedFinished || now >= document.orderedAtMs + this.documentProcessingMs;
+	}
+
+	/** The `document` object of GET /documents/<id>/ at this moment. */
+	viewDocument(document: DocumentRecord, now = Date.now()): DocumentView {
+		const view: DocumentView = {
+			id: document.id,
+			status: 'processing',
+			download_link: null,
+			nif: document.nif,
+			year: document.year,
+			type: document.type,
+			created_at: document.created_at,
+		};
+		if (!this.isFinished(document, now)) return view;
+		view.status = this.finishedStatus;
+		const link = `${this.downloadOrigin()}/files/${document.downloadToken}`;
+		view.download_link = this.downloadLinkOverride ? this.downloadLinkOverride({ ...view, download_link: link }) : link;
+		return view;
+	}
+}

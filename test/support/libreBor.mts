@@ -1,0 +1,90 @@
+import type { IDataObject, INodeParameters, INodeType, WorkflowExecuteMode } from 'n8n-workflow';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+
+import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
+import { runAction, type ActionResult } from '../harness/index.mts';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../simulator/index.mts';
+
+export type { Simulator };
+
+export function credentialsFor(sim: Simulator, overrides: IDataObject = {}) {
+	return {
+		libreBorApi: {
+			environment: 'custom',
+			baseUrl: sim.baseUrl,
+			username: sim.credentials.username,
+			password: sim.credentials.password,
+			...overrides,
+		},
+	};
+}
+
+/** One simulator per test file, back to its initial state before each test. */
+export function useSimulator(options: SimulatorOptions = {}): () => Simulator {
+	let sim: Simulator | undefined;
+	beforeAll(async () => {
+		sim = await startSimulator(options);
+	});
+	afterAll(async () => await sim?.close());
+	beforeEach(() => sim?.reset());
+	return () => {
+		if (!sim) throw new Error('The simulator has not started');
+		return sim;
+	};
+}
+
+/** Every text a user could see of a run: output items, error messages and descriptions. */
+export function visibleText(result: ActionResult): string {
+	const error = result.error as (Error & { description?: string; context?: unknown }) | undefined;
+	return JSON.stringify({
+		items: result.items.map((item) => ({ json: item.json, binary: item.binary, error: item.error?.message, description: item.error?.description })),
+		error: error && { message: error.message, description: error.description, stack: error.stack, context: error.context },
+	});
+}
+
+export function expectNoSecret(result: ActionResult, secret: string) {
+	expect(visibleText(result)).not.toContain(secret);
+	expect(visibleText(result)).not.toContain(Buffer.from(`:${secret}`).toString('base64').slice(4));
+}
+
+export interface RunOptions {
+	items?: IDataObject[];
+	continueOnFail?: boolean;
+	credentials?: IDataObject;
+	/** Runs as an execution of this saved workflow (id and static data shared between runs). */
+	workflow?: { id: string; staticData: IDataObject };
+	/** The node's type name as n8n registers it, e.g. for the AI tool variant. */
+	nodeTypeName?: string;
+	/** A node instance, e.g. from a freshly loaded module, as another n8n process would have. */
+	nodeType?: INodeType;
+	/** n8n's execution mode; the harness defaults to 'manual'. */
+	mode?: WorkflowExecuteMode;
+	/** The node's type version as saved in the workflow (default: the latest). */
+	typeVersion?: number;
+	/** Cancels the execution this long after it starts. */
+	cancelAfterMs?: number;
+	/** The workflow's Timezone setting. */
+	timezone?: string;
+}
+
+/** Runs the LibreBOR node through n8n's engine against the simulator; never leaks the password. */
+export async function runLibreBor(sim: Simulator, parameters: INodeParameters, options: RunOptions = {}) {
+	const result = await runAction({
+		nodeType: options.nodeType ?? new LibreBor(),
+		workflow: options.workflow,
+		nodeTypeName: options.nodeTypeName,
+		mode: options.mode,
+		parameters,
+		credentials: credentialsFor(sim, options.credentials),
+		items: options.items,
+		continueOnFail: options.continueOnFail,
+		typeVersion: options.typeVersion,
+		cancelAfterMs: options.cancelAfterMs,
+		timezone: options.timezone,
+	});
+	expectNoSecret(result, sim.credentials.password);
+	return result;
+}
+
+export const jsonOf = (result: ActionResult) => result.items.map((item) => item.json);
+export const pairedItemsOf = (result: ActionResult) => result.items.map((item) => item.pairedItem);

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+
+import {
+	ALERTS_PATH,
+	alertIdsOf,
+	CURSOR_STORAGES,
+	MARK_PATH,
+	markedIds,
+	triggerSession,
+	useSimulator,
+} from './trigger-session.mts';
+
+const sim = useSimulator();
+
+/** Enough failures to outlast the request's retries; Retry-After 0 keeps the test fast. */
+const failListing = (status: number, times = 4) =>
+	sim().injectFault({ method: 'GET', path: ALERTS_PATH, status, times, retryAfter: 0 });
+
+describe.each(CURSOR_STORAGES)('LibreBOR Trigger, failures (n8n poll state kept as %s)', (cursorStorage) => {
+	it('fails the poll when the API keeps answering 500, then catches up without losing an alert', async () => {
+		const session = triggerSession(sim(), { cursorStorage });
+		expect(await session.poll()).toBeNull();
+
+		const before = sim().addAlert();
+		const fault = failListing(500);
+		await expect(session.poll()).rejects.toThrow('LibreBOR had a server error (500)');
+		expect(fault.hits).toBe(4);
+
+		const after = sim().addAlert();
+		expect(alertIdsOf(await session.poll())).toEqual([before.id, after.id]);
+		for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
+	});
+
+	it('fails the poll on a refused password (401) without retrying, then catches up', async () => {
+		const session = triggerSession(sim(), { cursorStorage });
+		expect(await session.poll()).toBeNull();
+
+		const alert = sim().addAlert();
+		const fault = failListing(401, 1);
+		await expect(session.poll()).rejects.toThrow('LibreBOR refused the API user or password (401)');
+		expect(fault.hits).toBe(1);
+
+		expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
+		expect(await session.poll()).toBeNull();
+	});
+
+	it('fails the first poll of an activation when the API is down, and takes its baseline once it is back', async () => {
+		const existing = sim().addAlert();
+		const session = triggerSession(sim(), { cursorStorage });
+		// A 503 asks to slow down: the poll waits it out until six pauses in a row bring no progress.
+		failListing(503, 6);
+		await expect(session.poll()).rejects.toThrow('LibreBOR had a server error (503)');
+
+		expect(await session.poll()).toBeNull();
+		const fresh = sim().addAlert();
+		expect(alertIdsOf(await session.poll())).toEqual([fresh.id]);
+		expect(sim().unreadAlerts().map(({ id }) => id)).toContain(existing.id);
+	});
+
+	it('keeps an alert whose mark failed pending without emitting it again, and marks it later', async () => {
+		const session = triggerSession(sim(), { cursorStorage, parameters: { options: { markAsRead: true } } });
+		expect(await session.poll()).toBeNull();
+		const alert = sim().addAlert();
+		expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
+
+		sim().injectFault({ method: 'GET', path: `${MARK_PATH}*`, status: 502, times: 4, retryAfter: 0 });
+		const next = sim().addAlert();
+		expect(alertIdsOf(await session.poll())).toEqual([next.id]);
+		expect(sim().unreadAlerts().map(({ id }) => id)).toContain(alert.id);
+
+		expect(await session.poll()).toBeNull();
+		expect(await session.poll()).toBeNull();
+		expect(sim().unreadAlerts()).toEqual([]);
+		expect(new Set(markedIds(sim()))).toEqual(new Set([alert.id, next.id]));
+	});
+
+	it('treats a mark whose answer was lost as not done, and a 404 as already done', async () => {
+		const session = triggerSession(sim(), { cursorStorage, parameters: { options: { markAsRead: true } } });
+		expect(await session.poll()).toBeNull();
+		const [first, second] = sim().addAlerts(2);
+		expect(alertIdsOf(await session.poll())).toEqual([first.id, second.id]);
+
+		// The service marks the first alert, but every answer (and retry) is lost.
+		sim().injectFault({ method: 'GET', path: `${MARK_PATH}${first.id}/`, drop: true, afterHandling: true, times: 4 });
+		expect(await session.poll()).toBeNull();
+		expect(markedIds(sim())).toEqual([first.id, first.id, first.id, first.id]);
+
+		// The second alert is unknown to the service by now: its 404 counts as done.
+		sim().injectFault({ method: 'GET', path: `${MARK_PATH}${second.id}/`, status: 404 });
+		for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
+		expect(markedIds(sim()).slice(4)).toEqual([second.id, first.id]);
+		expect(sim().unreadAlerts().map(({ id }) => id)).toEqual([second.id]);
+	});
+
+	it('repeats the marks when the listing fails after them, and emits nothing twice', async () => {
+		const session = triggerSession(sim(), { cursorStorage, parameters: { options: { markAsRead: true } } });
+		expect(await session.poll()).toBeNull();
+		const alert = sim().addAlert();
+		expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
+
+		failListing(500);
+		await expect(session.poll()).rejects.toThrow('(500)');
+		expect(markedIds(sim())).toEqual([alert.id]);
+
+		const next = sim().addAlert();
+		expect(alertIdsOf(await session.poll())).toEqual([next.id]);
+		expect(await session.poll()).toBeNull();
+		expect(await session.poll()).toBeNull();
+		expect(sim().unreadAlerts()).toEqual([]);
+	});
+});

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+
+import { ALERTS_PATH, alertIdsOf, MARK_PATH, markedIds, triggerSession, useSimulator } from './trigger-session.mts';
+
+// With N8N_SCHEDULER_ENABLED, n8n 2.41 runs every poll after the activation poll as a task of its
+// durable scheduler: a new workflow and context each time, and a budget for the poll.
+const sim = useSimulator();
+
+describe("LibreBOR Trigger under n8n's durable scheduler", () => {
+	it('emits an alert that arrived between the activation poll and the first scheduled poll', async () => {
+		sim().addAlert();
+		const session = triggerSession(sim(), { cursorStorage: 'scheduler' });
+		expect(await session.poll()).toBeNull();
+		const arrived = sim().addAlert();
+		expect(alertIdsOf(await session.poll())).toEqual([arrived.id]);
+		expect(await session.poll()).toBeNull();
+	});
+
+	it('emits each alert once, and marks each read, over many scheduled polls', async () => {
+		const session = triggerSession(sim(), { cursorStorage: 'scheduler', parameters: { options: { markAsRead: true } } });
+		expect(await session.poll()).toBeNull();
+		const emitted: string[] = [];
+		for (let burst = 0; burst < 5; burst++) {
+			sim().addAlerts(3);
+			emitted.push(...alertIdsOf(await session.poll()));
+		}
+		expect(await session.poll()).toBeNull();
+		expect(new Set(emitted).size).toBe(15);
+		expect(emitted).toHaveLength(15);
+		expect(markedIds(sim()).sort()).toEqual([...emitted].sort());
+		expect(sim().unreadAlerts()).toEqual([]);
+	});
+
+	it("stops waiting out a 429 within the scheduler's poll budget, so n8n does not abandon the poll", async () => {
+		const session = triggerSession(sim(), { cursorStorage: 'scheduler', pollBudgetMs: 1_000 });
+		expect(await session.poll()).toBeNull();
+		sim().addAlert();
+		sim().injectFault({ method: 'GET', path: ALERTS_PATH, status: 429, retryAfter: 5 });
+		const startedAt = Date.now();
+		await expect(session.poll()).rejects.toThrow(/time budget/);
+		expect(Date.now() - startedAt).toBeLessThan(4_000);
+		expect(sim().requestsTo('GET', MARK_PATH)).toEqual([]);
+	});
+});

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,12 +12,12 @@ import { packedLibreBorPackage } from './libreBorPackage.mts';
 import { editorUrl, pressCtrlC, startMainJob, type MainJob } from './mainJob.mts';
 import { N8nRestClient } from './n8nRestClient.mts';
 import type { N8nServer } from './n8nServer.mts';
+import { repoRoot } from './repoPaths.mts';
 
-const EXAMPLES = [
-	'LibreBOR: follow the companies of a spreadsheet',
-	'LibreBOR: new BORME alert to a message',
-	'LibreBOR: order annual accounts and save the PDF',
-];
+/** The names of the example workflows, which npm start imports on its first run. */
+const EXAMPLES = readdirSync(path.join(repoRoot, 'examples'))
+	.filter((file) => file.endsWith('.json'))
+	.map((file) => (JSON.parse(readFileSync(path.join(repoRoot, 'examples', file), 'utf8')) as { name: string }).name);
 
 async function stopAndExpectGone(job: MainJob, url: string): Promise<void> {
 	expect(await pressCtrlC(job)).toBe(0);

@@ -1,6 +1,6 @@
 // Makes docs/resource-locator.png: the Mark as Read operation's Alert picker open on the unread
 // alerts, in a real n8n editor with the package installed, driven by Debian's chromium.
-//   npm run screenshots   (needs Debian's chromium at /usr/bin/chromium: apt-get install chromium)
+//   npm run screenshots   (Debian's chromium, installed when missing)
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -8,6 +8,7 @@ import path from 'node:path';
 
 import { chromium } from 'playwright-core';
 
+import { ensureChromium } from '../../test/e2e/chromium.mts';
 import { installCommunityPackage, packPackage } from '../../test/e2e/communityPackage.mts';
 import { libreBorCredential, libreBorCredentialRef } from '../../test/e2e/libreBorN8n.mts';
 import { importCredentials, importWorkflows } from '../../test/e2e/n8nCli.mts';
@@ -55,7 +56,7 @@ await importWorkflows(folder, [
 	},
 ]);
 const server = await startN8n(folder);
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const browser = await chromium.launch({ executablePath: ensureChromium(console.log), args: ['--no-sandbox'] });
 try {
 	await N8nRestClient.signIn(server);
 	const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });

@@ -2,7 +2,7 @@
 // alerts, in a real n8n editor with the package installed, driven by Debian's chromium.
 //   npm run screenshots   (Debian's chromium, installed when missing)
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -22,7 +22,8 @@ const WORKFLOW_ID = 'screenshotLocator1';
 const output = path.join(repoRoot, 'docs', 'resource-locator.png');
 
 execFileSync('npm', ['run', 'build', '--silent'], { cwd: repoRoot, stdio: 'inherit' });
-const tarball = await packPackage(repoRoot, mkdtempSync(path.join(os.tmpdir(), 'librebor-pack-')));
+const packFolder = mkdtempSync(path.join(os.tmpdir(), 'librebor-pack-'));
+const tarball = await packPackage(repoRoot, packFolder);
 const sim = await startSimulator({ seed: true });
 for (const nif of ['A86212420', 'B64717838', 'J99216582']) if (!sim.watchlist.some((e) => e.nif === nif)) sim.follow(nif);
 if (sim.unreadAlerts().length === 0) {
@@ -82,5 +83,6 @@ try {
 	await browser.close();
 	await server.stop();
 	await folder.remove();
+	rmSync(packFolder, { recursive: true, force: true });
 	await sim.close();
 }

@@ -3,7 +3,7 @@ export { testCredential } from './credential-test.ts';
 export { CredentialTypeRegistry, defaultCredentialTypes } from './credential-types.ts';
 export type { CredentialsByType } from './credentials-helper.ts';
 export { HarnessCredentialsHelper } from './credentials-helper.ts';
-export { ensureEngine } from './engine.ts';
+export { deduplicationStore, ensureEngine } from './engine.ts';
 export type { HttpsTestServer, SeenRequest } from './https-test-server.ts';
 export { startHttpsTestServer } from './https-test-server.ts';
 export type { InputItems } from './input-node.ts';

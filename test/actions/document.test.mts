@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 
 import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
 
-import { readBinary } from '../harness/index.mts';
+import { deduplicationStore, readBinary } from '../harness/index.mts';
 import { jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
 
 const sim = useSimulator({ documentSizeBytes: 4096 });
@@ -256,6 +256,36 @@ describe('Document > Order, remembered per workflow', () => {
 		expect((await first).error).toBeUndefined();
 		expect(sim().ordersReceived).toBe(1);
 		expect(String(jsonOf(second)[0].error)).toContain('Another execution of this workflow sent the order for B64717838 2023');
+	});
+
+	it('sends one order when executions on two workers both read n8n\'s record before either writes it', async () => {
+		const workflow = savedWorkflow();
+		// First into a workflow that has no record yet (n8n inserts its row), then into one that has (n8n updates it).
+		for (const year of [2022, 2023]) {
+			const ordersBefore = sim().ordersReceived;
+			const workers = [await onAnotherWorker(), await onAnotherWorker()];
+			deduplicationStore.readTogether(workers.length);
+			const results = await Promise.all(
+				workers.map(
+					async (nodeType) =>
+						await runLibreBor(sim(), order({ year }), { workflow: { id: workflow.id, staticData: {} }, nodeType, continueOnFail: true }),
+				),
+			);
+			expect(sim().ordersReceived - ordersBefore).toBe(1);
+			const errors = results.map((result) => jsonOf(result)[0].error).filter((error) => error !== undefined);
+			expect(errors.map(String)).toEqual([`Another execution of this workflow sent the order for B64717838 ${year}, and its outcome is not known here`]);
+		}
+	});
+
+	it('sends nothing when the execution is cancelled while the order is being recorded, and blocks no later run', async () => {
+		const workflow = savedWorkflow();
+		const cancelled = await runLibreBor(sim(), order(), { workflow, continueOnFail: true, cancelAfterMs: 300 });
+		expect(cancelled.run.status).toBe('canceled');
+		await new Promise((resolve) => setTimeout(resolve, 1_500));
+		expect(sim().ordersReceived).toBe(0);
+		const placed = await runLibreBor(sim(), order(), { workflow: { id: workflow.id, staticData: {} }, nodeType: await onAnotherWorker() });
+		expect(placed.error).toBeUndefined();
+		expect(sim().ordersReceived).toBe(1);
 	});
 
 	it('sends no order again after a worker died before n8n saved its orders, and says where the order is', async () => {

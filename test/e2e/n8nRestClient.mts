@@ -111,18 +111,25 @@ export class N8nRestClient {
 
 	/**
 	 * Waits until a workflow has at least `count` finished executions (of one mode, if given, such as
-	 * `trigger`), and returns them (oldest first).
+	 * `trigger`; not counting those `except` names), and returns them (oldest first).
 	 */
 	async waitForExecutions(
 		workflowId: string,
 		count: number,
-		{ timeoutMs = 90_000, intervalMs = 500, mode }: { timeoutMs?: number; intervalMs?: number; mode?: string } = {},
+		{
+			timeoutMs = 90_000,
+			intervalMs = 500,
+			mode,
+			except,
+		}: { timeoutMs?: number; intervalMs?: number; mode?: string; except?: Set<string> } = {},
 	): Promise<ExecutionDetails[]> {
 		const deadline = Date.now() + timeoutMs;
 		for (;;) {
 			const finished = (await this.listExecutions({ workflowId })).filter(
 				(execution) =>
-					!unfinishedStatuses.includes(execution.status) && (mode === undefined || execution.mode === mode),
+					!unfinishedStatuses.includes(execution.status) &&
+					(mode === undefined || execution.mode === mode) &&
+					!except?.has(execution.id),
 			);
 			if (finished.length >= count) {
 				const details = await Promise.all(finished.map(async ({ id }) => await this.getExecution(id)));

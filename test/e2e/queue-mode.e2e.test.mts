@@ -18,6 +18,8 @@ const nextPollTimeoutMs = 90_000;
 const followWorkflowId = 'libreBorQueueFolw';
 const orderWorkflowId = 'libreBorQueueOrdr';
 const orderWebhookPath = 'queue-order';
+const racingOrderWorkflowId = 'libreBorQueueRace';
+const racingOrderWebhookPath = 'queue-order-racing';
 const waitingOrderWorkflowId = 'libreBorQueueWait';
 const waitingOrderWebhookPath = 'queue-order-and-wait';
 const triggerWorkflowId = 'libreBorQueueTrig';
@@ -90,6 +92,21 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 					libreBor('Order', { resource: 'document', operation: 'order', nif: '={{ $json.nif }}', year: '={{ $json.year }}' }),
 				],
 				[['Webhook', 'One Item per Order', 'Order']],
+			),
+			workflow(
+				racingOrderWorkflowId,
+				'Order one document per webhook call',
+				[
+					webhook('Webhook', racingOrderWebhookPath, '2b8f4d6a-7c1e-4a3b-9d5f-6e0a1c3b5d04'),
+					libreBor('Order', {
+						resource: 'document',
+						operation: 'order',
+						nif: '={{ $json.body.nif }}',
+						year: '={{ $json.body.year }}',
+						options: { maxOrdersPerHour: 1000 },
+					}),
+				],
+				[['Webhook', 'Order']],
 			),
 			workflow(
 				waitingOrderWorkflowId,
@@ -234,6 +251,54 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 			expect(sim.balance).toBe(10 * sim.orderPrice - sim.orderPrice);
 			const workerOf = cluster.workerOfExecution();
 			expect([workerOf.has(failed.id), workerOf.has(retry.id)]).toEqual([true, true]);
+		},
+		testTimeoutMs,
+	);
+
+	it(
+		'pays once when 10 executions on both workers order the same document at the same instant, round after round',
+		async () => {
+			await rest.activateWorkflow(racingOrderWorkflowId);
+			await webhookRegistered(cluster.main!.baseUrl, racingOrderWebhookPath);
+			sim.balance = 1000 * sim.orderPrice;
+			const nif = orderedNifs[2];
+			const rounds = 20;
+			const callsPerRound = 10;
+			const ordersPerRound: number[] = [];
+			const outcomes: string[] = [];
+			const seen = new Set<string>();
+			const ranBy = new Set<string | undefined>();
+			for (let round = 0; round < rounds; round++) {
+				// A year no other test orders: each round is a new document.
+				const year = lastYear - 2 - round;
+				const calls = Array.from({ length: callsPerRound }, async () =>
+					await postJson(`${cluster.main!.baseUrl}/webhook/${racingOrderWebhookPath}`, { nif, year }),
+				);
+				expect((await Promise.all(calls)).map((answer) => answer.status)).toEqual(calls.map(() => 200));
+				const executions = await rest.waitForExecutions(racingOrderWorkflowId, callsPerRound, { timeoutMs: 120_000, except: seen });
+				for (const execution of executions) seen.add(execution.id);
+				ordersPerRound.push(sim.documents.filter((document) => document.nif === nif && document.year === year).length);
+
+				const placed = executions.flatMap((execution) =>
+					execution.status === 'success' ? nodeOutputJson(execution.run, 'Order').filter((item) => item.reused_order !== true) : [],
+				);
+				for (const execution of executions) {
+					const [answer] = execution.status === 'success' ? nodeOutputJson(execution.run, 'Order') : [];
+					const message = String(execution.run.data?.resultData?.error?.message);
+					if (answer?.reused_order === true && answer.document_id === placed[0]?.document_id) outcomes.push('reused');
+					else if (answer && answer.reused_order !== true) outcomes.push('placed');
+					else if (message.includes(`Another execution of this workflow sent the order for ${nif} ${year}`)) outcomes.push('refused');
+					else outcomes.push(`${execution.status}: ${answer ? JSON.stringify(answer) : message}`);
+				}
+				const workerOf = cluster.workerOfExecution();
+				for (const execution of executions) ranBy.add(workerOf.get(execution.id));
+			}
+			// Exactly one order per round, and every other execution says so: none is a silent second payment.
+			expect(ordersPerRound).toEqual(ordersPerRound.map(() => 1));
+			expect(outcomes.filter((outcome) => outcome === 'placed')).toHaveLength(rounds);
+			expect(outcomes.filter((outcome) => !['placed', 'reused', 'refused'].includes(outcome))).toEqual([]);
+			expect(outcomes.filter((outcome) => outcome === 'refused').length).toBeGreaterThan(0);
+			expect(ranBy).toEqual(new Set(['worker-1', 'worker-2']));
 		},
 		testTimeoutMs,
 	);

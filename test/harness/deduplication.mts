@@ -10,30 +10,61 @@ import type {
 /** One database round trip: other callers may run meanwhile, as against Postgres. */
 const roundTrip = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+interface Row {
+	values: string[];
+	/** Whether the row existed when it was read: n8n then updates it, else inserts it. */
+	existed: boolean;
+}
+
 /**
  * n8n's deduplication store (packages/cli/src/deduplication: the `processed_data` table) for the
  * "entries" mode, kept in this test process: per workflow and scope, the newest `maxEntries`
  * values, written at once. As n8n's DeduplicationHelper does, every call reads the row, then
  * writes it back whole, without a lock: two calls at the same moment can lose one's entries.
- * A node's helpers.checkProcessedAndRecord and removeProcessed reach it through n8n-core's
- * DataDeduplicationService, as in n8n.
+ * A row that was missing is inserted, and the insert fails if another call inserted it
+ * meanwhile (the table's primary key). A node's helpers.checkProcessedAndRecord and
+ * removeProcessed reach it through n8n-core's DataDeduplicationService, as in n8n.
  */
 export class InMemoryDeduplicator implements IDataDeduplicator {
 	private readonly stores = new Map<string, string[]>();
+	private together?: { reads: number; allRead: Promise<void>; release: () => void };
+
+	/**
+	 * The next `reads` calls all read their row before any of them writes it back: the
+	 * interleaving in which n8n's store loses entries.
+	 */
+	readTogether(reads: number): void {
+		let release = () => {};
+		const allRead = new Promise<void>((resolve) => (release = resolve));
+		this.together = { reads, allRead, release };
+	}
 
 	private static rowOf(scope: DeduplicationScope, contextData: ICheckProcessedContextData): string {
 		return `${contextData.workflow.id}|${scope === 'node' ? `n:${contextData.node?.id}` : ''}`;
 	}
 
-	private async read(scope: DeduplicationScope, contextData: ICheckProcessedContextData): Promise<string[]> {
-		const row = [...(this.stores.get(InMemoryDeduplicator.rowOf(scope, contextData)) ?? [])];
+	private async read(scope: DeduplicationScope, contextData: ICheckProcessedContextData): Promise<Row> {
+		const stored = this.stores.get(InMemoryDeduplicator.rowOf(scope, contextData));
+		const row = { values: [...(stored ?? [])], existed: stored !== undefined };
 		await roundTrip();
+		const together = this.together;
+		if (together) {
+			if (--together.reads === 0) {
+				this.together = undefined;
+				together.release();
+			}
+			await together.allRead;
+		}
 		return row;
 	}
 
-	private async write(scope: DeduplicationScope, contextData: ICheckProcessedContextData, row: string[]) {
+	private async write(scope: DeduplicationScope, contextData: ICheckProcessedContextData, row: Row) {
 		await roundTrip();
-		this.stores.set(InMemoryDeduplicator.rowOf(scope, contextData), row);
+		const key = InMemoryDeduplicator.rowOf(scope, contextData);
+		if (!row.existed && this.stores.has(key)) {
+			throw new Error('duplicate key value violates unique constraint "PK_processed_data"');
+		}
+		this.stores.set(key, row.values);
 	}
 
 	private static entriesOnly(options: ICheckProcessedOptions) {
@@ -47,7 +78,8 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		options: ICheckProcessedOptions,
 	): Promise<IDeduplicationOutput> {
 		InMemoryDeduplicator.entriesOnly(options);
-		const store = await this.read(scope, contextData);
+		const row = await this.read(scope, contextData);
+		const store = row.values;
 		const output: IDeduplicationOutput = { new: [], processed: [] };
 		for (const item of items) {
 			if (store.includes(String(item))) {
@@ -58,7 +90,7 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 			}
 		}
 		if (options.maxEntries) store.splice(0, Math.max(0, store.length - options.maxEntries));
-		await this.write(scope, contextData, store);
+		await this.write(scope, contextData, row);
 		return output;
 	}
 
@@ -69,9 +101,11 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		options: ICheckProcessedOptions,
 	): Promise<void> {
 		InMemoryDeduplicator.entriesOnly(options);
-		const store = await this.read(scope, contextData);
+		const row = await this.read(scope, contextData);
+		// n8n leaves a missing row missing.
+		if (!row.existed) return;
 		const removed = new Set(items.map(String));
-		await this.write(scope, contextData, store.filter((value) => !removed.has(value)));
+		await this.write(scope, contextData, { ...row, values: row.values.filter((value) => !removed.has(value)) });
 	}
 
 	async clearAllProcessedItems(scope: DeduplicationScope, contextData: ICheckProcessedContextData): Promise<void> {
@@ -79,6 +113,6 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 	}
 
 	async getProcessedDataCount(scope: DeduplicationScope, contextData: ICheckProcessedContextData): Promise<number> {
-		return (await this.read(scope, contextData)).length;
+		return (await this.read(scope, contextData)).values.length;
 	}
 }

@@ -8,6 +8,9 @@ import { InMemoryDeduplicator } from './deduplication.mts';
 
 let engineReady: Promise<EngineFolders> | undefined;
 
+/** n8n's deduplication store as this test process's engine keeps it. */
+export const deduplicationStore = new InMemoryDeduplicator();
+
 export interface EngineFolders {
 	/** Private n8n user folder of this test process (settings file, encryption key). */
 	userFolder: string;
@@ -41,7 +44,7 @@ async function startEngine(): Promise<EngineFolders> {
 
 	const instanceSettings = Container.get(InstanceSettings);
 	await Container.get(BinaryDataService).init();
-	await DataDeduplicationService.init(new InMemoryDeduplicator());
+	await DataDeduplicationService.init(deduplicationStore);
 
 	return {
 		userFolder,

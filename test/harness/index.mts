@@ -3,7 +3,7 @@ export { testCredential } from './credential-test.mts';
 export { CredentialTypeRegistry, defaultCredentialTypes } from './credential-types.mts';
 export type { CredentialsByType } from './credentials-helper.mts';
 export { HarnessCredentialsHelper } from './credentials-helper.mts';
-export { ensureEngine } from './engine.mts';
+export { deduplicationStore, ensureEngine } from './engine.mts';
 export type { HttpsTestServer, SeenRequest } from './https-test-server.mts';
 export { startHttpsTestServer } from './https-test-server.mts';
 export type { InputItems } from './input-node.mts';

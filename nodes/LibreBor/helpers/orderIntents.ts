@@ -1,24 +1,36 @@
-import { sleep, type IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { waitUnlessCancelled } from './cancellation';
 
 const MAX_INTENTS = 5000;
 const STORE_OPTIONS = { mode: 'entries', maxEntries: MAX_INTENTS } as const;
-/** How often a record is checked again for a write of another process that dropped it. */
-const MAX_CONFIRMATIONS = 4;
-/** Far longer than one read and write of the store, and random, so two workers do not keep step. */
-const confirmationPauseMs = () => 50 + Math.random() * 100;
+/**
+ * How long an attempt waits between writing its record and checking it: longer than any read
+ * and write of the store that started before its own write. One takes milliseconds (attempts
+ * that raced on two queue-mode workers sent their orders 61 to 146 ms apart); a second leaves
+ * room for a worker that is busy or collecting garbage, and is little beside an order that
+ * LibreBOR takes minutes to prepare. It is paid once per order sent.
+ */
+const SETTLE_MS = 1000;
+/** Checks after the first write: each one more follows a write that dropped the whole record. */
+const MAX_CHECKS = 3;
+
+/** Whether an order may be sent, as this workflow's records in n8n's store say. */
+export type SendVerdict = 'send' | 'sentByAnother' | 'notRecorded';
 
 export interface OrderIntents {
 	/**
-	 * Records, before an order is sent, that this workflow is sending it; true when an earlier
-	 * attempt of this workflow recorded the same order within the last one to two windows, later
-	 * than the known order placed at `knownOrderedAt` can explain: an attempt whose outcome no
-	 * memory holds. Then nothing stays recorded for this attempt, which sends nothing.
+	 * Records, before an order is sent, that this attempt is sending it, and waits until the
+	 * record is settled. 'sentByAnother': an earlier attempt of this workflow recorded the same
+	 * order within the last one to two windows, later than the known order placed at
+	 * `knownOrderedAt` can explain (an attempt whose outcome no memory holds), or another
+	 * attempt recorded it at the same instant and its record won. 'notRecorded': the store kept
+	 * failing or losing the record. Only 'send' leaves this attempt's record in place; a cancel
+	 * while waiting removes it and fails the item.
 	 */
-	recordBeforeSending(key: string, knownOrderedAt: number | undefined): Promise<boolean>;
+	recordBeforeSending(key: string, knownOrderedAt: number | undefined, itemIndex: number): Promise<SendVerdict>;
 	/** Drops the record of an order LibreBOR refused, so that a later run may place it. */
 	forget(key: string): Promise<void>;
-	/** Resolves once the record is confirmed (or given up on): nothing of it runs after the node. */
-	settled(key: string): Promise<void>;
 }
 
 /** n8n's store reads a row and writes it back whole: this process sends it one call at a time. */
@@ -36,7 +48,13 @@ function oneAtATime<T>(call: () => Promise<T>): Promise<T> {
  * execution's flow context are saved only when an execution ends, so a worker killed after
  * sending an order leaves no trace of it anywhere else. Entries name a time bucket of the
  * window's length; the current and the previous bucket are checked. Without the store (a host
- * that does not provide it), or with Order Memory off, nothing is recorded.
+ * that does not provide it, a workflow never saved), or with Order Memory off, nothing is recorded.
+ *
+ * n8n reads the row and writes it back whole, without a lock or a transaction: of several
+ * attempts that read the row before any of them wrote it, each finds the order new, and the
+ * row keeps what the last one wrote. So each attempt writes, with the order's entries, one of
+ * its own; once every write that started before it is surely over, the row holds the own entry
+ * of exactly one of them, which sends, while the others refuse.
  */
 export function orderIntents(context: IExecuteFunctions, account: string, windowMs: number): OrderIntents {
 	const store = context.helpers;
@@ -45,64 +63,54 @@ export function orderIntents(context: IExecuteFunctions, account: string, window
 		const bucket = bucketOf(Date.now());
 		return new Map([bucket - 1, bucket].map((at) => [`librebor-order|${account}#${key}@${at}`, at]));
 	};
+	const ownEntry = (key: string) =>
+		`librebor-attempt|${account}#${key}|${context.getExecutionId()}|${Math.random().toString(36).slice(2)}`;
 	const record = (values: string[]) => oneAtATime(() => store.checkProcessedAndRecord(values, 'node', STORE_OPTIONS));
-	const remove = (values: string[]) => oneAtATime(() => store.removeProcessed(values, 'node', STORE_OPTIONS));
-	const usable = windowMs > 0 && typeof store.checkProcessedAndRecord === 'function';
+	const remove = (values: string[]) =>
+		oneAtATime(() => store.removeProcessed(values, 'node', STORE_OPTIONS)).catch(() => {
+			// A record that stays refuses the order for a window at the most, with a message that says so.
+		});
+	const usable = windowMs > 0 && typeof store.checkProcessedAndRecord === 'function' && !!context.getWorkflow().id;
 	// What was recorded for each key, so that forgetting it later removes the same entries.
 	const recorded = new Map<string, string[]>();
-	const confirmations = new Map<string, Promise<void>>();
-	/**
-	 * n8n's store reads its row and writes it back whole, without a lock: a worker that read the
-	 * row just before this record was written writes it back without the record. Once such a write
-	 * is surely over, the record is read (and written) again until it is found.
-	 */
-	const confirm = async (values: string[]) => {
-		try {
-			for (let check = 0; check < MAX_CONFIRMATIONS; check++) {
-				await sleep(confirmationPauseMs());
-				if ((await record(values)).new.length === 0) return;
-			}
-		} catch {
-			// The store failed: the order memory still holds.
-		}
-	};
 	return {
-		async recordBeforeSending(key, knownOrderedAt) {
-			if (!usable) return false;
+		async recordBeforeSending(key, knownOrderedAt, itemIndex) {
+			if (!usable) return 'send';
 			const keyEntries = entries(key);
-			const values = [...keyEntries.keys()];
+			const own = ownEntry(key);
+			const values = [...keyEntries.keys(), own];
 			recorded.set(key, values);
 			// The known order was recorded before it was sent, so in its own bucket or an earlier one;
 			// a record in a later bucket is another attempt.
 			const explainedUpTo = knownOrderedAt === undefined ? -Infinity : bucketOf(knownOrderedAt);
-			try {
-				const { processed, new: added } = await record(values);
-				if (processed.some((value) => (keyEntries.get(String(value)) ?? Infinity) > explainedUpTo)) {
-					// Refused: a record left by this attempt would refuse the order for another window.
-					if (added.length > 0) await remove(added.map(String));
-					return true;
+			for (let check = 0; ; check++) {
+				// Every write but the first is also a check: it writes back whatever a racing write dropped.
+				const written = await record(values).catch(() => undefined);
+				if (written) {
+					const found = written.processed.map(String);
+					if (found.includes(own)) return 'send';
+					if (found.some((value) => (keyEntries.get(value) ?? -Infinity) > explainedUpTo)) {
+						// Refused: a record left by this attempt would refuse the order for another window.
+						await remove(written.new.map(String));
+						return 'sentByAnother';
+					}
 				}
-				// Sending does not wait: paying twice would take a dropped record and a death within the pause.
-				confirmations.set(key, confirm(values));
-				return false;
-			} catch {
-				// No store on this host (or it failed): the guard is extra, the order memory still holds.
-				return false;
+				if (check === MAX_CHECKS) {
+					await remove(values);
+					return 'notRecorded';
+				}
+				// Written now, or dropped with the order's entries by an unrelated write, or the write
+				// failed (two first writes of the row at once: one of them fails): check again once
+				// every write in flight is over.
+				await waitUnlessCancelled(context, SETTLE_MS, 'The order', itemIndex).catch(async (error: unknown) => {
+					await remove(values);
+					throw error;
+				});
 			}
 		},
 		async forget(key) {
 			const values = recorded.get(key);
-			if (!values) return;
-			// A confirmation still running would write the record back.
-			await confirmations.get(key);
-			try {
-				await remove(values);
-			} catch {
-				// Nothing to undo when the store is not there.
-			}
-		},
-		async settled(key) {
-			await confirmations.get(key);
+			if (values) await remove(values);
 		},
 	};
 }

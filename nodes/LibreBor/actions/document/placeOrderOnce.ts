@@ -25,10 +25,23 @@ function sentByAnotherAttempt(context: IExecuteFunctions, input: OrderInput, ite
 	);
 }
 
+function notRecorded(context: IExecuteFunctions, input: OrderInput, itemIndex: number) {
+	return new NodeOperationError(
+		context.getNode(),
+		`Could not record the order for ${input.nif} ${input.year} in n8n's database before sending it`,
+		{
+			itemIndex,
+			description:
+				"No order was sent. n8n's deduplication store (its processed_data table), which stops two executions from paying for the same document, kept failing or losing the record. Run the workflow again; if this persists, check n8n's database.",
+		},
+	);
+}
+
 /**
  * Places an order this process has the right to place, unless n8n's intents store says another
- * attempt of this workflow sent it and left no outcome in the order memory: one still running on
- * another worker, or one killed mid-execution, whose static data and execution data were never saved.
+ * attempt of this workflow sent it and left no outcome in the order memory: one running at the
+ * same instant or still running on another worker, or one killed mid-execution, whose static
+ * data and execution data were never saved.
  */
 export async function placeOrderOnce(
 	this: IExecuteFunctions,
@@ -39,25 +52,27 @@ export async function placeOrderOnce(
 	stores: { memory: OrderMemory; intents: OrderIntents },
 ): Promise<OrderOutcome> {
 	// A known order (older than the window, or it would have been reused) explains its own record.
-	if (await stores.intents.recordBeforeSending(input.key, stores.memory.lastOrderedAt(input.key))) {
+	const verdict = await stores.intents
+		.recordBeforeSending(input.key, stores.memory.lastOrderedAt(input.key), itemIndex)
+		.catch((error: unknown) => {
+			claim.abandon();
+			throw error;
+		});
+	if (verdict !== 'send') {
 		claim.abandon();
-		throw sentByAnotherAttempt(this, input, itemIndex);
+		throw verdict === 'sentByAnother' ? sentByAnotherAttempt(this, input, itemIndex) : notRecorded(this, input, itemIndex);
 	}
 	let placedId: string | undefined;
 	const placing = placeOrder.call(this, input, itemIndex, timeoutMs, (documentId) => {
 		placedId = documentId;
 		if (documentId !== undefined) claim.settle(documentId);
 	});
-	try {
-		// The order's own error goes on unchanged. Executions waiting on this order claim it again
-		// only once a refused order's record is gone.
-		await placing.catch(async (error: unknown) => {
-			if (placedId !== undefined) return;
-			if (refusedByLibreBor(error)) await stores.intents.forget(input.key);
-			claim.settle(undefined);
-		});
-		return await placing;
-	} finally {
-		await stores.intents.settled(input.key);
-	}
+	// The order's own error goes on unchanged. Executions waiting on this order claim it again
+	// only once a refused order's record is gone.
+	await placing.catch(async (error: unknown) => {
+		if (placedId !== undefined) return;
+		if (refusedByLibreBor(error)) await stores.intents.forget(input.key);
+		claim.settle(undefined);
+	});
+	return await placing;
 }

@@ -65,9 +65,12 @@ cd "$n8n_home"
 rm -f "$marker"
 # Install scripts are off: one of them (a Kafka client's) downloads sources from the internet.
 # The native modules n8n needs are then built explicitly against Node 24.
+log "Downloading n8n and its dependencies with npm (about 2.9 GB on disk)"
 npm install --ignore-scripts --no-audit --no-fund --loglevel=error >&2
+log "Building the native modules n8n needs (sqlite3, isolated-vm) for Node.js 24"
 npm rebuild sqlite3 isolated-vm --no-audit --no-fund --loglevel=error >&2
 
+log "Checking the installation"
 # `n8n --version` answers without loading anything; loading the native modules proves the build.
 "$node_bin" -e 'require("sqlite3"); require("isolated-vm")'
 "$node_bin" node_modules/n8n/bin/n8n --version >/dev/null

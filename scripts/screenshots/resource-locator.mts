@@ -1,13 +1,14 @@
 // Makes docs/resource-locator.png: the Mark as Read operation's Alert picker open on the unread
 // alerts, in a real n8n editor with the package installed, driven by Debian's chromium.
-//   npm run screenshots   (needs Debian's chromium at /usr/bin/chromium: apt-get install chromium)
+//   npm run screenshots   (Debian's chromium, installed when missing)
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 import { chromium } from 'playwright-core';
 
+import { ensureChromium } from '../../test/e2e/chromium.mts';
 import { installCommunityPackage, packPackage } from '../../test/e2e/communityPackage.mts';
 import { libreBorCredential, libreBorCredentialRef } from '../../test/e2e/libreBorN8n.mts';
 import { importCredentials, importWorkflows } from '../../test/e2e/n8nCli.mts';
@@ -21,7 +22,8 @@ const WORKFLOW_ID = 'screenshotLocator1';
 const output = path.join(repoRoot, 'docs', 'resource-locator.png');
 
 execFileSync('npm', ['run', 'build', '--silent'], { cwd: repoRoot, stdio: 'inherit' });
-const tarball = await packPackage(repoRoot, mkdtempSync(path.join(os.tmpdir(), 'librebor-pack-')));
+const packFolder = mkdtempSync(path.join(os.tmpdir(), 'librebor-pack-'));
+const tarball = await packPackage(repoRoot, packFolder);
 const sim = await startSimulator({ seed: true });
 for (const nif of ['A86212420', 'B64717838', 'J99216582']) if (!sim.watchlist.some((e) => e.nif === nif)) sim.follow(nif);
 if (sim.unreadAlerts().length === 0) {
@@ -55,7 +57,7 @@ await importWorkflows(folder, [
 	},
 ]);
 const server = await startN8n(folder);
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const browser = await chromium.launch({ executablePath: ensureChromium(console.log), args: ['--no-sandbox'] });
 try {
 	await N8nRestClient.signIn(server);
 	const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
@@ -81,5 +83,6 @@ try {
 	await browser.close();
 	await server.stop();
 	await folder.remove();
+	rmSync(packFolder, { recursive: true, force: true });
 	await sim.close();
 }

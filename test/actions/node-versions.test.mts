@@ -1,3 +1,4 @@
+import { NodeHelpers, type INode, type INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
@@ -88,5 +89,37 @@ describe('Version 2 resource locators', () => {
 		});
 		expect(result.error?.message).toBe('No document ID can be read from the URL "https://files.librebor.me/files/3kd9x"');
 		expect((result.error as { description?: string }).description).toMatch(/By ID/);
+	});
+});
+
+describe('Defaults: a new node (version 2) spends nothing and asks for what it cannot know; version 1 keeps its own', () => {
+	const { description } = new LibreBor();
+	const withDefaults = (parameters: INodeParameters, typeVersion: number) =>
+		NodeHelpers.getNodeParameters(description.properties, parameters, true, false, { typeVersion } as INode, description);
+
+	it('opens the Document resource on Get, where version 1 opened on Order', () => {
+		expect(withDefaults({ resource: 'document' }, 2)?.operation).toBe('get');
+		expect(withDefaults({ resource: 'document' }, 1)?.operation).toBe('order');
+	});
+
+	it('asks for the year of an order instead of assuming one; version 1 still orders its default 2025', async () => {
+		const orderWithoutYear = { resource: 'document', operation: 'order' };
+		const version2 = await runLibreBor(sim(), { ...orderWithoutYear, nif: locator('id', 'B64717838') });
+		expect(version2.error?.message).toBe('The year "" is not valid');
+		expect(sim().requestsTo('POST', '/v2/documents/order/')).toEqual([]);
+		const yearField = description.properties.find((property) => property.name === 'year' && property.default === '');
+		expect(yearField).toMatchObject({ required: true, placeholder: `e.g. ${new Date().getFullYear() - 1}` });
+
+		const version1 = await runLibreBor(sim(), { ...orderWithoutYear, nif: 'B64717838' }, { typeVersion: 1 });
+		expect(jsonOf(version1)).toEqual([expect.objectContaining({ nif: 'B64717838', year: 2025 })]);
+	});
+
+	it('Get Many returns up to 50 unless Return All is on; version 1 returns everything', async () => {
+		for (let count = 0; count < 60; count += 1) sim().addAlert();
+		const getMany = { resource: 'alert', operation: 'getMany' };
+		expect((await runLibreBor(sim(), getMany)).items).toHaveLength(50);
+		expect((await runLibreBor(sim(), getMany, { typeVersion: 1 })).items).toHaveLength(60);
+		expect(withDefaults({ resource: 'watchlist', operation: 'getMany' }, 2)).toMatchObject({ returnAll: false, limit: 50 });
+		expect(withDefaults({ resource: 'watchlist', operation: 'getMany' }, 1)).toMatchObject({ returnAll: true });
 	});
 });

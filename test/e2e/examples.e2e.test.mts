@@ -25,7 +25,13 @@ const examplesFileFolder = '/home/node/.n8n-files/';
 interface ExampleWorkflow {
 	id: string;
 	name: string;
-	nodes: Array<{ name: string; type: string; credentials?: Record<string, { id: string; name: string }> }>;
+	nodes: Array<{
+		name: string;
+		type: string;
+		typeVersion: number;
+		parameters: Record<string, unknown>;
+		credentials?: Record<string, { id: string; name: string }>;
+	}>;
 	[field: string]: unknown;
 }
 
@@ -104,6 +110,15 @@ describe('the example workflows in a real n8n', () => {
 		}
 	});
 
+	it('use version 2 of the LibreBOR node, with the Company picker where a company is chosen', () => {
+		const libreBorNodes = Object.values(examples).flatMap((example) =>
+			example.nodes.filter((node) => node.type === 'n8n-nodes-librebor.libreBor'),
+		);
+		expect(libreBorNodes.map((node) => node.typeVersion)).toEqual(libreBorNodes.map(() => 2));
+		const order = libreBorNodes.find((node) => node.name === 'Order Annual Accounts');
+		expect(order?.parameters.nif).toMatchObject({ __rl: true, mode: 'list', value: 'B64717838' });
+	});
+
 	it('all use the one LibreBOR credential that the project sets up', () => {
 		const references = Object.values(examples).flatMap((example) =>
 			example.nodes.filter((node) => node.type.startsWith('n8n-nodes-librebor.')).map((node) => node.credentials?.libreBorApi),
@@ -132,7 +147,8 @@ describe('the example workflows in a real n8n', () => {
 
 		expect(execution.succeeded, execution.result.stdout).toBe(true);
 		expect(sim.ordersReceived).toBe(ordersBefore + 1);
-		const saved = path.join(fileFolder, 'cuentas-anuales-B64717838-2024.pdf');
+		// The company picked in the example, and the last complete year.
+		const saved = path.join(fileFolder, `cuentas-anuales-B64717838-${new Date().getFullYear() - 1}.pdf`);
 		expect(existsSync(saved), `${saved} written`).toBe(true);
 		const pdf = readFileSync(saved);
 		expect(pdf.length).toBe(sim.documentSizeBytes);

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { parseRunOutput, type ExecutionRun } from './executionRun.mts';
@@ -63,13 +63,21 @@ export async function runN8nCommandOrThrow(
 /** Imports credentials (objects with id, name, type and plain `data`; n8n encrypts it). */
 export async function importCredentials(folder: N8nUserFolder, credentials: object[]): Promise<void> {
 	const file = await writeJsonFile(folder, 'credentials', credentials);
-	await runN8nCommandOrThrow(folder, ['import:credentials', `--input=${file}`]);
+	try {
+		await runN8nCommandOrThrow(folder, ['import:credentials', `--input=${file}`]);
+	} finally {
+		await rm(file, { force: true }); // it holds the password in plain text
+	}
 }
 
 /** Imports workflows (objects with id, name, nodes and connections). They are imported unpublished. */
 export async function importWorkflows(folder: N8nUserFolder, workflows: object[]): Promise<void> {
 	const file = await writeJsonFile(folder, 'workflows', workflows);
-	await runN8nCommandOrThrow(folder, ['import:workflow', `--input=${file}`]);
+	try {
+		await runN8nCommandOrThrow(folder, ['import:workflow', `--input=${file}`]);
+	} finally {
+		await rm(file, { force: true });
+	}
 }
 
 /**

@@ -1,10 +1,7 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
-import { promisify } from 'node:util';
 
 import { n8nScriptsFolder, repoRoot } from './repoPaths.mts';
-
-const execFileAsync = promisify(execFile);
 
 /** A real n8n installed by scripts/n8n/install.sh, and the Node 24 that runs it. */
 export interface N8nInstallation {
@@ -16,29 +13,43 @@ export interface N8nInstallation {
 	nodeBin: string;
 }
 
+export interface EnsureN8nInstalledOptions {
+	/** Called with each step the installation script reports (only when it installs). */
+	onStep?: (step: string) => void;
+}
+
 let installing: Promise<N8nInstallation> | undefined;
 
 /**
  * Installs n8n on first use (a few minutes; cached under ~/.cache afterwards) and returns where it is.
  * Set LIBREBOR_N8N_HOME to use another folder.
  */
-export async function ensureN8nInstalled(): Promise<N8nInstallation> {
-	installing ??= install();
+export async function ensureN8nInstalled(options: EnsureN8nInstalledOptions = {}): Promise<N8nInstallation> {
+	installing ??= install(options.onStep);
 	return await installing;
 }
 
-async function install(): Promise<N8nInstallation> {
+async function install(onStep?: (step: string) => void): Promise<N8nInstallation> {
 	const script = path.join(n8nScriptsFolder, 'install.sh');
-	let stdout: string;
-	try {
-		({ stdout } = await execFileAsync('bash', [script], {
-			maxBuffer: 64 * 1024 * 1024,
-			env: { ...process.env, LIBREBOR_N8N_QUIET: '1' },
-		}));
-	} catch (error) {
-		const { stderr } = error as { stderr?: string };
+	const child = spawn('bash', [script], {
+		env: { ...process.env, LIBREBOR_N8N_QUIET: onStep ? '0' : '1' },
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	let stdout = '';
+	let stderr = '';
+	child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+	child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+		stderr = (stderr + chunk).slice(-64_000);
+		// The script's own steps are whole lines without indentation; npm's messages are passed on too.
+		for (const line of chunk.split('\n')) if (line.trim() !== '') onStep?.(line.trimEnd());
+	});
+	const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
+		child.on('error', reject);
+		child.on('close', (exitCode, exitSignal) => resolve([exitCode, exitSignal]));
+	});
+	if (code !== 0) {
 		throw new Error(
-			`Could not install n8n with ${script}: ${(error as Error).message}\n${stderr?.slice(-4000) ?? ''}`,
+			`Could not install n8n with ${script} (exit code ${code}, signal ${signal}):\n${stderr.slice(-4000)}`,
 		);
 	}
 	const home = stdout.trim().split('\n').pop() ?? '';

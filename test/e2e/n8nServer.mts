@@ -26,14 +26,16 @@ export interface StartN8nOptions {
 	env?: Record<string, string>;
 	/** How long n8n may take to start (default 2 minutes; the first start on a folder runs migrations). */
 	readyTimeoutMs?: number;
+	/** The editor's port (default: a free one). */
+	port?: number;
 }
 
 /** n8n prints this once the server is up and published workflows are being activated. */
 const readyMessage = /Editor is now accessible via/;
 
-/** Starts `n8n start` on a free port and waits until its editor is ready. */
+/** Starts `n8n start` (on a free port unless one is given) and waits until its editor is ready. */
 export async function startN8n(folder: N8nUserFolder, options: StartN8nOptions = {}): Promise<N8nServer> {
-	const port = await findFreePort();
+	const port = options.port ?? (await findFreePort());
 	const baseUrl = `http://127.0.0.1:${port}`;
 	const started = await spawnN8n(folder, ['start'], {
 		label: 'start',

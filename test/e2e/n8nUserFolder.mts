@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -26,15 +26,18 @@ export interface N8nUserFolderOptions {
 	env?: Record<string, string>;
 	/** CA certificate file n8n trusts besides the system's; default: the simulator's, when it exists. */
 	extraCaCertificates?: string;
+	/** A folder to keep (created when missing, its data reused), instead of a new temporary one. */
+	root?: string;
 }
 
 /** A fixed key, so that credentials written by one n8n process can be read by the next. */
 export const testEncryptionKey = 'n8n-nodes-librebor-e2e-encryption-key';
 
-/** Creates an empty n8n user folder in the system's temporary folder. */
+/** Creates an empty n8n user folder in the system's temporary folder, or opens `options.root`. */
 export async function createN8nUserFolder(options: N8nUserFolderOptions = {}): Promise<N8nUserFolder> {
 	const installation = await ensureN8nInstalled();
-	const root = await mkdtemp(path.join(os.tmpdir(), 'n8n-e2e-'));
+	const root = options.root ?? (await mkdtemp(path.join(os.tmpdir(), 'n8n-e2e-')));
+	await mkdir(root, { recursive: true });
 	const extraCaCertificates =
 		options.extraCaCertificates ?? (existsSync(simulatorCaCertificate) ? simulatorCaCertificate : undefined);
 	const env: Record<string, string> = {

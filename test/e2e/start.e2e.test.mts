@@ -1,71 +1,93 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 
+import { findFreePort } from './freePort.mts';
 import { libreBorNodeType, libreBorTriggerNodeType } from './libreBorN8n.mts';
 import { packedLibreBorPackage } from './libreBorPackage.mts';
-import { findNode24 } from './n8nInstallation.mts';
+import { editorUrl, pressCtrlC, startMainJob, type MainJob } from './mainJob.mts';
 import { N8nRestClient } from './n8nRestClient.mts';
 import type { N8nServer } from './n8nServer.mts';
 import { repoRoot } from './repoPaths.mts';
 
-const READY = /n8n is ready: (http:\/\/\S+)/;
+/** The names of the example workflows, which npm start imports on its first run. */
+const EXAMPLES = readdirSync(path.join(repoRoot, 'examples'))
+	.filter((file) => file.endsWith('.json'))
+	.map((file) => (JSON.parse(readFileSync(path.join(repoRoot, 'examples', file), 'utf8')) as { name: string }).name);
 
-/** Runs the README's main job, `npm start`, as a user would, until it prints the editor's URL. */
-async function startMainJob(): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-	const node24 = findNode24();
-	const { NODE_ENV: _testEnvironment, ...environment } = process.env;
-	const child = spawn(node24, ['scripts/start.mts'], {
-		cwd: repoRoot,
-		env: { ...environment, PATH: `${path.dirname(node24)}${path.delimiter}${process.env.PATH ?? ''}`, LIBREBOR_SKIP_BUILD: '1' },
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
-	let output = '';
-	child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-	child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-	const url = await new Promise<string>((resolve, reject) => {
-		const timer = setInterval(() => {
-			const ready = READY.exec(output);
-			if (ready) {
-				clearInterval(timer);
-				resolve(ready[1]);
-			}
-		}, 200);
-		child.once('exit', (code) => {
-			clearInterval(timer);
-			reject(new Error(`npm start exited with ${code} before n8n was ready:\n${output}`));
-		});
-	});
-	return { child, url, output: () => output };
+async function stopAndExpectGone(job: MainJob, url: string): Promise<void> {
+	expect(await pressCtrlC(job)).toBe(0);
+	await expect(fetch(`${url}/healthz`)).rejects.toThrow();
 }
 
 describe('npm start', () => {
-	let job: Awaited<ReturnType<typeof startMainJob>> | undefined;
-	afterAll(() => {
-		if (job?.child.exitCode === null) job.child.kill('SIGKILL');
-	});
+	const jobs: MainJob[] = [];
+	const dataFolder = mkdtempSync(path.join(os.tmpdir(), 'librebor-start-data-'));
+	const tempFolder = mkdtempSync(path.join(os.tmpdir(), 'librebor-start-tmp-'));
+	afterAll(async () => {
+		// Ctrl-C lets npm start stop its n8n (which runs in a process group of its own).
+		for (const job of jobs) if (job.child.exitCode === null) job.child.kill('SIGINT');
+		await Promise.race([Promise.all(jobs.map(async (job) => await job.exited)), delay(30_000)]);
+		for (const job of jobs) if (job.child.exitCode === null) job.child.kill('SIGKILL');
+		rmSync(dataFolder, { recursive: true, force: true, maxRetries: 3 });
+		rmSync(tempFolder, { recursive: true, force: true, maxRetries: 3 });
+	}, 60_000);
 
-	it('brings up the editor with the nodes, the credential and the examples, and Ctrl-C stops it', async () => {
+	it('brings up the editor on the chosen port with the nodes, listed as a community package, and keeps the work across runs', async () => {
 		await packedLibreBorPackage();
-		job = await startMainJob();
-		const client = await N8nRestClient.signIn({ baseUrl: job.url } as N8nServer);
+		const port = await findFreePort();
 
+		const first = startMainJob({ port, dataFolder, tempFolder });
+		jobs.push(first);
+		const url = await editorUrl(first);
+		expect(url).toBe(`http://127.0.0.1:${port}`);
+		const client = await N8nRestClient.signIn({ baseUrl: url } as N8nServer);
 		const nodeNames = (await client.nodeTypes()).map((type) => type.name);
 		expect(nodeNames).toEqual(expect.arrayContaining([libreBorNodeType, libreBorTriggerNodeType]));
 		const credentials = await client.request<Array<{ name: string; type: string }>>('GET', '/rest/credentials');
 		expect(credentials).toEqual([expect.objectContaining({ name: 'LibreBOR API', type: 'libreBorApi' })]);
-		const workflows = await client.request<Array<{ name: string }>>('GET', '/rest/workflows');
-		expect(workflows.map((workflow) => workflow.name).sort()).toEqual([
-			'LibreBOR: follow the companies of a spreadsheet',
-			'LibreBOR: new BORME alert to a message',
-			'LibreBOR: order annual accounts and save the PDF',
+		const packages = await client.request<Array<{ packageName: string; failedLoading: boolean; installedNodes: unknown[] }>>(
+			'GET',
+			'/rest/community-packages',
+		);
+		expect(packages).toEqual([
+			expect.objectContaining({ packageName: 'n8n-nodes-librebor', failedLoading: false, installedNodes: expect.any(Array) }),
 		]);
-		expect(job.output()).toMatch(/Credential: +"LibreBOR API" -> simulator https:\/\/localhost:\d+\/v2/);
+		expect(first.output()).toMatch(/Credential: +"LibreBOR API" -> simulator https:\/\/localhost:\d+\/v2/);
+		await client.request('POST', '/rest/workflows', { name: 'Built by the user', nodes: [], connections: {}, settings: {} });
+		await stopAndExpectGone(first, url);
+		expect(readdirSync(tempFolder)).toEqual([]);
 
-		job.child.kill('SIGINT');
-		const [code] = await once(job.child, 'exit');
-		expect(code).toBe(0);
-		await expect(fetch(`${job.url}/healthz`)).rejects.toThrow();
+		const second = startMainJob({ port, dataFolder, tempFolder });
+		jobs.push(second);
+		expect(await editorUrl(second)).toBe(url);
+		const again = await N8nRestClient.signIn({ baseUrl: url } as N8nServer);
+		const workflows = await again.request<Array<{ name: string }>>('GET', '/rest/workflows');
+		expect(workflows.map((workflow) => workflow.name).sort()).toEqual([...EXAMPLES, 'Built by the user'].sort());
+		const [credential] = await again.request<Array<{ id: string }>>('GET', '/rest/credentials');
+		// The simulator listens on a new port in every run; the credential follows it.
+		const stored = await again.request<{ data: { baseUrl: string } }>('GET', `/rest/credentials/${credential.id}?includeData=true`);
+		expect(second.output()).toContain(`-> simulator ${stored.data.baseUrl}`);
+		await stopAndExpectGone(second, url);
+		expect(readdirSync(tempFolder)).toEqual([]);
+	}, 300_000);
+
+	it('refuses a busy port with what to do, before building or installing anything', async () => {
+		const port = await findFreePort();
+		const holder = net.createServer().listen(port, '127.0.0.1');
+		await once(holder, 'listening');
+		try {
+			const job = startMainJob({ port, dataFolder: path.join(dataFolder, 'unused'), tempFolder });
+			jobs.push(job);
+			expect(await job.exited).toBe(1);
+			expect(job.output()).toContain(`Port ${port} is already in use`);
+			expect(job.output()).toContain(`npm start -- --port ${port + 10}`);
+		} finally {
+			holder.close();
+		}
 	});
 });

@@ -1,6 +1,7 @@
-import { NodeHelpers } from 'n8n-workflow';
+import { NodeHelpers, type INodeProperties, type INodePropertyOptions } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
+import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
 import { LibreBorTrigger } from '../../nodes/LibreBor/LibreBorTrigger.node.ts';
 import { alertIdsOf, triggerSession, useSimulator } from './trigger-session.mts';
 
@@ -57,5 +58,24 @@ describe('LibreBOR Trigger filters', () => {
 			return NodeHelpers.displayParameter(values, unreadNotice!, null, description, values);
 		};
 		expect([shownFor(), shownFor(false), shownFor(true)]).toEqual([true, true, false]);
+	});
+
+	it('shows one notice at a time, and names its Output choices as the LibreBOR node does', () => {
+		const { description } = new LibreBorTrigger();
+		const noticesShown = (markAsRead: boolean) => {
+			const values = { options: { markAsRead } };
+			return description.properties.filter(
+				(property) => property.type === 'notice' && NodeHelpers.displayParameter(values, property, null, description, values),
+			);
+		};
+		expect([noticesShown(false).length, noticesShown(true).length]).toEqual([1, 1]);
+
+		const outputNames = (properties: INodeProperties[]) =>
+			properties.find((property) => property.name === 'output')?.options?.map((option) => (option as INodePropertyOptions).name);
+		const getManyOutput = new LibreBor().description.properties.filter(
+			(property) => property.name === 'output' && property.displayOptions?.show?.resource?.includes('alert'),
+		);
+		expect(outputNames(description.properties)).toEqual(outputNames(getManyOutput));
+		expect(outputNames(description.properties)).toEqual(['One Item per Alert', 'One Item per Bulletin Entry']);
 	});
 });

@@ -65,7 +65,11 @@ const createdAfterField: INodeProperties = {
 	description: 'Keep only the alerts LibreBOR created at or after this time',
 };
 
-/** The alert filters of Get Many and the trigger; `labelsDisplayName` keeps each node's existing free-text label field. */
-export function alertFilterFields(labelsDisplayName: string): INodeProperties[] {
-	return [knownLabelsField, companyFilterField, createdAfterField, otherLabelsField(labelsDisplayName)];
+/**
+ * The alert filters of Get Many and the trigger; `labelsDisplayName` keeps each node's existing free-text
+ * label field, and `note` (the trigger's) is added to each filter's description.
+ */
+export function alertFilterFields(labelsDisplayName: string, note?: string): INodeProperties[] {
+	const fields = [knownLabelsField, companyFilterField, createdAfterField, otherLabelsField(labelsDisplayName)];
+	return note ? fields.map((field) => ({ ...field, description: `${field.description} ${note}` })) : fields;
 }

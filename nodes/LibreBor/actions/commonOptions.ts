@@ -113,17 +113,20 @@ export function optionsCollection(showFor: ShowFor, options: INodeProperties[]):
 	};
 }
 
-/** "Return All" and "Limit", as n8n's Get Many operations have them. */
+/**
+ * "Return All" and "Limit", as n8n's Get Many operations have them: version 2 returns up to 50 unless
+ * asked for all (as n8n's own nodes do; an AI agent gets a bounded answer); version 1 returned all.
+ */
 export function returnAllFields(showFor: ShowFor): INodeProperties[] {
+	const returnAll: INodeProperties = {
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	};
 	return [
-		{
-			displayName: 'Return All',
-			name: 'returnAll',
-			type: 'boolean',
-			default: true,
-			description: 'Whether to return all results or only up to a given limit',
-			displayOptions: { show: showFor },
-		},
+		...byVersion(showFor, { ...returnAll, default: true }, returnAll),
 		{
 			displayName: 'Limit',
 			name: 'limit',

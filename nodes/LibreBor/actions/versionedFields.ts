@@ -1,15 +1,17 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-type ShowFor = { resource: string[]; operation: string[] };
+type ShowFor = { resource: string[]; operation?: string[] };
 
 /**
- * Version 1 of the node keeps its plain-string identifier fields so that saved workflows run
- * unchanged; version 2 offers the same parameter as a resource locator (same name, new type).
+ * One parameter, two definitions: version 1 of the node keeps what its saved workflows rely on
+ * (plain-string identifiers, and its defaults: n8n leaves a parameter at its default out of the saved
+ * workflow, so changing a default would change those workflows); version 2 has the resource locators
+ * and the safer defaults. Same name, so the value is read the same way in both.
  */
-export function byVersion(showFor: ShowFor, plain: INodeProperties, locator: INodeProperties): INodeProperties[] {
+export function byVersion(showFor: ShowFor, version1: INodeProperties, version2: INodeProperties): INodeProperties[] {
 	return [
-		{ ...plain, displayOptions: { show: { ...showFor, '@version': [1] } } },
-		{ ...locator, displayOptions: { show: { ...showFor, '@version': [{ _cnd: { gte: 2 } }] } } },
+		{ ...version1, displayOptions: { show: { ...showFor, '@version': [1] } } },
+		{ ...version2, displayOptions: { show: { ...showFor, '@version': [{ _cnd: { gte: 2 } }] } } },
 	];
 }
 

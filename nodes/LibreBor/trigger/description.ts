@@ -3,48 +3,45 @@ import type { INodeProperties } from 'n8n-workflow';
 import { alertFilterFields } from '../actions/alertFilterFields';
 import { timeoutOption } from '../actions/commonOptions';
 
+const BETA =
+	'LibreBOR alerts are a beta feature: they need an API subscription and a request to LibreBOR to enable them. The trigger fires for the companies on your watch list; follow one with the LibreBOR node (Watch List > Follow).';
+
+// One notice at a time: the beta notice, and with Mark as Read off (the default) what that means.
 export const triggerProperties: INodeProperties[] = [
 	{
-		displayName:
-			'LibreBOR alerts are a beta feature: they need an API subscription and a request to LibreBOR to enable them. The trigger fires for the companies on your watch list; follow one with the LibreBOR node (Watch List > Follow).',
+		displayName: BETA,
 		name: 'betaNotice',
 		type: 'notice',
 		default: '',
+		displayOptions: { show: { '/options.markAsRead': [true] } },
 	},
 	{
-		displayName: 'Output',
-		name: 'output',
-		type: 'options',
-		options: [
-			{
-				name: 'Alert',
-				value: 'alert',
-				description: 'One item per alert, as LibreBOR returns it',
-			},
-			{
-				name: 'Entry',
-				value: 'entry',
-				description:
-					'One item per bulletin entry of an alert, with the alert ID, creation time and entity alongside',
-			},
-		],
-		default: 'alert',
-		description: 'What each output item holds',
-	},
-	{
-		displayName:
-			"Mark as Read is off: the alerts this trigger emits stay unread in LibreBOR's panel, and LibreBOR keeps listing them. Turn it on in Options to mark each emitted alert as read.",
+		displayName: `${BETA} Mark as Read is off: the alerts this trigger emits stay unread in LibreBOR's panel, and LibreBOR keeps listing them. Turn it on in Options to mark each emitted alert as read.`,
 		name: 'markAsReadNotice',
 		type: 'notice',
 		default: '',
 		displayOptions: { hide: { '/options.markAsRead': [true] } },
 	},
 	{
-		displayName:
-			'Filters apply once: an alert that a filter leaves out is remembered as seen and is not emitted later, even if the filter changes.',
-		name: 'filterNotice',
-		type: 'notice',
-		default: '',
+		displayName: 'Output',
+		name: 'output',
+		type: 'options',
+		// The same names as the Output of the LibreBOR node's Get Many.
+		options: [
+			{
+				name: 'One Item per Alert',
+				value: 'alert',
+				description: 'Each alert as LibreBOR returns it, with its bulletin entries in "data"',
+			},
+			{
+				name: 'One Item per Bulletin Entry',
+				value: 'entry',
+				description:
+					'Each bulletin entry of each alert as a flat item with the alert fields alongside, ready for a sheet or a message',
+			},
+		],
+		default: 'alert',
+		description: 'What each output item holds',
 	},
 	{
 		displayName: 'Options',
@@ -61,7 +58,10 @@ export const triggerProperties: INodeProperties[] = [
 				description:
 					'Whether the first poll after activation also emits the alerts that are already unread. When off, only alerts that arrive after activation are emitted.',
 			},
-			...alertFilterFields('Other Act Labels'),
+			...alertFilterFields(
+				'Other Act Labels',
+				'Filters apply once: an alert this filter leaves out is remembered as seen and is not emitted later, even if the filter changes.',
+			),
 			{
 				displayName: 'Mark as Read',
 				name: 'markAsRead',

@@ -3,6 +3,7 @@ import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INod
 import { pairWith, runForEachItem } from '../../helpers/itemRunner';
 import { orderKey, orderLedger } from '../../helpers/orderLedger';
 import { orderIntents } from '../../helpers/orderIntents';
+import { byVersion } from '../versionedFields';
 import { companyFields, optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
 import { binaryPropertyOption, maxDownloadSizeOption, maxWaitOption, pollIntervalOption } from './documentOptions';
 import { CREDENTIAL_TYPE } from '../../transport/request';
@@ -21,6 +22,16 @@ import { placeOrderOnce } from './placeOrderOnce';
 
 const showFor = { resource: ['document'], operation: ['order'] };
 
+const yearField: INodeProperties = {
+	displayName: 'Year',
+	name: 'year',
+	type: 'number',
+	required: true,
+	typeOptions: { minValue: 1990, numberPrecision: 0 },
+	default: '',
+	description: 'Fiscal year of the annual accounts (balance sheet, income statement, equity changes and notes)',
+};
+
 export const description: INodeProperties[] = [
 	{
 		displayName:
@@ -31,16 +42,14 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: showFor },
 	},
 	...companyFields(showFor, 'order the annual accounts of'),
-	{
-		displayName: 'Year',
-		name: 'year',
-		type: 'number',
-		required: true,
-		typeOptions: { minValue: 1990, numberPrecision: 0 },
-		default: 2025,
-		description: 'Fiscal year of the annual accounts (balance sheet, income statement, equity changes and notes)',
-		displayOptions: { show: showFor },
-	},
+	...byVersion(
+		showFor,
+		// Version 1's default, frozen: its saved workflows that left the year at 2025 do not store it.
+		{ ...yearField, default: 2025 },
+		// No default in version 2, as n8n's own nodes leave a required value empty: a year computed
+		// when n8n starts would go unsaved too, and silently move an order to the next year.
+		{ ...yearField, default: '', placeholder: `e.g. ${new Date().getFullYear() - 1}` },
+	),
 	optionsCollection(showFor, [
 			{
 				displayName: 'Send Email',

@@ -4,6 +4,7 @@ import { makeCif, startSimulator, type Alert, type Simulator } from '../simulato
 import { nodeOutputJson } from './executionRun.ts';
 import { libreBorCredential } from './libreBorN8n.ts';
 import { libreBor, libreBorTrigger } from './libreBorNodes.ts';
+import { findingsAboutTheInstance, n8n3BreakingChanges } from './n8nBreakingChanges.ts';
 import { importCredentials, importWorkflows } from './n8nCli.ts';
 import { problemsMentioning, readLogFile } from './n8nLog.ts';
 import { N8nRestClient, type ExecutionDetails } from './n8nRestClient.ts';
@@ -121,6 +122,14 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 		await cluster?.stop();
 		await Promise.all([sim?.close(), triggerSim?.close()]);
 	}, testTimeoutMs);
+
+	it("leaves nothing for n8n's report of what n8n 3 breaks to flag in the queue-mode set-up", async () => {
+		const report = await n8n3BreakingChanges(rest);
+
+		// Among others: manual runs already go to the workers, and binary data is in Postgres, not in memory.
+		expect(report.totalWorkflows).toBe(4);
+		expect(findingsAboutTheInstance(report)).toEqual([]);
+	});
 
 	it(
 		'follows 100 companies from 100 concurrent webhook calls, on both workers',

@@ -15,8 +15,9 @@ N8N_VERSION="${1:-${LIBREBOR_N8N_VERSION:-2.41.1}}"
 # Pinned versions of n8n's dependencies, where the version n8n asks for cannot be installed here.
 overrides_for() {
 	case "$1" in
-	# Their n8n-nodes-base takes xlsx 0.20.2 from cdn.sheetjs.com, outside the registry; 0.18.5 is the registry's latest.
-	1.* | 2.0.*) echo '"xlsx": "0.18.5"' ;;
+	# Their n8n-nodes-base (seen in 1.123, 2.0 and 2.3) takes xlsx 0.20.2 from cdn.sheetjs.com, outside
+	# the registry; 0.18.5 is the registry's latest.
+	1.* | 2.[0-9].*) echo '"xlsx": "0.18.5"' ;;
 	# linkedom 0.18.15, which n8n 2.41 asks for, depends on a package the registry lacks.
 	2.41.*) echo '"linkedom": "0.18.12"' ;;
 	esac

@@ -2,14 +2,26 @@
 # Installs a real n8n, outside this package, for end-to-end tests and `npm start`.
 # Prints the folder that holds node_modules/n8n. Quick when already installed.
 #
+# Usage: install.sh [n8n version]   (default: the version the package is developed against)
+#
 # Environment:
-#   LIBREBOR_N8N_HOME  install folder (default: ~/.cache/n8n-nodes-librebor/n8n-<version>)
-#   LIBREBOR_N8N_QUIET set to 1 to print only the folder
+#   LIBREBOR_N8N_VERSION  n8n version, when not given as an argument
+#   LIBREBOR_N8N_HOME     install folder (default: ~/.cache/n8n-nodes-librebor/n8n-<version>)
+#   LIBREBOR_N8N_QUIET    set to 1 to print only the folder
 set -euo pipefail
 
-N8N_VERSION=2.41.1
-# linkedom 0.18.15, which n8n 2.41.1 asks for, depends on a package the registry lacks.
-LINKEDOM_VERSION=0.18.12
+N8N_VERSION="${1:-${LIBREBOR_N8N_VERSION:-2.41.1}}"
+
+# Pinned versions of n8n's dependencies, where the version n8n asks for cannot be installed here.
+overrides_for() {
+	case "$1" in
+	# Their n8n-nodes-base (seen in 1.123, 2.0 and 2.3) takes xlsx 0.20.2 from cdn.sheetjs.com, outside
+	# the registry; 0.18.5 is the registry's latest.
+	1.* | 2.[0-9].*) echo '"xlsx": "0.18.5"' ;;
+	# linkedom 0.18.15, which n8n 2.41 asks for, depends on a package the registry lacks.
+	2.41.*) echo '"linkedom": "0.18.12"' ;;
+	esac
+}
 
 script_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo_root="$(cd "$script_dir/../.." && pwd)"
@@ -50,7 +62,7 @@ cat >"$n8n_home/package.json" <<EOF
   "private": true,
   "description": "A real n8n for the end-to-end tests of n8n-nodes-librebor.",
   "dependencies": { "n8n": "$N8N_VERSION" },
-  "overrides": { "linkedom": "$LINKEDOM_VERSION" }
+  "overrides": { $(overrides_for "$N8N_VERSION") }
 }
 EOF
 
@@ -68,11 +80,14 @@ rm -f "$marker"
 log "Downloading n8n and its dependencies with npm (about 2.9 GB on disk)"
 npm install --ignore-scripts --no-audit --no-fund --loglevel=error >&2
 log "Building the native modules n8n needs (sqlite3, isolated-vm) for Node.js 24"
-npm rebuild sqlite3 isolated-vm --no-audit --no-fund --loglevel=error >&2
+# Older n8n releases do not use isolated-vm.
+native_modules=(sqlite3)
+if [[ -d node_modules/isolated-vm ]]; then native_modules+=(isolated-vm); fi
+npm rebuild "${native_modules[@]}" --no-audit --no-fund --loglevel=error >&2
 
 log "Checking the installation"
 # `n8n --version` answers without loading anything; loading the native modules proves the build.
-"$node_bin" -e 'require("sqlite3"); require("isolated-vm")'
+for module in "${native_modules[@]}"; do "$node_bin" -e "require('$module')"; done
 "$node_bin" node_modules/n8n/bin/n8n --version >/dev/null
 echo "$N8N_VERSION" >"$marker"
 log "Installed n8n $N8N_VERSION in $((SECONDS - started)) s"

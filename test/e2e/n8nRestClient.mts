@@ -157,10 +157,12 @@ export class N8nRestClient {
 			destinationNode?: { nodeName: string; mode: 'inclusive' | 'exclusive' };
 		},
 	): Promise<string> {
+		// n8n 1 runs the workflow the request carries, as its editor sends it; n8n 2 reads it from its database.
+		const workflowData = await this.request<object>('GET', `/rest/workflows/${workflowId}`);
 		const answer = await this.request<{ executionId?: string; waitingForWebhook?: boolean }>(
 			'POST',
 			`/rest/workflows/${workflowId}/run`,
-			body,
+			{ workflowData, ...body },
 		);
 		if (!answer?.executionId) throw new Error(`The manual run started no execution: ${JSON.stringify(answer)}`);
 		return answer.executionId;

@@ -33,6 +33,18 @@ export interface N8nUserFolderOptions {
 /** A fixed key, so that credentials written by one n8n process can be read by the next. */
 export const testEncryptionKey = 'n8n-nodes-librebor-e2e-encryption-key';
 
+/** Older n8n releases refuse to start when N8N_DISABLED_MODULES names a module they do not have. */
+function offlineSettingsFor(installation: N8nInstallation): Record<string, string> {
+	const settings = readOfflineSettings();
+	const modulesFolder = path.join(installation.home, 'node_modules', 'n8n', 'dist', 'modules');
+	const known = (settings.N8N_DISABLED_MODULES ?? '')
+		.split(',')
+		.filter((name) => [name, `${name}.ee`].some((folder) => existsSync(path.join(modulesFolder, folder))));
+	if (known.length > 0) settings.N8N_DISABLED_MODULES = known.join(',');
+	else delete settings.N8N_DISABLED_MODULES;
+	return settings;
+}
+
 /** Creates an empty n8n user folder in the system's temporary folder, or opens `options.root`. */
 export async function createN8nUserFolder(options: N8nUserFolderOptions = {}): Promise<N8nUserFolder> {
 	const installation = await ensureN8nInstalled();
@@ -41,7 +53,7 @@ export async function createN8nUserFolder(options: N8nUserFolderOptions = {}): P
 	const extraCaCertificates =
 		options.extraCaCertificates ?? (existsSync(simulatorCaCertificate) ? simulatorCaCertificate : undefined);
 	const env: Record<string, string> = {
-		...readOfflineSettings(),
+		...offlineSettingsFor(installation),
 		N8N_USER_FOLDER: root,
 		N8N_ENCRYPTION_KEY: testEncryptionKey,
 		...(extraCaCertificates ? { NODE_EXTRA_CA_CERTS: extraCaCertificates } : {}),

@@ -81,7 +81,7 @@ describe('the packed n8n-nodes-librebor package', () => {
 	});
 });
 
-describe('n8n-nodes-librebor installed into a real n8n 2.41', () => {
+describe('n8n-nodes-librebor installed into a real n8n', () => {
 	let folder: N8nUserFolder;
 	let server: N8nServer;
 	let rest: N8nRestClient;

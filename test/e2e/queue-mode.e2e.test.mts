@@ -4,6 +4,7 @@ import { makeCif, startSimulator, type Alert, type Simulator } from '../simulato
 import { nodeOutputJson } from './executionRun.mts';
 import { libreBorCredential } from './libreBorN8n.mts';
 import { libreBor, libreBorTrigger } from './libreBorNodes.mts';
+import { findingsAboutTheInstance, n8n3BreakingChanges } from './n8nBreakingChanges.mts';
 import { importCredentials, importWorkflows } from './n8nCli.mts';
 import { problemsMentioning, readLogFile } from './n8nLog.mts';
 import { N8nRestClient, type ExecutionDetails } from './n8nRestClient.mts';
@@ -138,6 +139,14 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 		await cluster?.stop();
 		await Promise.all([sim?.close(), triggerSim?.close()]);
 	}, testTimeoutMs);
+
+	it("leaves nothing for n8n's report of what n8n 3 breaks to flag in the queue-mode set-up", async () => {
+		const report = await n8n3BreakingChanges(rest);
+
+		// Among others: manual runs already go to the workers, and binary data is in Postgres, not in memory.
+		expect(report.totalWorkflows).toBe(4);
+		expect(findingsAboutTheInstance(report)).toEqual([]);
+	});
 
 	it(
 		'follows 100 companies from 100 concurrent webhook calls, on both workers',

@@ -66,6 +66,8 @@ export interface WorkflowDefinition {
 	id: string;
 	name: string;
 	active: false;
+	/** n8n 2.0's `import:workflow` requires one; later releases replace it with a new one. */
+	versionId: string;
 	settings: { executionOrder: 'v1' };
 	nodes: Array<WorkflowNode & { id: string; position: [number, number] }>;
 	connections: Record<string, { main: Array<Array<{ node: string; type: 'main'; index: 0 }>> }>;
@@ -96,6 +98,7 @@ export function workflow(id: string, name: string, nodes: WorkflowNode[], chains
 		id,
 		name,
 		active: false,
+		versionId: randomUUID(),
 		settings: { executionOrder: 'v1' },
 		nodes: nodes.map((node) => ({ id: randomUUID(), position: positions.get(node.name) ?? [0, 0], ...node })),
 		connections,

@@ -29,7 +29,8 @@ export async function startQueueServices(log?: (message: string) => void): Promi
 			...postgres.n8nEnv,
 			...redis.n8nEnv,
 			EXECUTIONS_MODE: 'queue',
-			// Manual runs from the editor go to the workers too, like production runs.
+			// Manual runs from the editor go to the workers too, like production runs: what n8n 3 always
+			// does (it drops this setting); n8n 2 runs them on main without it.
 			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
 		},
 		stop: async () => {

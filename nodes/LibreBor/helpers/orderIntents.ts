@@ -83,28 +83,34 @@ export function orderIntents(context: IExecuteFunctions, account: string, window
 			// The known order was recorded before it was sent, so in its own bucket or an earlier one;
 			// a record in a later bucket is another attempt.
 			const explainedUpTo = knownOrderedAt === undefined ? -Infinity : bucketOf(knownOrderedAt);
+			// A cancel is acted on after one more check, so that only what this attempt may drop is dropped.
+			let cancelled: unknown;
 			for (let check = 0; ; check++) {
 				// Every write but the first is also a check: it writes back whatever a racing write dropped.
 				const written = await record(values).catch(() => undefined);
 				if (written) {
 					const found = written.processed.map(String);
-					if (found.includes(own)) return 'send';
+					if (found.includes(own)) {
+						if (cancelled === undefined) return 'send';
+						// This attempt held the order (every other one refuses), and sends nothing.
+						await remove(values);
+						throw cancelled;
+					}
 					if (found.some((value) => (keyEntries.get(value) ?? -Infinity) > explainedUpTo)) {
-						// Refused: a record left by this attempt would refuse the order for another window.
+						// Refused: the order's entries are another attempt's; drop only what this write added.
 						await remove(written.new.map(String));
+						if (cancelled !== undefined) throw cancelled;
 						return 'sentByAnother';
 					}
 				}
-				if (check === MAX_CHECKS) {
-					await remove(values);
+				if (cancelled !== undefined || check === MAX_CHECKS) {
+					// Unknown who holds the order's entries when the last write failed: drop only this attempt's own.
+					await remove(written ? written.new.map(String) : [own]);
+					if (cancelled !== undefined) throw cancelled;
 					return 'notRecorded';
 				}
-				// Written now, or dropped with the order's entries by an unrelated write, or the write
-				// failed (two first writes of the row at once: one of them fails): check again once
-				// every write in flight is over.
-				await waitUnlessCancelled(context, SETTLE_MS, 'The order', itemIndex).catch(async (error: unknown) => {
-					await remove(values);
-					throw error;
+				await waitUnlessCancelled(context, SETTLE_MS, 'The order', itemIndex).catch((error: unknown) => {
+					cancelled = error;
 				});
 			}
 		},

@@ -316,6 +316,23 @@ describe('Document > Order, remembered per workflow', () => {
 		expect(String(jsonOf(later)[0].error)).toContain('Another execution of this workflow sent the order for B64717838 2023');
 	});
 
+	it('sends one order when a worker stalls between reading n8n\'s record and writing it back', async () => {
+		const workflow = savedWorkflow();
+		const nothingSaved = () => ({ id: workflow.id, staticData: {} });
+		// An order of another company: n8n now updates the workflow's record instead of inserting it.
+		await runLibreBor(sim(), order({ nif: 'A86212420' }), { workflow: nothingSaved() });
+		const stalledCall = deduplicationStore.pauseNextRecord();
+		const stalled = runLibreBor(sim(), order(), { workflow: nothingSaved(), nodeType: await onAnotherWorker(), continueOnFail: true });
+		await stalledCall.read;
+		const prompt = await runLibreBor(sim(), order(), { workflow: nothingSaved(), nodeType: await onAnotherWorker() });
+		expect(prompt.error).toBeUndefined();
+		// Its write, from what it read before the other execution wrote, lands over the record of the order just sent.
+		await stalledCall.write();
+		stalledCall.answer();
+		expect(String(jsonOf(await stalled)[0].error)).toContain('Could not record the order for B64717838 2023');
+		expect(sim().ordersReceived).toBe(2);
+	});
+
 	it('sends no order again after a worker died before n8n saved its orders, and says where the order is', async () => {
 		const workflow = savedWorkflow();
 		// The execution sends its order, then its worker dies: n8n saves neither its static data nor

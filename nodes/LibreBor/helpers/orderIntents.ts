@@ -124,6 +124,9 @@ export function orderIntents(context: IExecuteFunctions, account: string, window
 					if (cancelled !== undefined) throw cancelled;
 					return 'notRecorded';
 				}
+				// Written now, or dropped with the order's entries by an unrelated write, or the write
+				// failed (two first writes of the row at once: one of them fails): check again once
+				// every write in flight is over.
 				await waitUnlessCancelled(context, SETTLE_MS, 'The order', itemIndex).catch((error: unknown) => {
 					cancelled = error;
 				});

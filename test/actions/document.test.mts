@@ -288,6 +288,51 @@ describe('Document > Order, remembered per workflow', () => {
 		expect(sim().ordersReceived).toBe(1);
 	});
 
+	it('keeps the record of an order another execution sent when one that lost the race to it is cancelled', async () => {
+		const workflow = savedWorkflow();
+		const nothingSaved = () => ({ id: workflow.id, staticData: {} });
+		// An order of another company: n8n now updates the workflow's record instead of inserting it.
+		await runLibreBor(sim(), order({ nif: 'A86212420' }), { workflow: nothingSaved() });
+		const [winner, loser] = [await onAnotherWorker(), await onAnotherWorker()];
+		// Both read n8n's record before either writes it back; the winner's write lands last, but the
+		// loser hears of its own write a little later, so it is still waiting when the winner sends.
+		const winnerCall = deduplicationStore.pauseNextRecord();
+		const winning = runLibreBor(sim(), order(), { workflow: nothingSaved(), nodeType: winner });
+		await winnerCall.read;
+		const loserCall = deduplicationStore.pauseNextRecord();
+		const winnerOrdered = new Promise<void>((resolve) => sim().onRequest({ method: 'POST', path: '/v2/documents/order/' }, () => resolve()));
+		const losing = runLibreBor(sim(), order(), { workflow: nothingSaved(), nodeType: loser, cancelWhen: winnerOrdered });
+		await loserCall.read;
+		await loserCall.write();
+		await winnerCall.write();
+		winnerCall.answer();
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		loserCall.answer();
+		expect((await winning).error).toBeUndefined();
+		expect((await losing).error?.message).toBe('The order was stopped because the execution was cancelled');
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		const later = await runLibreBor(sim(), order(), { workflow: nothingSaved(), nodeType: await onAnotherWorker(), continueOnFail: true });
+		expect(sim().ordersReceived).toBe(2);
+		expect(String(jsonOf(later)[0].error)).toContain('Another execution of this workflow sent the order for B64717838 2023');
+	});
+
+	it('sends one order when a worker stalls between reading n8n\'s record and writing it back', async () => {
+		const workflow = savedWorkflow();
+		const nothingSaved = () => ({ id: workflow.id, staticData: {} });
+		// An order of another company: n8n now updates the workflow's record instead of inserting it.
+		await runLibreBor(sim(), order({ nif: 'A86212420' }), { workflow: nothingSaved() });
+		const stalledCall = deduplicationStore.pauseNextRecord();
+		const stalled = runLibreBor(sim(), order(), { workflow: nothingSaved(), nodeType: await onAnotherWorker(), continueOnFail: true });
+		await stalledCall.read;
+		const prompt = await runLibreBor(sim(), order(), { workflow: nothingSaved(), nodeType: await onAnotherWorker() });
+		expect(prompt.error).toBeUndefined();
+		// Its write, from what it read before the other execution wrote, lands over the record of the order just sent.
+		await stalledCall.write();
+		stalledCall.answer();
+		expect(String(jsonOf(await stalled)[0].error)).toContain('Could not record the order for B64717838 2023');
+		expect(sim().ordersReceived).toBe(2);
+	});
+
 	it('sends no order again after a worker died before n8n saved its orders, and says where the order is', async () => {
 		const workflow = savedWorkflow();
 		// The execution sends its order, then its worker dies: n8n saves neither its static data nor

@@ -10,6 +10,23 @@ import type {
 /** One database round trip: other callers may run meanwhile, as against Postgres. */
 const roundTrip = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** A record call held at each step until the test lets it go on. */
+export interface PausedRecord {
+	/** Resolves once the call has read its row. */
+	read: Promise<void>;
+	/** Lets it write the row back; resolves once written. */
+	write(): Promise<void>;
+	/** Lets it answer the node. */
+	answer(): void;
+}
+
+interface Pause {
+	read: () => void;
+	writing: Promise<void>;
+	written: () => void;
+	answering: Promise<void>;
+}
+
 interface Row {
 	values: string[];
 	/** Whether the row existed when it was read: n8n then updates it, else inserts it. */
@@ -28,6 +45,7 @@ interface Row {
 export class InMemoryDeduplicator implements IDataDeduplicator {
 	private readonly stores = new Map<string, string[]>();
 	private together?: { reads: number; allRead: Promise<void>; release: () => void };
+	private paused?: Pause;
 
 	/**
 	 * The next `reads` calls all read their row before any of them writes it back: the
@@ -37,6 +55,27 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		let release = () => {};
 		const allRead = new Promise<void>((resolve) => (release = resolve));
 		this.together = { reads, allRead, release };
+	}
+
+	/**
+	 * The next checkProcessedAndRecord call, step by step: a worker or database that is slow
+	 * between reading the row and writing it back, or in answering after the write.
+	 */
+	pauseNextRecord(): PausedRecord {
+		const gate = () => {
+			let open = () => {};
+			return { opened: new Promise<void>((resolve) => (open = resolve)), open: () => open() };
+		};
+		const [read, writing, written, answering] = [gate(), gate(), gate(), gate()];
+		this.paused = { read: read.open, writing: writing.opened, written: written.open, answering: answering.opened };
+		return {
+			read: read.opened,
+			write: async () => {
+				writing.open();
+				await written.opened;
+			},
+			answer: answering.open,
+		};
 	}
 
 	private static rowOf(scope: DeduplicationScope, contextData: ICheckProcessedContextData): string {
@@ -78,7 +117,11 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		options: ICheckProcessedOptions,
 	): Promise<IDeduplicationOutput> {
 		InMemoryDeduplicator.entriesOnly(options);
+		const paused = this.paused;
+		this.paused = undefined;
 		const row = await this.read(scope, contextData);
+		paused?.read();
+		await paused?.writing;
 		const store = row.values;
 		const output: IDeduplicationOutput = { new: [], processed: [] };
 		for (const item of items) {
@@ -90,7 +133,12 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 			}
 		}
 		if (options.maxEntries) store.splice(0, Math.max(0, store.length - options.maxEntries));
-		await this.write(scope, contextData, row);
+		try {
+			await this.write(scope, contextData, row);
+		} finally {
+			paused?.written();
+		}
+		await paused?.answering;
 		return output;
 	}
 

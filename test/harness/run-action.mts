@@ -46,6 +46,8 @@ export interface RunActionOptions {
 	nodeTypeName?: string;
 	/** Cancels the execution this long after it starts, as the editor's Stop button does. */
 	cancelAfterMs?: number;
+	/** Cancels the execution once this promise resolves, at a moment the test chooses. */
+	cancelWhen?: Promise<unknown>;
 	/** Credential types the engine knows; defaults to the package's. */
 	credentialTypes?: ICredentialType[];
 	/** The workflow's Timezone setting; n8n's default (America/New_York) when not set. */
@@ -139,6 +141,7 @@ export async function runAction(options: RunActionOptions): Promise<ActionResult
 	});
 	const cancelTimer =
 		options.cancelAfterMs === undefined ? undefined : setTimeout(() => execution.cancel(), options.cancelAfterMs);
+	void options.cancelWhen?.then(() => execution.cancel());
 	const run = await execution.finally(() => clearTimeout(cancelTimer));
 
 	const { runData } = run.data.resultData;

@@ -63,6 +63,8 @@ export interface RunOptions {
 	typeVersion?: number;
 	/** Cancels the execution this long after it starts. */
 	cancelAfterMs?: number;
+	/** Cancels the execution once this promise resolves. */
+	cancelWhen?: Promise<unknown>;
 	/** The workflow's Timezone setting. */
 	timezone?: string;
 }
@@ -80,6 +82,7 @@ export async function runLibreBor(sim: Simulator, parameters: INodeParameters, o
 		continueOnFail: options.continueOnFail,
 		typeVersion: options.typeVersion,
 		cancelAfterMs: options.cancelAfterMs,
+		cancelWhen: options.cancelWhen,
 		timezone: options.timezone,
 	});
 	expectNoSecret(result, sim.credentials.password);

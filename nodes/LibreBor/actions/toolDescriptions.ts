@@ -19,9 +19,9 @@ export const toolDescriptions = {
 	},
 	document: {
 		order:
-			"Spends money: orders a Spanish company's annual accounts (balance sheet, income statement, notes) for one fiscal year, given the company's NIF and the year, and pays for them from the user's LibreBOR prepaid balance. Use it only when the user asks for these accounts. Returns the order's document_id. Asking again for the same NIF and year within the order memory window (24 hours unless the workflow changes it) is not paid again: the earlier order is reused (reused_order: true).",
+			"Spends money: orders a Spanish company's annual accounts (balance sheet, income statement, notes) for one fiscal year, given the company's NIF and the year, and pays for them from the user's LibreBOR prepaid balance. Use it only when the user asks for these accounts. Returns the order's document_id. Asking again, from this workflow, for the same NIF and year within the order memory window (24 hours unless the workflow changes it) is not paid again: the tool returns the earlier order (reused_order: true) or an error saying that another execution sent it; do not retry then.",
 		get: `Gets the status and download link of a document ordered earlier, given its document_id. ${FREE}`,
-		download: `Downloads the file (PDF) of a document ordered earlier, given its document_id, waiting while it is still processing. ${FREE} The document was paid for when it was ordered.`,
+		download: `Downloads the file of a document ordered earlier, given its document_id, waiting while it is still processing. ${FREE} The document was paid for when it was ordered.`,
 	},
 };
 

@@ -5,13 +5,18 @@ import { waitUnlessCancelled } from './cancellation';
 const MAX_INTENTS = 5000;
 const STORE_OPTIONS = { mode: 'entries', maxEntries: MAX_INTENTS } as const;
 /**
- * How long an attempt waits between writing its record and checking it: longer than any read
- * and write of the store that started before its own write. One takes milliseconds (attempts
- * that raced on two queue-mode workers sent their orders 61 to 146 ms apart); a second leaves
- * room for a worker that is busy or collecting garbage, and is little beside an order that
- * LibreBOR takes minutes to prepare. It is paid once per order sent.
+ * How long an attempt waits between writing its record and checking it. Assumed to be longer
+ * than any read-then-write of the row that started before its own write ended: one takes
+ * milliseconds (attempts that raced on two queue-mode workers sent their orders 61 to 146 ms
+ * apart); a second leaves room for a worker that is busy or collecting garbage, and is little
+ * beside an order that LibreBOR takes minutes to prepare. It is paid once per order sent.
  */
 const SETTLE_MS = 1000;
+/**
+ * The longest read-then-write of the row on which an attempt sends: a write that took longer
+ * may have landed after another attempt's check, over the record on which that one sent.
+ */
+const MAX_WRITE_MS = SETTLE_MS / 2;
 /** Checks after the first write: each one more follows a write that dropped the whole record. */
 const MAX_CHECKS = 3;
 
@@ -25,8 +30,9 @@ export interface OrderIntents {
 	 * order within the last one to two windows, later than the known order placed at
 	 * `knownOrderedAt` can explain (an attempt whose outcome no memory holds), or another
 	 * attempt recorded it at the same instant and its record won. 'notRecorded': the store kept
-	 * failing or losing the record. Only 'send' leaves this attempt's record in place; a cancel
-	 * while waiting removes it and fails the item.
+	 * failing or losing the record, or took too long to write it. Only 'send' leaves this
+	 * attempt's record in place; a cancel while waiting removes it (never another attempt's) and
+	 * fails the item.
 	 */
 	recordBeforeSending(key: string, knownOrderedAt: number | undefined, itemIndex: number): Promise<SendVerdict>;
 	/** Drops the record of an order LibreBOR refused, so that a later run may place it. */
@@ -53,8 +59,12 @@ function oneAtATime<T>(call: () => Promise<T>): Promise<T> {
  * n8n reads the row and writes it back whole, without a lock or a transaction: of several
  * attempts that read the row before any of them wrote it, each finds the order new, and the
  * row keeps what the last one wrote. So each attempt writes, with the order's entries, one of
- * its own; once every write that started before it is surely over, the row holds the own entry
- * of exactly one of them, which sends, while the others refuse.
+ * its own, waits SETTLE_MS and sends only if its own entry is still there: the row then holds
+ * the own entry of at most one of them, which sends, while the others refuse. That rests on a
+ * timing assumption, as any mutual exclusion without a lock does: no read-then-write of the row
+ * takes longer than SETTLE_MS. An attempt whose own write took longer than MAX_WRITE_MS does not
+ * send on it; a process that stalls longer than SETTLE_MS in another call (a removal, or a
+ * record of another order, written back over this one's) can still break it.
  */
 export function orderIntents(context: IExecuteFunctions, account: string, windowMs: number): OrderIntents {
 	const store = context.helpers;
@@ -65,10 +75,15 @@ export function orderIntents(context: IExecuteFunctions, account: string, window
 	};
 	const ownEntry = (key: string) =>
 		`librebor-attempt|${account}#${key}|${context.getExecutionId()}|${Math.random().toString(36).slice(2)}`;
-	const record = (values: string[]) => oneAtATime(() => store.checkProcessedAndRecord(values, 'node', STORE_OPTIONS));
+	const record = (values: string[]) =>
+		oneAtATime(async () => {
+			const started = Date.now();
+			const written = await store.checkProcessedAndRecord(values, 'node', STORE_OPTIONS).catch(() => undefined);
+			return { written, late: Date.now() - started > MAX_WRITE_MS };
+		});
 	const remove = (values: string[]) =>
 		oneAtATime(() => store.removeProcessed(values, 'node', STORE_OPTIONS)).catch(() => {
-			// A record that stays refuses the order for a window at the most, with a message that says so.
+			// A record that stays refuses the order for one to two windows, with a message that says so.
 		});
 	const usable = windowMs > 0 && typeof store.checkProcessedAndRecord === 'function' && !!context.getWorkflow().id;
 	// What was recorded for each key, so that forgetting it later removes the same entries.
@@ -83,28 +98,37 @@ export function orderIntents(context: IExecuteFunctions, account: string, window
 			// The known order was recorded before it was sent, so in its own bucket or an earlier one;
 			// a record in a later bucket is another attempt.
 			const explainedUpTo = knownOrderedAt === undefined ? -Infinity : bucketOf(knownOrderedAt);
+			// A cancel is acted on after one more check, so that only what this attempt may drop is dropped.
+			let cancelled: unknown;
 			for (let check = 0; ; check++) {
 				// Every write but the first is also a check: it writes back whatever a racing write dropped.
-				const written = await record(values).catch(() => undefined);
-				if (written) {
-					const found = written.processed.map(String);
-					if (found.includes(own)) return 'send';
-					if (found.some((value) => (keyEntries.get(value) ?? -Infinity) > explainedUpTo)) {
-						// Refused: a record left by this attempt would refuse the order for another window.
-						await remove(written.new.map(String));
-						return 'sentByAnother';
-					}
-				}
-				if (check === MAX_CHECKS) {
+				const { written, late } = await record(values);
+				const found = written?.processed.map(String) ?? [];
+				if (found.includes(own)) {
+					if (cancelled === undefined) return 'send';
+					// This attempt held the order (every other one refuses), and sends nothing.
 					await remove(values);
+					throw cancelled;
+				}
+				// What this write added, unless it failed or landed late: then the order's entries in
+				// the row may be another attempt's, and only this attempt's own entry is dropped.
+				const added = written && !late ? written.new.map(String) : [own];
+				if (found.some((value) => (keyEntries.get(value) ?? -Infinity) > explainedUpTo)) {
+					// Refused: the order's entries are another attempt's.
+					await remove(added);
+					if (cancelled !== undefined) throw cancelled;
+					return 'sentByAnother';
+				}
+				if (cancelled !== undefined || late || check === MAX_CHECKS) {
+					await remove(added);
+					if (cancelled !== undefined) throw cancelled;
 					return 'notRecorded';
 				}
 				// Written now, or dropped with the order's entries by an unrelated write, or the write
 				// failed (two first writes of the row at once: one of them fails): check again once
 				// every write in flight is over.
-				await waitUnlessCancelled(context, SETTLE_MS, 'The order', itemIndex).catch(async (error: unknown) => {
-					await remove(values);
-					throw error;
+				await waitUnlessCancelled(context, SETTLE_MS, 'The order', itemIndex).catch((error: unknown) => {
+					cancelled = error;
 				});
 			}
 		},

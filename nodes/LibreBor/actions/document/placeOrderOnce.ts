@@ -32,7 +32,7 @@ function notRecorded(context: IExecuteFunctions, input: OrderInput, itemIndex: n
 		{
 			itemIndex,
 			description:
-				"No order was sent. n8n's deduplication store (its processed_data table), which stops two executions from paying for the same document, kept failing or losing the record. Run the workflow again; if this persists, check n8n's database.",
+				"No order was sent. n8n's deduplication store (its processed_data table), which stops two executions from paying for the same document, kept failing or losing the record, or took so long to write it that another execution may have sent the order meanwhile. Run the workflow again; if it then says that another execution sent the order and LibreBOR's user panel (Documents) shows no such order, set \"Order Memory (Hours)\" to 0 for one run. If this persists, check n8n's database and the load on its workers.",
 		},
 	);
 }

@@ -60,6 +60,7 @@ const alertIdsEmitted = (executions: ExecutionDetails[]) =>
 
 describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', () => {
 	let cluster: QueueCluster;
+	let workflows: object[];
 	let rest: N8nRestClient;
 	let sim: Simulator;
 	const triggerCredential = { id: 'libreborQueueTrg', name: 'LibreBOR queue trigger' };
@@ -74,7 +75,7 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 			libreBorCredential(sim),
 			libreBorCredential(triggerSim, triggerCredential),
 		]);
-		await importWorkflows(cluster.mainFolder, [
+		await importWorkflows(cluster.mainFolder, (workflows = [
 			workflow(
 				followWorkflowId,
 				'Follow companies from a webhook',
@@ -131,7 +132,7 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 				[libreBorTrigger(trigger, { output: 'alert', options: { markAsRead: true } }, triggerCredential), noOp('Received')],
 				[[trigger, 'Received']],
 			),
-		]);
+		]));
 		await signIn();
 	}, setupTimeoutMs);
 
@@ -144,7 +145,7 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 		const report = await n8n3BreakingChanges(rest);
 
 		// Among others: manual runs already go to the workers, and binary data is in Postgres, not in memory.
-		expect(report.totalWorkflows).toBe(4);
+		expect(report.totalWorkflows).toBe(workflows.length);
 		expect(findingsAboutTheInstance(report)).toEqual([]);
 	});
 

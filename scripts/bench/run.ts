@@ -14,6 +14,7 @@ import type { DownloadMemoryResult } from './engine/download-memory.measure.ts';
 import type { ThroughputResult } from './engine/throughput.measure.ts';
 import type { TriggerResult } from './engine/trigger.measure.ts';
 import { machineInfo } from './machine.ts';
+import { JOB_SIZES } from './n8n/networkRuns.ts';
 import { measureInRealN8n } from './n8n/realN8n.ts';
 import { buildAndPack } from './packageBuild.ts';
 import { renderReport, type BenchResults } from './report.ts';
@@ -51,7 +52,7 @@ async function main() {
 		const downloadMemory = await runInEngine<DownloadMemoryResult>('download-memory', engineEnv);
 
 		step('LibreBOR node against the HTTP Request node in a real n8n: loopback, distance, rate limit (about 15 minutes)');
-		const realN8n = await measureInRealN8n(packed.tarball, { items: quick ? 100 : 1000, repetitions: quick ? 1 : 3 });
+		const realN8n = await measureInRealN8n(packed.tarball, { items: quick ? 100 : 1000, repetitions: quick ? 1 : 3, jobSizes: quick ? [50, 100] : JOB_SIZES });
 
 		const results: BenchResults = {
 			machine,

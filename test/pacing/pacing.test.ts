@@ -47,12 +47,13 @@ describe('one pacer for every request of a run', () => {
 		const result = await runLibreBor(sim(), follow(), { items: nifItems(120) });
 		expect(result.error).toBeUndefined();
 		// Doubling from 4 a round, 120 follows reach the ceiling of 50 in their fifth round;
-		// one more a round would end near 14.
+		// growing by one a round, they would end near 15.
 		expect(sim().traffic.maxInFlight).toBe(DEFAULT_PARALLEL_REQUESTS);
 	});
 
 	it('follows a rate limit that doubles halfway through a run and halves again, with no failed item and few 429s', { timeout: 120_000 }, async () => {
-		// 10/s, then 20/s, then 10/s: twice the rate the benchmark allows would already be CPU-bound here.
+		// 10/s, then 20/s, then 10/s: at 40/s, a new TLS connection per request in this one process
+		// would make the run CPU-bound on a small shared machine before the limit did.
 		const admittedAt: number[] = [];
 		const throttledBefore: number[] = [];
 		sim().rateLimitPerSecond = 10;

@@ -12,6 +12,8 @@ export interface BenchResults {
 	machine: MachineInfo;
 	quick: boolean;
 	durationS: number;
+	/** The 1-minute load average sampled through the run (older results lack it). */
+	loadDuringRun?: { min: number; max: number; samples: number };
 	throughput: ThroughputResult[];
 	realN8n: RealN8nResult;
 	trigger: TriggerResult[];
@@ -304,19 +306,32 @@ const NOTES = `## Why the figures are what they are
 - **At a distance.** A new connection per request costs three round trips (TCP, TLS, the request) instead
   of one, so the number of requests in flight is the one lever a node has. The HTTP Request node starts the
   request of every input item at once, so its waits overlap and its time is what the CPU makes it. The
-  LibreBOR node's pacer starts with 4 in flight and adds one per round of fine answers up to Parallel
-  Requests (default 50, at most 100; an earlier run of this benchmark with a default of 20 took 1.45x the
-  HTTP Request node's time at 60 ms), so that a rate-limited, paid API is not hammered; far from the API the ramp costs
-  some time against the HTTP Request node, which section 2b shows as it is.
+  LibreBOR node's pacer starts with 4 in flight and doubles that every round of fine answers (slow start, as
+  TCP does it) up to Parallel Requests (default 50, at most 100), so that a rate-limited API is not hammered:
+  50 in flight after five rounds, where growing by one a round took over a thousand answers. Follow also reads
+  the watch list once before its first follow (so that it can say which companies were already followed), one
+  more round. On 1,000 items these rounds are a small share of the job; on 50 items they are most of it, where
+  the HTTP Request node needs one: that, not the CPU, is what the 50-item ratio at a distance measures.
 - **Under a rate limit.** The HTTP Request node sends everything at once and stops at the first 429 (or,
-  with "continue on fail", fails most items); the LibreBOR node pauses every item for \`Retry-After\`,
-  halves the number in flight and then starts requests no faster than the rate the server let through.
+  with "continue on fail", fails most items), unless the machine is too busy to send faster than the limit. The
+  LibreBOR node pauses every item for \`Retry-After\`, halves the number in flight and from then on starts
+  requests no faster than the rate it measured (fine answers since the last throttle over the time they took),
+  raising that rate while answers stay fine to find a higher limit and measuring it again at each throttle. Its
+  first throttle ends a slow-start round that went past the limit: what that round sent beyond it, already on
+  its way, is answered 429. That is a handful of requests whatever the job size, so a larger share of a small
+  job: on 50 items, 5 requests answered 429 are already 10%.
 - **Trigger.** LibreBOR's GET /alerts/ has no paging and no "since" parameter: every poll downloads and
   parses all unread alerts, so a poll's cost follows the number of unread alerts, while the trigger's state
   stays capped (1,000 remembered alerts). The undici column of section 3 is the floor any client pays for
   that listing on this machine; what the trigger adds is the rest of its poll time. At 10,000 unread
   alerts that floor alone (8 MB to download and parse) comes close to 100 ms here, so the verdict of the
   100 ms goal can change from one run to the next.`;
+
+function loadDuringRun({ loadDuringRun: load, machine }: BenchResults): string {
+	if (!load) return '';
+	const busy = load.max > machine.cpus * 2 ? '. The machine was shared with other work and busy far beyond its cores: every time below is slower than on a quiet machine, and the ratios, from one run each, carry that noise' : '';
+	return `; 1-minute load average through the run from ${load.min.toFixed(1)} to ${load.max.toFixed(1)} (${load.samples} samples, every 30 s)${busy}`;
+}
 
 export function renderReport(results: BenchResults): string {
 	const goals: Goal[] = [];
@@ -333,7 +348,7 @@ export function renderReport(results: BenchResults): string {
 Written by \`npm run bench\` (scripts/bench/run.ts) on ${machine.date}, in ${Math.round(results.durationS / 60)} minutes${results.quick ? ' (**quick run: fewer items and runs, not for comparison**)' : ''}.
 
 Machine: ${machine.cpus} CPUs (${machine.cpuModel}), ${machine.memoryGiB} GiB, ${machine.platform}; Node ${machine.node};
-load average at the start ${machine.loadAverage}.
+load average at the start ${machine.loadAverage}${loadDuringRun(results)}.
 
 ## How to read these figures
 

@@ -13,7 +13,7 @@ import { measureColdLoad } from './coldLoad.ts';
 import type { DownloadMemoryResult } from './engine/download-memory.measure.ts';
 import type { ThroughputResult } from './engine/throughput.measure.ts';
 import type { TriggerResult } from './engine/trigger.measure.ts';
-import { machineInfo } from './machine.ts';
+import { machineInfo, sampleLoad } from './machine.ts';
 import { JOB_SIZES } from './n8n/networkRuns.ts';
 import { measureInRealN8n } from './n8n/realN8n.ts';
 import { buildAndPack } from './packageBuild.ts';
@@ -34,6 +34,7 @@ async function main() {
 	if (!process.env.NODE_EXTRA_CA_CERTS) throw new Error('Set NODE_EXTRA_CA_CERTS=test/simulator/tls/ca.pem (npm run bench does)');
 	const started = performance.now();
 	const machine = machineInfo();
+	const stopLoadSampling = sampleLoad();
 	const scratch = mkdtempSync(path.join(os.tmpdir(), 'librebor-bench-'));
 	try {
 		step('Building and packing the package');
@@ -58,6 +59,7 @@ async function main() {
 			machine,
 			quick,
 			durationS: (performance.now() - started) / 1000,
+			loadDuringRun: stopLoadSampling(),
 			throughput,
 			realN8n,
 			trigger,

@@ -22,8 +22,6 @@ const FIRST_BACKOFF_MS = 1_000;
 const MAX_BACKOFF_MS = 30_000;
 /** Requests in flight at the start, few so that little is sent past an unknown rate limit. */
 const INITIAL_IN_FLIGHT = 4;
-/** A round of slow start twice as large must get answers at least this much faster to go on. */
-const SLOW_START_MIN_GAIN = 1.25;
 /** Fewer fine answers between two throttles say too little about the rate allowed. */
 const MIN_FINES_FOR_RATE = 10;
 /**
@@ -52,9 +50,6 @@ export class Pacer {
 	private slowStart: boolean;
 	private roundStarted = 0;
 	private roundAnswered = 0;
-	private roundBeganAt = 0;
-	/** Answers a second in the last round of slow start. */
-	private lastRoundRate = 0;
 	private finesSinceRaise = 0;
 	private inFlight = 0;
 	private pausedUntil = 0;
@@ -114,7 +109,7 @@ export class Pacer {
 				continue;
 			}
 			this.inFlight++;
-			if (this.roundStarted++ === 0) this.roundBeganAt = now;
+			this.roundStarted++;
 			if (rate) this.rateClock = Math.max(this.rateClock, now) + 1000 / rate;
 			return true;
 		}
@@ -165,17 +160,12 @@ export class Pacer {
 	/**
 	 * A round of slow start ends once all its requests are answered; none of them throttled,
 	 * the next round sends twice as many. Waiting for the whole round (no request replaces an
-	 * answered one before) bounds what is sent past a rate limit to one round. A round twice
-	 * as large that got answers no faster (the client's CPU or the server is the bottleneck,
-	 * not the distance) ends slow start at the size before it: more in flight would only wait.
+	 * answered one before) bounds what is sent past a rate limit to one round.
 	 */
 	private onAnswered(): void {
 		if (!this.slowStart || ++this.roundAnswered < this.limit) return;
-		const rate = this.limit / Math.max(1, Date.now() - this.roundBeganAt);
-		const saturated = rate < this.lastRoundRate * SLOW_START_MIN_GAIN;
-		this.lastRoundRate = rate;
-		this.limit = saturated ? Math.max(1, Math.floor(this.limit / 2)) : Math.min(this.settings.ceiling, this.limit * 2);
-		this.slowStart = !saturated && this.limit < this.settings.ceiling;
+		this.limit = Math.min(this.settings.ceiling, this.limit * 2);
+		this.slowStart = this.limit < this.settings.ceiling;
 		this.roundStarted = this.roundAnswered = 0;
 	}
 
@@ -193,7 +183,7 @@ export class Pacer {
 		this.pausesWithoutProgress++;
 		// The first window also spent what the server had saved up: taken as one pause's worth.
 		const windowMs = now - this.lastThrottleAt + (this.learnedRate === undefined ? wait : 0);
-		const measured = (this.finesSinceThrottle * 1000) / windowMs;
+		const measured = (this.finesSinceThrottle * 1000) / Math.max(1, windowMs);
 		if (this.finesSinceThrottle >= MIN_FINES_FOR_RATE) this.learnedRate = measured;
 		else if (rate) this.learnedRate = Math.max(MIN_RATE_PER_SECOND, rate / 2);
 		this.finesSinceThrottle = 0;

@@ -310,8 +310,13 @@ const NOTES = `## Why the figures are what they are
   TCP does it) up to Parallel Requests (default 50, at most 100), so that a rate-limited API is not hammered:
   50 in flight after five rounds, where growing by one a round took over a thousand answers. Follow also reads
   the watch list once before its first follow (so that it can say which companies were already followed), one
-  more round. On 1,000 items these rounds are a small share of the job; on 50 items they are most of it, where
-  the HTTP Request node needs one: that, not the CPU, is what the 50-item ratio at a distance measures.
+  more round. On 1,000 items these rounds are a small share of the job; on 200 items a good part of it, and on
+  50 items most of it, where the HTTP Request node needs one: that, not the CPU, is what the small jobs' ratios
+  at a distance measure, and why they miss the 1.2x goal. Starting with more in flight would shorten the ramp
+  but send more past an unknown rate limit before its first 429 (section 2c).
+- **One run each at a distance.** Sections 2b and 2c time every client once, on a shared machine, so one
+  ratio can move by tens of percent with the neighbours' load. Section 2a is the same 1,000 follows as 2b's
+  0 ms row, with the median of 3 runs: where the two disagree, 2a is the figure to trust.
 - **Under a rate limit.** The HTTP Request node sends everything at once and stops at the first 429 (or,
   with "continue on fail", fails most items), unless the machine is too busy to send faster than the limit. The
   LibreBOR node pauses every item for \`Retry-After\`, halves the number in flight and from then on starts

@@ -22,3 +22,14 @@ export function machineInfo(): MachineInfo {
 		loadAverage: os.loadavg().map((load) => load.toFixed(2)).join(', '),
 	};
 }
+
+/** Samples the 1-minute load average every 30 s until stopped: the machine is shared, and its load moves. */
+export function sampleLoad(): () => { min: number; max: number; samples: number } {
+	const samples = [os.loadavg()[0]];
+	const timer = setInterval(() => samples.push(os.loadavg()[0]), 30_000);
+	return () => {
+		clearInterval(timer);
+		samples.push(os.loadavg()[0]);
+		return { min: Math.min(...samples), max: Math.max(...samples), samples: samples.length };
+	};
+}

@@ -3,7 +3,7 @@ import type { DownloadMemoryResult } from './engine/download-memory.measure.mts'
 import type { ThroughputResult } from './engine/throughput.measure.mts';
 import type { TriggerResult } from './engine/trigger.measure.mts';
 import type { MachineInfo } from './machine.mts';
-import type { NetworkRun } from './n8n/networkRuns.mts';
+import { NETWORK_VIAS, type NetworkRun, type NetworkVia } from './n8n/networkRuns.mts';
 import type { RealN8nResult } from './n8n/realN8n.mts';
 import type { PackedPackage } from './packageBuild.mts';
 import { median } from './stats.mts';
@@ -12,6 +12,8 @@ export interface BenchResults {
 	machine: MachineInfo;
 	quick: boolean;
 	durationS: number;
+	/** The 1-minute load average sampled through the run (older results lack it). */
+	loadDuringRun?: { min: number; max: number; samples: number };
 	throughput: ThroughputResult[];
 	realN8n: RealN8nResult;
 	trigger: TriggerResult[];
@@ -112,76 +114,81 @@ ${table(['Node', `\`n8n execute\`, ${count(result.items)} items`, '1 item', 'Dif
 ${networkSection(result.network, goals)}`;
 }
 
-const NETWORK_VIAS = ['LibreBOR node, defaults', 'LibreBOR node, ceiling', 'HTTP Request node, defaults', 'plain keep-alive client, 5 connections'];
+const floorMsOf = (run: NetworkRun) => (run.items / (run.rateLimitPerSecond ?? 1)) * 1000;
+const share429 = (run: NetworkRun) => run.throttled / Math.max(1, run.requests);
+const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 
 function networkSection(runs: NetworkRun[], goals: Goal[]): string {
-	const find = (via: string, roundTripMs: number, limited: boolean) =>
-		runs.find((run) => run.via === via && run.roundTripMs === roundTripMs && (run.rateLimitPerSecond !== undefined) === limited);
-	const distances = [...new Set(runs.filter((run) => run.rateLimitPerSecond === undefined).map((run) => run.roundTripMs))];
-	const distanceRows = distances.map((roundTripMs) => {
-		const http = find('HTTP Request node, defaults', roundTripMs, false)?.ms ?? NaN;
-		return [
-			`${roundTripMs} ms`,
-			...NETWORK_VIAS.map((via) => {
-				const run = find(via, roundTripMs, false);
-				if (!run) return 'n/a';
-				const failed = run.failedItems ? `, **${run.failedItems} failed**` : '';
-				return `${ms(run.ms)} (${ratio(run.ms / http)})${failed}`;
-			}),
-		];
-	});
-	const farthest = Math.max(...distances);
-	const far = find('LibreBOR node, defaults', farthest, false);
-	const farHttp = find('HTTP Request node, defaults', farthest, false);
-	if (far && farHttp) {
-		goals.push({
-			goal: `${farthest} ms round trip, ${count(far.items)} follows: node at defaults within 1.2x of the HTTP Request node`,
-			measured: ratio(far.ms / farHttp.ms),
-			met: far.ms / farHttp.ms <= 1.2,
-		});
-	}
-	const near = find('LibreBOR node, defaults', 0, false);
-	const nearHttp = find('HTTP Request node, defaults', 0, false);
-	if (near && nearHttp) {
-		goals.push({
-			goal: '0 ms round trip: node at defaults no slower than before the pacer (then level with the HTTP Request node), within 10%',
-			measured: `${ratio(near.ms / nearHttp.ms)} the HTTP Request node's time`,
-			met: near.ms / nearHttp.ms <= 1.1,
-		});
+	const find = (via: NetworkVia, roundTripMs: number, items: number, limited: boolean) =>
+		runs.find((run) => run.via === via && run.roundTripMs === roundTripMs && run.items === items && (run.rateLimitPerSecond !== undefined) === limited);
+	const unlimited = runs.filter((run) => run.rateLimitPerSecond === undefined);
+	const distances = [...new Set(unlimited.map((run) => run.roundTripMs))];
+	const sizes = [...new Set(runs.map((run) => run.items))];
+	const distanceRows: string[][] = [];
+	for (const roundTripMs of distances) {
+		for (const items of sizes) {
+			const node = find('LibreBOR node, defaults', roundTripMs, items, false);
+			const http = find('HTTP Request node, defaults', roundTripMs, items, false);
+			if (!node || !http) continue;
+			distanceRows.push([
+				`${roundTripMs} ms`,
+				count(items),
+				...NETWORK_VIAS.map((via) => {
+					const run = find(via, roundTripMs, items, false);
+					if (!run) return 'n/a';
+					const failed = run.failedItems ? `, **${run.failedItems} failed**` : '';
+					return `${ms(run.ms)} (${ratio(run.ms / http.ms)})${failed}`;
+				}),
+			]);
+			const goal = roundTripMs === 0 ? 1.1 : 1.2;
+			goals.push({
+				goal:
+					roundTripMs === 0
+						? `0 ms round trip, ${count(items)} follows: node at defaults no slower than before the pacer (then level with the HTTP Request node), within 10%`
+						: `${roundTripMs} ms round trip, ${count(items)} follows: node at defaults within 1.2x of the HTTP Request node`,
+				measured: ratio(node.ms / http.ms),
+				met: node.ms / http.ms <= goal,
+			});
+		}
 	}
 	const limited = runs.filter((run) => run.rateLimitPerSecond !== undefined);
-	const limitedRows = limited.map((run) => {
-		const floorMs = (run.items / (run.rateLimitPerSecond ?? 1)) * 1000;
-		return [run.via, ms(run.ms), ratio(run.ms / floorMs), count(run.failedItems), `${run.throttled} of ${count(run.requests)} (${((run.throttled / Math.max(1, run.requests)) * 100).toFixed(1)}%)`];
-	});
-	const paced = limited.find((run) => run.via === 'LibreBOR node, defaults');
-	if (paced?.rateLimitPerSecond) {
-		const floorMs = (paced.items / paced.rateLimitPerSecond) * 1000;
-		const share = paced.throttled / Math.max(1, paced.requests);
+	const limitedRows = limited.map((run) => [
+		count(run.items),
+		run.via,
+		ms(run.ms),
+		ratio(run.ms / floorMsOf(run)),
+		count(run.failedItems),
+		`${run.throttled} of ${count(run.requests)} (${percent(share429(run))})`,
+	]);
+	for (const paced of limited.filter((run) => run.via === 'LibreBOR node, defaults')) {
+		const ofFloor = paced.ms / floorMsOf(paced);
+		const allowed = paced.items >= 200 ? 1.15 : 1.3;
 		goals.push({
-			goal: `${paced.rateLimitPerSecond} requests a second allowed: every item succeeds, within 1.15x of the floor, at most 10% answered 429`,
-			measured: `${count(paced.failedItems)} failed, ${ratio(paced.ms / floorMs)} the floor, ${(share * 100).toFixed(1)}% answered 429`,
-			met: paced.failedItems === 0 && paced.ms / floorMs <= 1.15 && share <= 0.1,
+			goal: `${paced.rateLimitPerSecond} requests a second allowed, ${count(paced.items)} follows: every item succeeds, within ${allowed}x of the floor, at most 10% answered 429`,
+			measured: `${count(paced.failedItems)} failed, ${ratio(ofFloor)} the floor, ${percent(share429(paced))} answered 429`,
+			met: paced.failedItems === 0 && ofFloor <= allowed && share429(paced) <= 0.1,
 		});
 	}
 	const limitedAt = limited[0];
-	return `### 2b. At network distance
+	return `### 2b. At network distance, by job size
 
-The same follows through a TCP proxy (scripts/bench/delayProxy.mts) that holds every chunk for half the round
-trip in each direction, so that TCP and TLS handshakes pay the distance as on a real network. Time is the
-measured node's execution time as n8n records it (for the plain client, the whole job); in brackets, the
-ratio to the HTTP Request node at the same distance. The plain client is undici keeping 5 connections open,
-which no n8n node can do: n8n's HTTP helper opens a new connection for every request.
+The same follows, at ${sizes.map(count).join(', ')} items, through a TCP proxy (scripts/bench/delayProxy.mts) that holds every
+chunk for half the round trip in each direction, so that TCP and TLS handshakes pay the distance as on a real network.
+Time is the measured node's execution time as n8n records it (for the plain client, the whole job); in brackets, the
+ratio to the HTTP Request node at the same distance and size. One run of each, the clients one after the other. The
+plain client is undici keeping 5 connections open, which no n8n node can do: n8n's HTTP helper opens a new connection
+for every request.
 
-${table(['Round trip', ...NETWORK_VIAS], distanceRows)}
+${table(['Round trip', 'Items', ...NETWORK_VIAS], distanceRows)}
 
 ### 2c. Under a rate limit
 
-The simulator allows ${limitedAt?.rateLimitPerSecond ?? 20} requests a second (429 with \`Retry-After: 1\` beyond), at a ${limitedAt?.roundTripMs ?? 20} ms round trip. The floor is
-items / limit. "Failed" counts items without a successful follow; a node that stops at its first failure
-fails the items it did not reach.
+The simulator allows ${limitedAt?.rateLimitPerSecond ?? 20} requests a second (a token bucket holding one second's worth; 429 with \`Retry-After: 1\`
+beyond), at a ${limitedAt?.roundTripMs ?? 20} ms round trip. The floor is items / limit (the bucket's first second lets a client
+beat it slightly). "Failed" counts items without a successful follow; a node that stops at its first failure fails the
+items it did not reach.
 
-${table(['Client', 'Time', 'Of the floor', 'Items failed', 'Requests answered 429'], limitedRows)}`;
+${table(['Items', 'Client', 'Time', 'Of the floor', 'Items failed', 'Requests answered 429'], limitedRows)}`;
 }
 
 function triggerSection(results: TriggerResult[], goals: Goal[]): string {
@@ -299,19 +306,37 @@ const NOTES = `## Why the figures are what they are
 - **At a distance.** A new connection per request costs three round trips (TCP, TLS, the request) instead
   of one, so the number of requests in flight is the one lever a node has. The HTTP Request node starts the
   request of every input item at once, so its waits overlap and its time is what the CPU makes it. The
-  LibreBOR node's pacer starts with 4 in flight and adds one per round of fine answers up to Parallel
-  Requests (default 50, at most 100; an earlier run of this benchmark with a default of 20 took 1.45x the
-  HTTP Request node's time at 60 ms), so that a rate-limited, paid API is not hammered; far from the API the ramp costs
-  some time against the HTTP Request node, which section 2b shows as it is.
+  LibreBOR node's pacer starts with 4 in flight and doubles that every round of fine answers (slow start, as
+  TCP does it) up to Parallel Requests (default 50, at most 100), so that a rate-limited API is not hammered:
+  50 in flight after five rounds, where growing by one a round took over a thousand answers. Follow also reads
+  the watch list once before its first follow (so that it can say which companies were already followed), one
+  more round. On 1,000 items these rounds are a small share of the job; on 200 items a good part of it, and on
+  50 items most of it, where the HTTP Request node needs one: that, not the CPU, is what the small jobs' ratios
+  at a distance measure, and why they miss the 1.2x goal. Starting with more in flight would shorten the ramp
+  but send more past an unknown rate limit before its first 429 (section 2c).
+- **One run each at a distance.** Sections 2b and 2c time every client once, on a shared machine, so one
+  ratio can move by tens of percent with the neighbours' load. Section 2a is the same 1,000 follows as 2b's
+  0 ms row, with the median of 3 runs: where the two disagree, 2a is the figure to trust.
 - **Under a rate limit.** The HTTP Request node sends everything at once and stops at the first 429 (or,
-  with "continue on fail", fails most items); the LibreBOR node pauses every item for \`Retry-After\`,
-  halves the number in flight and then starts requests no faster than the rate the server let through.
+  with "continue on fail", fails most items), unless the machine is too busy to send faster than the limit. The
+  LibreBOR node pauses every item for \`Retry-After\`, halves the number in flight and from then on starts
+  requests no faster than the rate it measured (fine answers since the last throttle over the time they took),
+  raising that rate while answers stay fine to find a higher limit and measuring it again at each throttle. Its
+  first throttle ends a slow-start round that went past the limit: what that round sent beyond it, already on
+  its way, is answered 429. That is a handful of requests whatever the job size, so a larger share of a small
+  job: on 50 items, 5 requests answered 429 are already 10%.
 - **Trigger.** LibreBOR's GET /alerts/ has no paging and no "since" parameter: every poll downloads and
   parses all unread alerts, so a poll's cost follows the number of unread alerts, while the trigger's state
   stays capped (1,000 remembered alerts). The undici column of section 3 is the floor any client pays for
   that listing on this machine; what the trigger adds is the rest of its poll time. At 10,000 unread
   alerts that floor alone (8 MB to download and parse) comes close to 100 ms here, so the verdict of the
   100 ms goal can change from one run to the next.`;
+
+function loadDuringRun({ loadDuringRun: load, machine }: BenchResults): string {
+	if (!load) return '';
+	const busy = load.max > machine.cpus * 2 ? '. The machine was shared with other work and busy far beyond its cores: every time below is slower than on a quiet machine, and the ratios, from one run each, carry that noise' : '';
+	return `; 1-minute load average through the run from ${load.min.toFixed(1)} to ${load.max.toFixed(1)} (${load.samples} samples, every 30 s)${busy}`;
+}
 
 export function renderReport(results: BenchResults): string {
 	const goals: Goal[] = [];
@@ -328,7 +353,7 @@ export function renderReport(results: BenchResults): string {
 Written by \`npm run bench\` (scripts/bench/run.mts) on ${machine.date}, in ${Math.round(results.durationS / 60)} minutes${results.quick ? ' (**quick run: fewer items and runs, not for comparison**)' : ''}.
 
 Machine: ${machine.cpus} CPUs (${machine.cpuModel}), ${machine.memoryGiB} GiB, ${machine.platform}; Node ${machine.node};
-load average at the start ${machine.loadAverage}.
+load average at the start ${machine.loadAverage}${loadDuringRun(results)}.
 
 ## How to read these figures
 

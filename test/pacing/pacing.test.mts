@@ -1,6 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
+import { DEFAULT_PARALLEL_REQUESTS } from '../../nodes/LibreBor/helpers/pacer.ts';
 import { companyNifs } from '../../scripts/bench/nifs.mts';
 import { jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
 
@@ -38,6 +39,45 @@ describe('one pacer for every request of a run', () => {
 		expect(result.items).toHaveLength(100);
 		expect(sim().unreadAlerts()).toHaveLength(0);
 		expect(share429()).toBeLessThanOrEqual(0.1);
+	});
+
+	it('reaches Parallel Requests within a few round trips when every answer is fine', async () => {
+		// Slow answers keep a round's requests in flight together, so the simulator sees what the pacer allows.
+		sim().latencyMs = 1_000;
+		const result = await runLibreBor(sim(), follow(), { items: nifItems(120) });
+		expect(result.error).toBeUndefined();
+		// Doubling from 4 a round, 120 follows reach the ceiling of 50 in their fifth round;
+		// growing by one a round, they would end near 15.
+		expect(sim().traffic.maxInFlight).toBe(DEFAULT_PARALLEL_REQUESTS);
+	});
+
+	it('follows a rate limit that doubles halfway through a run and halves again, with no failed item and few 429s', { timeout: 120_000 }, async () => {
+		// 10/s, then 20/s, then 10/s: at 40/s, a new TLS connection per request in this one process
+		// would make the run CPU-bound on a small shared machine before the limit did.
+		const admittedAt: number[] = [];
+		const throttledBefore: number[] = [];
+		sim().rateLimitPerSecond = 10;
+		sim().onRequest(
+			FOLLOW,
+			() => {
+				admittedAt.push(Date.now());
+				throttledBefore.push(sim().traffic.throttled);
+				if (admittedAt.length === 60) sim().rateLimitPerSecond = 20;
+				if (admittedAt.length === 200) sim().rateLimitPerSecond = 10;
+			},
+			Infinity,
+		);
+		const result = await runLibreBor(sim(), follow(), { items: nifItems(280) });
+		expect(result.error).toBeUndefined();
+		expect(sim().watchlist).toHaveLength(280);
+		expect(share429()).toBeLessThanOrEqual(0.1);
+
+		const perSecond = (from: number, to: number) => ((to - from - 1) * 1000) / (admittedAt[to - 1] - admittedAt[from]);
+		// Up: over the second half of the 20/s stretch (its last 3.5 s), well above the 10/s learned before.
+		expect(perSecond(130, 200)).toBeGreaterThan(15);
+		// Down: over the second half of the 10/s stretch that follows, near the limit and hardly a 429.
+		expect(perSecond(240, 280)).toBeGreaterThan(7.5);
+		expect(throttledBefore[279] - throttledBefore[240]).toBeLessThanOrEqual(5);
 	});
 
 	it("pauses every item, not only the one answered 429, for as long as Retry-After asks", async () => {

@@ -20,34 +20,48 @@ export const NO_PROGRESS_LIMIT_MS = 120_000;
 export const MAX_PAUSES_WITHOUT_PROGRESS = 6;
 const FIRST_BACKOFF_MS = 1_000;
 const MAX_BACKOFF_MS = 30_000;
-const START_IN_FLIGHT = 4;
-/** Once a rate is learned, how fast it is raised again: by this share per fine answer. */
-const RATE_RAISE_PER_FINE = 0.0005;
+/** Requests in flight at the start, few so that little is sent past an unknown rate limit. */
+const INITIAL_IN_FLIGHT = 4;
 /** Fewer fine answers between two throttles say too little about the rate allowed. */
 const MIN_FINES_FOR_RATE = 10;
+/**
+ * While no throttle comes, the learned rate is raised by (t / RATE_DOUBLING_MS)³ of itself, t the
+ * time since the last pause: it stays near what was learned for a moment, then probes faster
+ * and faster, twice as high after this long.
+ */
+const RATE_DOUBLING_MS = 2_500;
+/** The learned rate lets up to this much time's worth of requests start at once, as after a pause. */
+const RATE_BURST_MS = 1_000;
+const MIN_RATE_PER_SECOND = 0.5;
 
 /**
- * One per node run, shared by every request the run sends (orders excepted): it lets a
- * growing number of requests go at once while answers come back fine, and on 429 or 503
- * pauses all of them for the server's Retry-After and halves the number in flight
- * (additive increase, multiplicative decrease, as TCP does). A throttle also tells the
- * rate the server allows: the fine answers since the last throttle over the time they took
- * (at least the pause asked for); from then on requests start no faster than that rate,
- * raised slowly while answers stay fine.
+ * One per node run, shared by every request the run sends (orders excepted). It grows the
+ * number of requests in flight as TCP grows its window: slow start doubles it every round of
+ * fine answers until the first throttle or the ceiling, then one more per round. On 429 or
+ * 503 it pauses every request for the server's Retry-After and halves the number in flight.
+ * A throttle also tells the rate the server allows: the fine answers since the last throttle
+ * over the time they took. From then on requests start no faster than that rate, raised while
+ * answers stay fine (probing for a higher limit) and measured again at the next throttle
+ * (finding a lower one). No rate-limit header is needed: LibreBOR does not say its limits.
  */
 export class Pacer {
 	private limit: number;
-	private inFlight = 0;
+	/** Slow start goes in rounds of `limit` requests, until the first throttle or the ceiling. */
+	private slowStart: boolean;
+	private roundStarted = 0;
+	private roundAnswered = 0;
 	private finesSinceRaise = 0;
+	private inFlight = 0;
 	private pausedUntil = 0;
 	private lastFineAt: number;
 	private throttledInARow = 0;
 	private pausesWithoutProgress = 0;
 	private finesSinceThrottle = 0;
 	private lastThrottleAt: number;
-	/** Requests a second learned from throttles; undefined until the first one. */
-	private ratePerSecond: number | undefined;
-	private nextStartAt = 0;
+	/** Requests a second learned at the last throttle; undefined until the first one. */
+	private learnedRate: number | undefined;
+	/** When the learned rate lets the next request start, less RATE_BURST_MS of saved-up starts. */
+	private rateClock = 0;
 	private readonly waiting: Array<() => void> = [];
 	readonly startedAt: number;
 	/** Items finished by the run and items in all, for the error that says how far it got. */
@@ -59,7 +73,8 @@ export class Pacer {
 	stoppedBecause: 'budget' | 'noProgress' | undefined;
 
 	constructor(readonly settings: PacerSettings) {
-		this.limit = Math.min(settings.ceiling, START_IN_FLIGHT);
+		this.limit = Math.min(settings.ceiling, INITIAL_IN_FLIGHT);
+		this.slowStart = this.limit < settings.ceiling;
 		this.startedAt = Date.now();
 		this.lastFineAt = this.startedAt;
 		this.lastThrottleAt = this.startedAt;
@@ -77,22 +92,26 @@ export class Pacer {
 				for (const wake of this.waiting.splice(0)) wake();
 				return false;
 			}
-			const pause = this.pausedUntil - Date.now();
+			const now = Date.now();
+			const pause = this.pausedUntil - now;
 			if (pause > 0) {
 				await sleep(pause);
 				continue;
 			}
-			const gap = this.nextStartAt - Date.now();
-			if (this.inFlight < this.limit && gap > 0) {
+			if (this.inFlight >= this.limit || (this.slowStart && this.roundStarted >= this.limit)) {
+				await new Promise<void>((resolve) => this.waiting.push(resolve));
+				continue;
+			}
+			const rate = this.ratePerSecond(now);
+			const gap = this.rateClock - RATE_BURST_MS - now;
+			if (rate && gap > 0) {
 				await sleep(gap);
 				continue;
 			}
-			if (this.inFlight < this.limit) {
-				this.inFlight++;
-				if (this.ratePerSecond) this.nextStartAt = Date.now() + 1000 / this.ratePerSecond;
-				return true;
-			}
-			await new Promise<void>((resolve) => this.waiting.push(resolve));
+			this.inFlight++;
+			this.roundStarted++;
+			if (rate) this.rateClock = Math.max(this.rateClock, now) + 1000 / rate;
+			return true;
 		}
 	}
 
@@ -102,7 +121,7 @@ export class Pacer {
 		if (outcome.kind === 'throttled') {
 			this.lastThrottleStatus = outcome.status;
 			this.onThrottled(outcome.retryAfterMs);
-		}
+		} else this.onAnswered();
 		this.wakeWaiting();
 	}
 
@@ -131,12 +150,23 @@ export class Pacer {
 		this.throttledInARow = 0;
 		this.pausesWithoutProgress = 0;
 		this.finesSinceThrottle++;
-		if (this.ratePerSecond) this.ratePerSecond *= 1 + RATE_RAISE_PER_FINE;
-		if (this.limit >= this.settings.ceiling) return;
+		if (this.slowStart || this.limit >= this.settings.ceiling) return;
 		if (++this.finesSinceRaise >= this.limit) {
 			this.finesSinceRaise = 0;
 			this.limit++;
 		}
+	}
+
+	/**
+	 * A round of slow start ends once all its requests are answered; none of them throttled,
+	 * the next round sends twice as many. Waiting for the whole round (no request replaces an
+	 * answered one before) bounds what is sent past a rate limit to one round.
+	 */
+	private onAnswered(): void {
+		if (!this.slowStart || ++this.roundAnswered < this.limit) return;
+		this.limit = Math.min(this.settings.ceiling, this.limit * 2);
+		this.slowStart = this.limit < this.settings.ceiling;
+		this.roundStarted = this.roundAnswered = 0;
 	}
 
 	private onThrottled(retryAfterMs: number | undefined): void {
@@ -147,20 +177,30 @@ export class Pacer {
 			return;
 		}
 		this.throttledInARow++;
+		const rate = this.ratePerSecond(now);
 		const wait = retryAfterMs ?? this.backoffMs();
 		this.pausedUntil = now + wait;
 		this.pausesWithoutProgress++;
-		if (this.finesSinceThrottle >= MIN_FINES_FOR_RATE) {
-			this.ratePerSecond = (this.finesSinceThrottle * 1000) / Math.max(now - this.lastThrottleAt, wait);
-		}
+		// The first window also spent what the server had saved up: taken as one pause's worth.
+		const windowMs = now - this.lastThrottleAt + (this.learnedRate === undefined ? wait : 0);
+		const measured = (this.finesSinceThrottle * 1000) / Math.max(1, windowMs);
+		if (this.finesSinceThrottle >= MIN_FINES_FOR_RATE) this.learnedRate = measured;
+		else if (rate) this.learnedRate = Math.max(MIN_RATE_PER_SECOND, rate / 2);
 		this.finesSinceThrottle = 0;
 		this.lastThrottleAt = now;
 		this.limit = Math.max(1, Math.floor(this.limit / 2));
+		this.slowStart = false;
 		this.finesSinceRaise = 0;
 	}
 
+	/** The learned rate, probed upward since the last pause ended. */
+	private ratePerSecond(now: number): number | undefined {
+		if (this.learnedRate === undefined) return undefined;
+		return this.learnedRate * (1 + (Math.max(0, now - this.pausedUntil) / RATE_DOUBLING_MS) ** 3);
+	}
+
 	private wakeWaiting(): void {
-		const free = this.limit - this.inFlight;
+		const free = this.limit - (this.slowStart ? this.roundStarted : this.inFlight);
 		for (let woken = 0; woken < free && this.waiting.length > 0; woken++) this.waiting.shift()?.();
 	}
 }

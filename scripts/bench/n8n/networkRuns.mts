@@ -9,19 +9,13 @@ import { PlainLibreBorClient } from '../undiciClient.mts';
 import { benchCredentials, followWorkflow, MEASURED_NODE, type FollowVia } from './benchWorkflows.mts';
 import { executeTimed } from './timedExecution.mts';
 
-export type NetworkVia = 'LibreBOR node, defaults' | 'LibreBOR node, ceiling' | 'HTTP Request node, defaults' | 'plain keep-alive client, 5 connections';
+export type NetworkVia = 'LibreBOR node, defaults' | 'HTTP Request node, defaults' | 'plain keep-alive client, 5 connections';
 
-export const NETWORK_VIAS: NetworkVia[] = [
-	'LibreBOR node, defaults',
-	'LibreBOR node, ceiling',
-	'HTTP Request node, defaults',
-	'plain keep-alive client, 5 connections',
-];
-export const ROUND_TRIPS_MS = [0, 20, 60];
+export const NETWORK_VIAS: NetworkVia[] = ['LibreBOR node, defaults', 'HTTP Request node, defaults', 'plain keep-alive client, 5 connections'];
+export const JOB_SIZES = [50, 200, 1000];
+export const ROUND_TRIPS_MS = [0, 60];
 export const RATE_LIMIT_PER_SECOND = 20;
 export const RATE_LIMITED_ROUND_TRIP_MS = 20;
-// Parallel Requests at its maximum (MAX_CONCURRENCY in nodes/LibreBor/actions/commonOptions.ts).
-const CEILING = 100;
 
 export interface NetworkRun {
 	via: NetworkVia;
@@ -36,11 +30,9 @@ export interface NetworkRun {
 	maxInFlight: number;
 }
 
-const workflowIds: Record<Exclude<NetworkVia, 'plain keep-alive client, 5 connections'>, string> = {
-	'LibreBOR node, defaults': 'netfollowlbdef00',
-	'LibreBOR node, ceiling': 'netfollowlbmax00',
-	'HTTP Request node, defaults': 'netfollowhttp000',
-};
+type N8nVia = Exclude<NetworkVia, 'plain keep-alive client, 5 connections'>;
+/** Workflow ids as n8n makes them: 16 letters and digits. */
+const workflowId = (via: N8nVia, items: number) => `netfollow${via === 'LibreBOR node, defaults' ? 'lb' : 'hr'}${items}`.padEnd(16, '0');
 
 async function runOnce(folder: N8nUserFolder, sim: BenchSimulator, baseUrl: string, via: NetworkVia, nifs: string[]) {
 	if (via === 'plain keep-alive client, 5 connections') {
@@ -58,7 +50,7 @@ async function runOnce(folder: N8nUserFolder, sim: BenchSimulator, baseUrl: stri
 	const before = await watched();
 	const started = performance.now();
 	try {
-		const execution = await executeTimed(folder, workflowIds[via]);
+		const execution = await executeTimed(folder, workflowId(via, nifs.length));
 		const items = nodeOutputItems(execution.run, MEASURED_NODE);
 		const failed = nodeError(execution.run, MEASURED_NODE) ? nifs.length - items.filter((item) => !item.error).length : items.filter((item) => item.error).length;
 		const ms = execution.run.data.resultData.runData[MEASURED_NODE]?.[0]?.executionTime ?? execution.wallMs;
@@ -70,25 +62,22 @@ async function runOnce(folder: N8nUserFolder, sim: BenchSimulator, baseUrl: stri
 }
 
 /**
- * Following companies at network distance: a TCP proxy delays every chunk by half the round
- * trip each way, so connection and TLS set-up pay it as on a real network. Then the same under
- * the simulator's rate limit.
+ * Following companies at network distance, at several job sizes: a TCP proxy delays every chunk
+ * by half the round trip each way, so connection and TLS set-up pay it as on a real network.
+ * Then the same under the simulator's rate limit. One run of each.
  */
-export async function networkRuns(folder: N8nUserFolder, sim: BenchSimulator, items: number): Promise<NetworkRun[]> {
+export async function networkRuns(folder: N8nUserFolder, sim: BenchSimulator, jobSizes = JOB_SIZES): Promise<NetworkRun[]> {
 	const proxy = await startDelayProxy(sim.baseUrl, 0);
 	const access = { baseUrl: proxy.baseUrl, credentials: sim.credentials };
-	const nifs = companyNifs(items);
 	await importCredentials(folder, benchCredentials(access));
-	const ceilingWorkflow = followWorkflow(workflowIds['LibreBOR node, ceiling'], 'LibreBOR node', access, nifs) as {
-		nodes: Array<{ name: string; parameters: Record<string, unknown> }>;
-	};
-	const measured = ceilingWorkflow.nodes.find((node) => node.name === MEASURED_NODE);
-	if (measured) measured.parameters.options = { concurrency: CEILING };
-	await importWorkflows(folder, [
-		followWorkflow(workflowIds['LibreBOR node, defaults'], 'LibreBOR node', access, nifs),
-		ceilingWorkflow,
-		followWorkflow(workflowIds['HTTP Request node, defaults'], 'HTTP Request node' as FollowVia, access, nifs),
-	]);
+	await importWorkflows(
+		folder,
+		jobSizes.flatMap((items) =>
+			(['LibreBOR node', 'HTTP Request node'] as FollowVia[]).map((node) =>
+				followWorkflow(workflowId(`${node}, defaults`, items), node, access, companyNifs(items)),
+			),
+		),
+	);
 	const conditions = [
 		...ROUND_TRIPS_MS.map((roundTripMs) => ({ roundTripMs, rateLimitPerSecond: undefined as number | undefined })),
 		{ roundTripMs: RATE_LIMITED_ROUND_TRIP_MS, rateLimitPerSecond: RATE_LIMIT_PER_SECOND },
@@ -97,14 +86,16 @@ export async function networkRuns(folder: N8nUserFolder, sim: BenchSimulator, it
 	try {
 		for (const { roundTripMs, rateLimitPerSecond } of conditions) {
 			proxy.roundTripMs = roundTripMs;
-			for (const via of NETWORK_VIAS) {
-				await sim.reset();
-				await sim.process.control('POST', 'settings', { rateLimitPerSecond: rateLimitPerSecond ?? null });
-				const { ms, failedItems } = await runOnce(folder, sim, proxy.baseUrl, via, nifs);
-				const traffic = (await sim.process.control('GET', 'traffic')) as { throttled: number; admitted: number; maxInFlight: number };
-				const run = { via, roundTripMs, rateLimitPerSecond, items, ms, failedItems, requests: traffic.throttled + traffic.admitted, throttled: traffic.throttled, maxInFlight: traffic.maxInFlight };
-				runs.push(run);
-				console.log(`  ${via}, ${roundTripMs} ms${rateLimitPerSecond ? `, ${rateLimitPerSecond} req/s` : ''}: ${Math.round(ms)} ms, ${failedItems} failed, ${run.throttled}/${run.requests} answered 429, ${run.maxInFlight} in flight at most`);
+			for (const items of jobSizes) {
+				for (const via of NETWORK_VIAS) {
+					await sim.reset();
+					await sim.process.control('POST', 'settings', { rateLimitPerSecond: rateLimitPerSecond ?? null });
+					const { ms, failedItems } = await runOnce(folder, sim, proxy.baseUrl, via, companyNifs(items));
+					const traffic = (await sim.process.control('GET', 'traffic')) as { throttled: number; admitted: number; maxInFlight: number };
+					const run = { via, roundTripMs, rateLimitPerSecond, items, ms, failedItems, requests: traffic.throttled + traffic.admitted, throttled: traffic.throttled, maxInFlight: traffic.maxInFlight };
+					runs.push(run);
+					console.log(`  ${via}, ${items} items, ${roundTripMs} ms${rateLimitPerSecond ? `, ${rateLimitPerSecond} req/s` : ''}: ${Math.round(ms)} ms, ${failedItems} failed, ${run.throttled}/${run.requests} answered 429, ${run.maxInFlight} in flight at most`);
+				}
 			}
 		}
 	} finally {

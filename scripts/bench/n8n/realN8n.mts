@@ -94,7 +94,7 @@ async function downloadRuns(folder: N8nUserFolder, sim: BenchSimulator, repetiti
  * community packages: following companies with our node and with n8n's HTTP Request node, and
  * downloading a large document with each.
  */
-export async function measureInRealN8n(tarball: string, options: { items: number; repetitions: number }): Promise<RealN8nResult> {
+export async function measureInRealN8n(tarball: string, options: { items: number; repetitions: number; jobSizes: number[] }): Promise<RealN8nResult> {
 	const sim = await BenchSimulator.start();
 	const folder = await createN8nUserFolder();
 	try {
@@ -102,7 +102,7 @@ export async function measureInRealN8n(tarball: string, options: { items: number
 		await importCredentials(folder, benchCredentials(sim));
 		const follow = await followRuns(folder, sim, options.items, options.repetitions);
 		const download = await downloadRuns(folder, sim, options.repetitions);
-		const network = await networkRuns(folder, sim, options.items);
+		const network = await networkRuns(folder, sim, options.jobSizes);
 		return { items: options.items, follow, download, network };
 	} finally {
 		await folder.remove();

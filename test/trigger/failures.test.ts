@@ -92,6 +92,25 @@ describe.each(CURSOR_STORAGES)('LibreBOR Trigger, failures (n8n poll state kept 
 		expect(sim().unreadAlerts().map(({ id }) => id)).toEqual([second.id]);
 	});
 
+	it('tries a mark again at later polls while LibreBOR answers it without success, and emits the alert once', async () => {
+		const session = triggerSession(sim(), { cursorStorage, parameters: { options: { markAsRead: true } } });
+		expect(await session.poll()).toBeNull();
+		const alert = sim().addAlert();
+		expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
+
+		// A 2xx that does not say success: the service did not mark it.
+		const body = JSON.stringify({ result: 'error', message: 'Try again later.' });
+		sim().injectFault({ method: 'GET', path: `${MARK_PATH}${alert.id}/`, status: 200, body, times: 2 });
+		expect(await session.poll()).toBeNull();
+		expect(await session.poll()).toBeNull();
+		expect(sim().unreadAlerts().map(({ id }) => id)).toEqual([alert.id]);
+
+		expect(await session.poll()).toBeNull();
+		expect(sim().unreadAlerts()).toEqual([]);
+		expect(await session.poll()).toBeNull();
+		expect(markedIds(sim())).toEqual([alert.id, alert.id, alert.id]);
+	});
+
 	it('repeats the marks when the listing fails after them, and emits nothing twice', async () => {
 		const session = triggerSession(sim(), { cursorStorage, parameters: { options: { markAsRead: true } } });
 		expect(await session.poll()).toBeNull();

@@ -1,0 +1,174 @@
+// The promises the README makes about money, each pinned by what the user sees: the orders
+// LibreBOR receives, the items' outcomes and what a later execution or a retry does.
+import { DataDeduplicationService } from 'n8n-core';
+import type { ICheckProcessedContextData, IDataObject, INodeParameters } from 'n8n-workflow';
+import { describe, expect, it, vi } from 'vitest';
+
+import { makeCif } from '../simulator/nif.ts';
+import { jsonOf, runLibreBor, useSimulator } from '../support/libreBor.ts';
+
+const sim = useSimulator();
+const otherAccount = useSimulator();
+
+const HOUR_MS = 3_600_000;
+
+const order = (options: INodeParameters = {}): INodeParameters => ({
+	resource: 'document',
+	operation: 'order',
+	nif: '={{ $json.nif }}',
+	year: 2023,
+	options,
+});
+
+/** Distinct valid NIFs of companies, as items. */
+const companies = (count: number, from = 0) =>
+	Array.from({ length: count }, (_, index) => ({ nif: makeCif('B', String(1_000_000 + from + index)) }));
+
+let workflowCounter = 0;
+const savedWorkflow = () => ({ id: `promises-workflow-${++workflowCounter}`, staticData: {} as IDataObject });
+
+/** The node as loaded by another n8n process or worker: none of this process's memory. */
+const onAnotherWorker = async () => {
+	vi.resetModules();
+	const { LibreBor } = await import('../../nodes/LibreBor/LibreBor.node.ts');
+	return new LibreBor();
+};
+
+const withClock = async (run: (setTime: (ms: number) => void) => Promise<void>) => {
+	vi.useFakeTimers({ toFake: ['Date'] });
+	try {
+		await run((ms) => vi.setSystemTime(ms));
+	} finally {
+		vi.useRealTimers();
+	}
+};
+
+describe('Orders: the limits', () => {
+	it('counts Max Orders per Execution across every run of the node in a loop, and sends a repeated order once', async () => {
+		const [first, second, third] = companies(3);
+		const result = await runLibreBor(sim(), order({ maxOrders: 2 }), {
+			items: [first, second, first, third],
+			loopBatchSize: 1,
+		});
+		expect(result.error?.message).toMatch(/would place 3 document orders, more than the limit of 2/);
+		expect(sim().ordersReceived).toBe(2);
+		expect(sim().documents.map((document) => document.nif)).toEqual([first.nif, second.nif]);
+	});
+
+	it('refuses 11 orders in one execution and 21 in an hour by default', async () => {
+		const workflow = savedWorkflow();
+		const refused = await runLibreBor(sim(), order(), { items: companies(11), workflow });
+		expect(refused.error?.message).toMatch(/would place 11 document orders, more than the limit of 10$/);
+		expect(sim().ordersReceived).toBe(0);
+
+		for (const from of [0, 10]) {
+			const placed = await runLibreBor(sim(), order(), { items: companies(10, from), workflow });
+			expect(placed.error).toBeUndefined();
+		}
+		const pastTheHour = await runLibreBor(sim(), order(), { items: companies(1, 20), workflow });
+		expect(pastTheHour.error?.message).toMatch(/has placed 20 document orders in the last hour; 1 more would pass the limit of 20 per hour/);
+		expect(sim().ordersReceived).toBe(20);
+	});
+
+	it('counts in Max Orders per Hour the orders another process placed, as the static data carries them', async () => {
+		const workflow = savedWorkflow();
+		const perHour = order({ maxOrdersPerHour: 3 });
+		await runLibreBor(sim(), perHour, { items: companies(2), workflow, nodeType: await onAnotherWorker() });
+		const saved = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
+
+		const elsewhere = await runLibreBor(sim(), perHour, {
+			items: companies(2, 2),
+			workflow: { id: workflow.id, staticData: saved },
+			nodeType: await onAnotherWorker(),
+		});
+		expect(elsewhere.error?.message).toMatch(/has placed 2 document orders in the last hour; 2 more would pass the limit of 3/);
+		expect(sim().ordersReceived).toBe(2);
+	});
+});
+
+describe('Orders: the order memory', () => {
+	it('reuses an order for 24 hours by default, with the time it was placed, and orders again after', async () => {
+		const workflow = savedWorkflow();
+		const items = companies(1);
+		await withClock(async (setTime) => {
+			const placedAt = Math.ceil(Date.now() / HOUR_MS) * HOUR_MS + 60_000;
+			setTime(placedAt);
+			const first = await runLibreBor(sim(), order(), { items, workflow });
+			setTime(placedAt + 23.9 * HOUR_MS);
+			const reused = await runLibreBor(sim(), order(), { items, workflow });
+			expect(jsonOf(reused)[0]).toMatchObject({
+				document_id: jsonOf(first)[0].document_id,
+				reused_order: true,
+				ordered_at: new Date(placedAt).toISOString(),
+			});
+			expect(sim().ordersReceived).toBe(1);
+
+			setTime(placedAt + 24.1 * HOUR_MS);
+			const again = await runLibreBor(sim(), order(), { items, workflow });
+			expect(again.error).toBeUndefined();
+			expect(jsonOf(again)[0].reused_order).toBeUndefined();
+			expect(sim().ordersReceived).toBe(2);
+		});
+	});
+
+	it('keeps the orders of one LibreBOR account from another account used by the same workflow', async () => {
+		const workflow = savedWorkflow();
+		const items = companies(1);
+		await runLibreBor(sim(), order(), { items, workflow });
+		const result = await runLibreBor(otherAccount(), order(), { items, workflow, continueOnFail: true });
+		expect(jsonOf(result)[0]).not.toHaveProperty('error');
+		expect(jsonOf(result)[0].reused_order).toBeUndefined();
+		expect(sim().ordersReceived).toBe(1);
+		expect(otherAccount().ordersReceived).toBe(1);
+	});
+
+	it("hands a failed execution's orders to n8n's Retry of it on another worker, which reuses them and places the rest", async () => {
+		const workflow = savedWorkflow();
+		const items = companies(2);
+		sim().balance = sim().orderPrice;
+		const before = Date.now();
+		const failed = await runLibreBor(sim(), order(), { items, workflow });
+		const after = Date.now();
+		expect(failed.error?.message).toMatch(/402/);
+		expect(sim().ordersReceived).toBe(2);
+
+		// A retry "with the original workflow" gets no static data; the new worker has no memory.
+		sim().balance = 100;
+		const retried = await runLibreBor(sim(), order(), {
+			retryOf: failed,
+			workflow: { id: workflow.id, staticData: {} },
+			nodeType: await onAnotherWorker(),
+		});
+		expect(retried.error).toBeUndefined();
+		const [reused, placed] = jsonOf(retried);
+		expect(reused).toMatchObject({ document_id: sim().documents[0].id, nif: items[0].nif, reused_order: true });
+		expect(Date.parse(String(reused.ordered_at))).toBeGreaterThanOrEqual(before);
+		expect(Date.parse(String(reused.ordered_at))).toBeLessThanOrEqual(after);
+		expect(placed).toMatchObject({ document_id: sim().documents[1].id, nif: items[1].nif });
+		expect(sim().ordersReceived).toBe(3);
+		expect(sim().documents).toHaveLength(2);
+	});
+
+	it("sends no order again after a worker died, even once a Remove Duplicates node's Clean Database ran", async () => {
+		const workflow = savedWorkflow();
+		const items = companies(1);
+		// The worker sends the order, then dies: n8n saves nothing of its execution.
+		await runLibreBor(sim(), order(), { items, workflow: { id: workflow.id, staticData: {} }, nodeType: await onAnotherWorker() });
+		// The node keeps its records in its own row of n8n's deduplication store, which another
+		// node's Clean Database (scope workflow, or scope node for that node) does not touch.
+		const removeDuplicates = { id: 'remove-duplicates', name: 'Remove Duplicates' };
+		const store = DataDeduplicationService.getInstance();
+		for (const scope of ['workflow', 'node'] as const) {
+			const removeDuplicatesRow = { workflow: { id: workflow.id }, node: removeDuplicates } as unknown as ICheckProcessedContextData;
+			await store.clearAllProcessedItems(scope, removeDuplicatesRow, { mode: 'entries' });
+		}
+		const again = await runLibreBor(sim(), order(), {
+			items,
+			workflow: { id: workflow.id, staticData: {} },
+			nodeType: await onAnotherWorker(),
+			continueOnFail: true,
+		});
+		expect(String(jsonOf(again)[0].error)).toContain('Another execution of this workflow sent the order');
+		expect(sim().ordersReceived).toBe(1);
+	});
+});

@@ -32,13 +32,18 @@ describe("LibreBOR Trigger under n8n's durable scheduler", () => {
 	});
 
 	it("stops waiting out a 429 within the scheduler's poll budget, so n8n does not abandon the poll", async () => {
-		const session = triggerSession(sim(), { cursorStorage: 'scheduler', pollBudgetMs: 1_000 });
+		const parameters = { options: { markAsRead: true } };
+		const session = triggerSession(sim(), { cursorStorage: 'scheduler', pollBudgetMs: 1_000, parameters });
 		expect(await session.poll()).toBeNull();
-		sim().addAlert();
+		const alert = sim().addAlert();
 		sim().injectFault({ method: 'GET', path: ALERTS_PATH, status: 429, retryAfter: 5 });
 		const startedAt = Date.now();
 		await expect(session.poll()).rejects.toThrow(/time budget/);
 		expect(Date.now() - startedAt).toBeLessThan(4_000);
+		// The alert was never emitted, so it is not marked; the next polls emit it, then mark it.
 		expect(sim().requestsTo('GET', MARK_PATH)).toEqual([]);
+		expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
+		expect(await session.poll()).toBeNull();
+		expect(markedIds(sim())).toEqual([alert.id]);
 	});
 });

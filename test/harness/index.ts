@@ -17,3 +17,4 @@ export type { RunListSearchOptions } from './run-list-search.ts';
 export { runListSearch } from './run-list-search.ts';
 export type { PollResult, RunPollOptions } from './run-poll.ts';
 export { runPoll } from './run-poll.ts';
+export { recordWarnings } from './logged-warnings.ts';

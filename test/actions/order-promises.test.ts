@@ -172,3 +172,38 @@ describe('Orders: the order memory', () => {
 		expect(sim().ordersReceived).toBe(1);
 	});
 });
+
+describe('Orders: answers the API contract does not show', () => {
+	// The contract does not say how LibreBOR refuses an order without balance: the simulator answers
+	// 402; the real service may answer another 4xx, or a 2xx that says it failed.
+	const noBalance = (status: number) =>
+		sim().injectFault({ method: 'POST', path: '/v2/documents/order/', status, body: JSON.stringify({ result: 'error', message: 'Insufficient balance.' }) });
+
+	it.each([400, 403, 409])('fails an order refused with %i, shows why, and places it once later', async (status) => {
+		const workflow = savedWorkflow();
+		const items = companies(1);
+		noBalance(status);
+		const refused = await runLibreBor(sim(), order(), { items, workflow, continueOnFail: true });
+		expect(refused.items[0].error?.message).toContain(`(${status})`);
+		expect(refused.items[0].error?.description).toContain('LibreBOR said: "Insufficient balance."');
+
+		const placed = await runLibreBor(sim(), order(), { items, workflow });
+		expect(placed.error).toBeUndefined();
+		expect(sim().documents).toHaveLength(1);
+	});
+
+	it('says an order answered with a success status but no document may have been placed, and never sends it again by itself', async () => {
+		const workflow = savedWorkflow();
+		const items = companies(1);
+		noBalance(200);
+		const unclear = await runLibreBor(sim(), order(), { items, workflow, continueOnFail: true });
+		expect(unclear.items[0].error?.message).toBe(
+			`LibreBOR answered the order of the 2023 annual accounts of ${items[0].nif} without a document ID (result "error"): it may have been placed`,
+		);
+		expect(unclear.items[0].error?.description).toMatch(/^LibreBOR said: "Insufficient balance."\. It was not sent again, so that it is not charged twice\. Check the Documents section/);
+
+		const again = await runLibreBor(sim(), order(), { items, workflow, continueOnFail: true });
+		expect(again.items[0].error?.message).toContain(`sent the order for ${items[0].nif} 2023, and its outcome is not known here`);
+		expect(sim().requestsTo('POST', '/v2/documents/order/')).toHaveLength(1);
+	});
+});

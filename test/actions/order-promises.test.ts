@@ -70,6 +70,28 @@ describe('Orders: the limits', () => {
 		expect(sim().ordersReceived).toBe(20);
 	});
 
+	it('counts Max Orders per Hour over a rolling hour, and only the orders that would be new', async () => {
+		const workflow = savedWorkflow();
+		const perHour = order({ maxOrdersPerHour: 2, maxOrders: 1 });
+		await withClock(async (setTime) => {
+			const start = Date.now();
+			for (const [index, items] of [companies(1), companies(1, 1)].entries()) {
+				setTime(start + index * 1_000);
+				await runLibreBor(sim(), perHour, { items, workflow });
+			}
+			setTime(start + 59 * 60_000);
+			const refused = await runLibreBor(sim(), perHour, { items: companies(1, 2), workflow });
+			expect(refused.error?.message).toMatch(/has placed 2 document orders in the last hour/);
+			// Reused orders are not counted, towards either limit.
+			const reusedAndNew = companies(2, 1);
+			setTime(start + 61 * 60_000 + 1_000);
+			const placed = await runLibreBor(sim(), perHour, { items: reusedAndNew, workflow });
+			expect(placed.error).toBeUndefined();
+			expect(jsonOf(placed).map((answer) => answer.reused_order)).toEqual([true, undefined]);
+		});
+		expect(sim().ordersReceived).toBe(3);
+	});
+
 	it('counts in Max Orders per Hour the orders another process placed, as the static data carries them', async () => {
 		const workflow = savedWorkflow();
 		const perHour = order({ maxOrdersPerHour: 3 });
@@ -109,6 +131,30 @@ describe('Orders: the order memory', () => {
 			expect(jsonOf(again)[0].reused_order).toBeUndefined();
 			expect(sim().ordersReceived).toBe(2);
 		});
+	});
+
+	it('orders again, rather than trust it, when the memory in the static data was damaged', async () => {
+		const items = companies(2);
+		const first = savedWorkflow();
+		await runLibreBor(sim(), order(), { items, workflow: first });
+		const damaged = JSON.parse(JSON.stringify(first.staticData)) as { global: { libreBorOrders: { orders: Record<string, IDataObject> } } };
+		const [one, two] = Object.values(damaged.global.libreBorOrders.orders);
+		one.documentId = 42;
+		delete two.orderedAt;
+		const elsewhere = await runLibreBor(sim(), order(), {
+			items,
+			workflow: { id: first.id, staticData: damaged as unknown as IDataObject },
+			nodeType: await onAnotherWorker(),
+			continueOnFail: true,
+		});
+		// Nothing usable remembered: the intents store then refuses, as for an order whose outcome is lost.
+		expect(jsonOf(elsewhere).map((answer) => answer.reused_order)).toEqual([undefined, undefined]);
+		expect(sim().ordersReceived).toBe(2);
+		for (const shape of ['not an object', { orders: null, placedAt: [] }, { orders: {}, placedAt: 'x' }]) {
+			const workflow = { id: savedWorkflow().id, staticData: { global: { libreBorOrders: shape } } as IDataObject };
+			const result = await runLibreBor(sim(), order(), { items: companies(1, 10), workflow, nodeType: await onAnotherWorker() });
+			expect(result.error).toBeUndefined();
+		}
 	});
 
 	it('keeps the orders of one LibreBOR account from another account used by the same workflow', async () => {

@@ -55,6 +55,15 @@ describe('Orders: the limits', () => {
 		expect(sim().documents.map((document) => document.nif)).toEqual([first.nif, second.nif]);
 	});
 
+	it('does not count an order reused from an earlier execution towards Max Orders per Execution, in a loop', async () => {
+		const workflow = savedWorkflow();
+		const [earlier, fresh] = companies(2);
+		await runLibreBor(sim(), order(), { items: [earlier], workflow });
+		const looped = await runLibreBor(sim(), order({ maxOrders: 1 }), { items: [earlier, fresh], workflow, loopBatchSize: 1 });
+		expect(looped.error).toBeUndefined();
+		expect(sim().ordersReceived).toBe(2);
+	});
+
 	it('refuses 11 orders in one execution and 21 in an hour by default', async () => {
 		const workflow = savedWorkflow();
 		const refused = await runLibreBor(sim(), order(), { items: companies(11), workflow });

@@ -175,6 +175,11 @@ describe('Orders: the order memory', () => {
 		expect(jsonOf(result)[0].reused_order).toBeUndefined();
 		expect(sim().ordersReceived).toBe(1);
 		expect(otherAccount().ordersReceived).toBe(1);
+
+		// Another user of the same API host: it sends its own order (refused here, as the simulator
+		// knows one user only) instead of reusing the first user's.
+		const otherUser = await runLibreBor(sim(), order(), { items, workflow, credentials: { username: 'other-user' }, continueOnFail: true });
+		expect(otherUser.items[0].error?.message).toContain('(401)');
 	});
 
 	it("hands a failed execution's orders to n8n's Retry of it on another worker, which reuses them and places the rest", async () => {

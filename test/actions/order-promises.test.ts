@@ -166,6 +166,17 @@ describe('Orders: the order memory', () => {
 		}
 	});
 
+	it('gives an item repeating an order of the same execution the downloaded file too', async () => {
+		const [company] = companies(1);
+		const result = await runLibreBor(sim(), order({ download: true, pollInterval: 1 }), { items: [company, company] });
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => [item.json.reused_order, item.binary?.data?.fileName !== undefined])).toEqual([
+			[undefined, true],
+			[true, true],
+		]);
+		expect(sim().ordersReceived).toBe(1);
+	});
+
 	it('keeps the orders of one LibreBOR account from another account used by the same workflow', async () => {
 		const workflow = savedWorkflow();
 		const items = companies(1);

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 
 import { LibreBorApi } from '../../credentials/LibreBorApi.credentials.ts';
 import { resolveBaseUrl } from '../../nodes/LibreBor/transport/baseUrl.ts';
-import { testCredential } from '../harness/index.mts';
+import { runAction, testCredential } from '../harness/index.mts';
+import { AuthenticatedGetTestNode } from '../harness/self-test-nodes.mts';
 import { credentialsFor, runLibreBor, useSimulator } from '../support/libreBor.mts';
 
 const sim = useSimulator();
@@ -57,12 +58,20 @@ describe('LibreBOR API credential', () => {
 	});
 
 	it('never sends the credentials to another host, even through the engine', async () => {
-		const credential = new LibreBorApi();
-		const data = credentialsFor(sim()).libreBorApi;
-		await expect(
-			credential.authenticate(data, { url: `${sim().downloadOrigin}/files/anything` }),
-		).rejects.toThrow(/only sent over HTTPS to/);
-		const authenticated = await credential.authenticate(data, { url: `${sim().baseUrl}/alerts/` });
-		expect(authenticated.auth).toEqual({ username: data.username, password: data.password });
+		// Any node of the workflow may use the credential, for any URL: n8n asks it to sign the request.
+		const credentials = credentialsFor(sim());
+		const elsewhere = await runAction({
+			nodeType: new AuthenticatedGetTestNode(),
+			parameters: { url: `${sim().downloadOrigin}/files/anything` },
+			credentials,
+		});
+		expect(elsewhere.error?.message).toMatch(/only sent over HTTPS to/);
+		expect(sim().requests).toEqual([]);
+		expect(JSON.stringify(elsewhere.run)).not.toContain(credentials.libreBorApi.password);
+
+		const apiHost = await runAction({ nodeType: new AuthenticatedGetTestNode(), parameters: { url: `${sim().baseUrl}/alerts/` }, credentials });
+		expect(apiHost.error).toBeUndefined();
+		const basic = Buffer.from(`${credentials.libreBorApi.username}:${credentials.libreBorApi.password}`).toString('base64');
+		expect(sim().requestsTo('GET', '/v2/alerts/')[0].headers.authorization).toBe(`Basic ${basic}`);
 	});
 });

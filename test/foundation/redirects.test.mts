@@ -81,3 +81,15 @@ describe.each(targets)('A redirect to %s', (_target, origin) => {
 		expect(reachedTargets()).toEqual([]);
 	});
 });
+
+describe('A download link', () => {
+	it('is not followed when a hop redirects it down to plain http://, which receives nothing', async () => {
+		const ordered = await runLibreBor(sim(), { resource: 'document', operation: 'order', nif: 'B64717838', year: 2023 });
+		const documentId = String(ordered.items[0].json.document_id);
+		const hop = sim().injectFault({ origin: 'download', method: 'GET', path: /^\//, status: 302, headers: { location: `${plainHttpOrigin}/file.pdf` }, body: '' });
+		const result = await runLibreBor(sim(), { resource: 'document', operation: 'download', documentId, binaryPropertyName: 'data' });
+		expect(hop.hits).toBe(1);
+		expect(result.error?.message).toBe(`Refused to download document ${documentId} over http://: only HTTPS download links are followed`);
+		expect(plainHttpSeen).toEqual([]);
+	});
+});

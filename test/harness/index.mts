@@ -17,3 +17,4 @@ export type { RunListSearchOptions } from './run-list-search.mts';
 export { runListSearch } from './run-list-search.mts';
 export type { PollResult, RunPollOptions } from './run-poll.mts';
 export { runPoll } from './run-poll.mts';
+export { recordWarnings } from './logged-warnings.mts';

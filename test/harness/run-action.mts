@@ -13,6 +13,7 @@ import type {
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
 import { NodeConnectionTypes, Workflow } from 'n8n-workflow';
+import type { IConnections, IRunExecutionData } from 'n8n-workflow';
 
 import { createAdditionalData } from './additional-data.mts';
 import { CredentialTypeRegistry, defaultCredentialTypes } from './credential-types.mts';
@@ -21,6 +22,7 @@ import { HarnessCredentialsHelper } from './credentials-helper.mts';
 import { ensureEngine } from './engine.mts';
 import type { InputItems } from './input-node.mts';
 import { createInputNodeType, INPUT_NODE_NAME, INPUT_NODE_TYPE, toExecutionItems } from './input-node.mts';
+import { createLoopNodeType, LOOP_NODE_NAME, LOOP_NODE_TYPE } from './loop-node.mts';
 import { buildNodeUnderTest } from './node-under-test.mts';
 import { asLoadedByN8n, HarnessNodeTypes } from './node-types.mts';
 
@@ -52,6 +54,13 @@ export interface RunActionOptions {
 	credentialTypes?: ICredentialType[];
 	/** The workflow's Timezone setting; n8n's default (America/New_York) when not set. */
 	timezone?: string;
+	/** Runs the node in a loop (n8n's Loop Over Items) over its input, this many items at a time. */
+	loopBatchSize?: number;
+	/**
+	 * Runs as n8n's Retry of this failed execution (mode `retry`, a new execution id): as n8n does,
+	 * it starts from that execution's data, its flow context included, at the node that failed.
+	 */
+	retryOf?: ActionResult;
 }
 
 export interface ActionResult {
@@ -105,8 +114,13 @@ export async function runAction(options: RunActionOptions): Promise<ActionResult
 	const nodeTypes = new HarnessNodeTypes()
 		.register(INPUT_NODE_TYPE, createInputNodeType(toExecutionItems(options.items)))
 		.register(nodeUnderTest.type, recordingThrownError(asLoadedByN8n(options.nodeType), thrown));
+	const loopNode =
+		options.loopBatchSize === undefined
+			? undefined
+			: { id: 'test-loop', name: LOOP_NODE_NAME, type: LOOP_NODE_TYPE, typeVersion: 1, position: [-100, 0] as [number, number], parameters: {} };
+	if (options.loopBatchSize !== undefined) nodeTypes.register(LOOP_NODE_TYPE, createLoopNodeType(options.loopBatchSize));
 
-	const mode = options.mode ?? 'manual';
+	const mode = options.retryOf ? 'retry' : (options.mode ?? 'manual');
 	const executionId = String(++executionCounter);
 	const workflowData: IWorkflowBase = {
 		id: options.workflow?.id ?? `harness-action-workflow-${executionId}`,
@@ -116,12 +130,8 @@ export async function runAction(options: RunActionOptions): Promise<ActionResult
 		isArchived: false,
 		createdAt: new Date(),
 		updatedAt: new Date(),
-		nodes: [inputNode, nodeUnderTest],
-		connections: {
-			[INPUT_NODE_NAME]: {
-				main: [[{ node: nodeUnderTest.name, type: NodeConnectionTypes.Main, index: 0 }]],
-			},
-		},
+		nodes: loopNode ? [inputNode, loopNode, nodeUnderTest] : [inputNode, nodeUnderTest],
+		connections: connectionsOf(nodeUnderTest.name, loopNode !== undefined),
 		settings: { executionOrder: 'v1', ...(options.timezone ? { timezone: options.timezone } : {}) },
 	};
 	const workflow = new Workflow({ ...workflowData, nodeTypes, staticData: options.workflow?.staticData });
@@ -135,17 +145,17 @@ export async function runAction(options: RunActionOptions): Promise<ActionResult
 		hooks: new ExecutionLifecycleHooks(mode, executionId, workflowData),
 	});
 
-	const execution = new WorkflowExecute(additionalData, mode).run({
-		workflow,
-		startNode: workflow.getNode(INPUT_NODE_NAME)!,
-	});
+	const execution = options.retryOf
+		? new WorkflowExecute(additionalData, mode, retryData(options.retryOf)).processRunExecutionData(workflow)
+		: new WorkflowExecute(additionalData, mode).run({ workflow, startNode: workflow.getNode(INPUT_NODE_NAME)! });
 	const cancelTimer =
 		options.cancelAfterMs === undefined ? undefined : setTimeout(() => execution.cancel(), options.cancelAfterMs);
 	void options.cancelWhen?.then(() => execution.cancel());
 	const run = await execution.finally(() => clearTimeout(cancelTimer));
 
 	const { runData } = run.data.resultData;
-	const taskData = runData[nodeUnderTest.name]?.[0];
+	// A retry keeps the runs of the failed execution before its own.
+	const taskData = runData[nodeUnderTest.name]?.at(options.retryOf ? -1 : 0);
 	const outputs = (taskData?.data?.main ?? []).map((output) => output ?? []);
 	const engineError = taskData?.error ?? run.data.resultData.error;
 	return {
@@ -157,4 +167,30 @@ export async function runAction(options: RunActionOptions): Promise<ActionResult
 		run,
 		nodeName: nodeUnderTest.name,
 	};
+}
+
+const main = (node: string, index = 0) => ({ node, type: NodeConnectionTypes.Main, index });
+
+/** Input -> node under test; or Input -> loop -> node under test -> back to the loop. */
+function connectionsOf(nodeName: string, looped: boolean): IConnections {
+	if (!looped) return { [INPUT_NODE_NAME]: { main: [[main(nodeName)]] } };
+	return {
+		[INPUT_NODE_NAME]: { main: [[main(LOOP_NODE_NAME)]] },
+		[LOOP_NODE_NAME]: { main: [[], [main(nodeName)]] },
+		[nodeName]: { main: [[main(LOOP_NODE_NAME)]] },
+	};
+}
+
+/**
+ * What n8n's ExecutionService.retry hands to the new execution: the failed execution's data as
+ * stored (a JSON copy), without its error and without the failed run of the node that failed,
+ * which is still on the execution stack with its input. Its flow context goes along.
+ */
+function retryData(failed: ActionResult): IRunExecutionData {
+	const data = JSON.parse(JSON.stringify(failed.run.data)) as IRunExecutionData;
+	const { lastNodeExecuted } = data.resultData;
+	delete data.resultData.error;
+	const nodeRuns = lastNodeExecuted ? data.resultData.runData[lastNodeExecuted] : undefined;
+	if (nodeRuns?.at(-1)?.error !== undefined) nodeRuns.pop();
+	return data;
 }

@@ -67,6 +67,10 @@ export interface RunOptions {
 	cancelWhen?: Promise<unknown>;
 	/** The workflow's Timezone setting. */
 	timezone?: string;
+	/** Runs the node in a loop over its input, this many items at a time. */
+	loopBatchSize?: number;
+	/** Runs as n8n's Retry of this failed execution, which hands on its execution data. */
+	retryOf?: ActionResult;
 }
 
 /** Runs the LibreBOR node through n8n's engine against the simulator; never leaks the password. */
@@ -84,6 +88,8 @@ export async function runLibreBor(sim: Simulator, parameters: INodeParameters, o
 		cancelAfterMs: options.cancelAfterMs,
 		cancelWhen: options.cancelWhen,
 		timezone: options.timezone,
+		loopBatchSize: options.loopBatchSize,
+		retryOf: options.retryOf,
 	});
 	expectNoSecret(result, sim.credentials.password);
 	return result;

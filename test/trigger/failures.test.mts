@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import {
 	ALERTS_PATH,
@@ -90,6 +90,51 @@ describe.each(CURSOR_STORAGES)('LibreBOR Trigger, failures (n8n poll state kept 
 		for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
 		expect(markedIds(sim()).slice(4)).toEqual([second.id, first.id]);
 		expect(sim().unreadAlerts().map(({ id }) => id)).toEqual([second.id]);
+	});
+
+	it('tries a mark again at later polls while LibreBOR answers it without success, and emits the alert once', async () => {
+		const session = triggerSession(sim(), { cursorStorage, parameters: { options: { markAsRead: true } } });
+		expect(await session.poll()).toBeNull();
+		const alert = sim().addAlert();
+		expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
+
+		// A 2xx that does not say success: the service did not mark it.
+		const body = JSON.stringify({ result: 'error', message: 'Try again later.' });
+		sim().injectFault({ method: 'GET', path: `${MARK_PATH}${alert.id}/`, status: 200, body, times: 2 });
+		expect(await session.poll()).toBeNull();
+		expect(await session.poll()).toBeNull();
+		expect(sim().unreadAlerts().map(({ id }) => id)).toEqual([alert.id]);
+
+		expect(await session.poll()).toBeNull();
+		expect(sim().unreadAlerts()).toEqual([]);
+		expect(await session.poll()).toBeNull();
+		expect(markedIds(sim())).toEqual([alert.id, alert.id, alert.id]);
+	});
+
+	it('keeps marking the others while LibreBOR refuses to mark an alert it no longer lists, and gives that one up once it is forgotten', async () => {
+		vi.useFakeTimers({ toFake: ['Date'] });
+		try {
+			const session = triggerSession(sim(), { cursorStorage, parameters: { options: { markAsRead: true } } });
+			expect(await session.poll()).toBeNull();
+			const [gone, other] = sim().addAlerts(2);
+			expect(alertIdsOf(await session.poll())).toEqual([gone.id, other.id]);
+
+			// Read elsewhere (in LibreBOR's panel); how LibreBOR answers a mark of an alert it no longer
+			// has is not shown: here, a refusal rather than a 404.
+			sim().markAlertRead(gone.id);
+			sim().injectFault({ method: 'GET', path: `${MARK_PATH}${gone.id}/`, status: 400, body: '{"result":"error","message":"Unknown alert."}', times: Infinity });
+			for (let poll = 0; poll < 6; poll++) {
+				vi.setSystemTime(Date.now() + 4 * 60_000);
+				expect(await session.poll()).toBeNull();
+			}
+			expect(sim().unreadAlerts()).toEqual([]);
+			expect(markedIds(sim()).filter((id) => id === other.id)).toEqual([other.id]);
+			const triedGone = markedIds(sim()).filter((id) => id === gone.id).length;
+			for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
+			expect(markedIds(sim()).filter((id) => id === gone.id)).toHaveLength(triedGone);
+		} finally {
+			vi.useRealTimers();
+		}
 	});
 
 	it('repeats the marks when the listing fails after them, and emits nothing twice', async () => {

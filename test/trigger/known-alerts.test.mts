@@ -77,6 +77,18 @@ describe('limitState', () => {
 		expect(isNewAlert(alertAt('b', 200), new Set(limited.known.map(([id]) => id)), limited.horizon)).toBe(false);
 	});
 
+	it('remembers 1,000 alerts with no horizon; the 1,001st pushes out the oldest and the horizon rises to it', () => {
+		const known = Array.from({ length: 1_000 }, (_, index): KnownAlert => [`alert-${index}`, 1_000 + index]);
+		const pending = known.map(([id]) => id);
+		expect(limitState({ known, pending })).toEqual({ known, pending, horizon: undefined });
+
+		const limited = limitState({ known: [...known, ['alert-1000', 2_000]], pending: [...pending, 'alert-1000'] });
+		expect(limited.known).toHaveLength(1_000);
+		expect(limited.known[0]).toEqual(['alert-1', 1_001]);
+		expect(limited.horizon).toBe(1_000);
+		expect(limited.pending).toEqual([...pending.slice(1), 'alert-1000']);
+	});
+
 	it('drops known alerts the horizon already keeps out, and leaves a small state alone', () => {
 		const state = { known: [['old', 100], ['new', 300]] as KnownAlert[], pending: [], horizon: 100 };
 		expect(limitState(state)).toEqual({ known: [['new', 300]], pending: [], horizon: 100 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { MAX_REMEMBERED_ALERTS } from '../../nodes/LibreBor/trigger/knownAlerts.ts';
+import { recordWarnings } from '../harness/index.mts';
 
 import {
 	ALERTS_PATH,
@@ -9,6 +10,7 @@ import {
 	jsonOf,
 	MARK_PATH,
 	markedIds,
+	storedStateSize,
 	triggerSession,
 	useSimulator,
 } from './trigger-session.mts';
@@ -69,15 +71,27 @@ describe.each(CURSOR_STORAGES)('LibreBOR Trigger, a misbehaving listing (n8n pol
 		expect(sim().requestsTo('GET', MARK_PATH).map(({ path }) => path)).toEqual([`${MARK_PATH}${good.id}/`]);
 	});
 
-	it('keeps polling past a listed record that is not an alert, and wraps every record as json', async () => {
+	it('remembers very long ids by length and hash: two that differ in one character are each emitted once, in a small state', async () => {
+		const session = triggerSession(sim(), { cursorStorage });
+		expect(await session.poll()).toBeNull();
+		const longId = (middle: string) => `${'a'.repeat(5_000)}${middle}${'a'.repeat(5_000)}`;
+		const alerts = [sim().addAlert({ id: longId('x') }), sim().addAlert({ id: longId('y') })];
+		expect(alertIdsOf(await session.poll())).toEqual(alerts.map(({ id }) => id));
+		for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
+		expect(storedStateSize(session)).toBeLessThan(1_000);
+	});
+
+	it('keeps polling past a listed record that is not an alert, says so in the log, and wraps every record as json', async () => {
 		const session = triggerSession(sim(), { cursorStorage });
 		expect(await session.poll()).toBeNull();
 		const alert = sim().addAlert();
 		const hostile = { ...alert, binary: { data: { data: 'x' } }, error: 'boom', pairedItem: { item: 7 } };
 		nextListingAnswers([hostile, { id: 5 }, 'x', null]);
-		const output = await session.poll();
+		const warnings = recordWarnings();
+		const output = await session.poll().finally(warnings.stop);
 		expect(output?.[0].map((item) => Object.keys(item))).toEqual([['json']]);
 		expect(output?.[0][0].json).toEqual(hostile);
+		expect(warnings.messages).toEqual(['LibreBOR listed 3 record(s) without a string id under GET /alerts/; they were left out']);
 		expect(await session.poll()).toBeNull();
 	});
 

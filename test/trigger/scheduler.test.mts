@@ -31,14 +31,39 @@ describe("LibreBOR Trigger under n8n's durable scheduler", () => {
 		expect(sim().unreadAlerts()).toEqual([]);
 	});
 
-	it("stops waiting out a 429 within the scheduler's poll budget, so n8n does not abandon the poll", async () => {
-		const session = triggerSession(sim(), { cursorStorage: 'scheduler', pollBudgetMs: 1_000 });
+	it("marks within half the scheduler's poll budget and leaves the rest for the next poll", async () => {
+		const parameters = { options: { markAsRead: true } };
+		const session = triggerSession(sim(), { cursorStorage: 'scheduler', pollBudgetMs: 2_000, parameters });
 		expect(await session.poll()).toBeNull();
-		sim().addAlert();
+		const alerts = sim().addAlerts(6);
+		expect(alertIdsOf(await session.poll())).toEqual(alerts.map(({ id }) => id));
+
+		sim().injectFault({ method: 'GET', path: `${MARK_PATH}*`, afterHandling: true, delayMs: 400, times: Infinity });
+		const startedAt = Date.now();
+		expect(await session.poll()).toBeNull();
+		const markedFirst = markedIds(sim()).length;
+		expect(Date.now() - startedAt).toBeLessThan(2_000);
+		expect(markedFirst).toBeGreaterThan(0);
+		expect(markedFirst).toBeLessThan(alerts.length);
+
+		for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
+		expect(new Set(markedIds(sim()))).toEqual(new Set(alerts.map(({ id }) => id)));
+		expect(sim().unreadAlerts()).toEqual([]);
+	});
+
+	it("stops waiting out a 429 within the scheduler's poll budget, so n8n does not abandon the poll", async () => {
+		const parameters = { options: { markAsRead: true } };
+		const session = triggerSession(sim(), { cursorStorage: 'scheduler', pollBudgetMs: 1_000, parameters });
+		expect(await session.poll()).toBeNull();
+		const alert = sim().addAlert();
 		sim().injectFault({ method: 'GET', path: ALERTS_PATH, status: 429, retryAfter: 5 });
 		const startedAt = Date.now();
 		await expect(session.poll()).rejects.toThrow(/time budget/);
 		expect(Date.now() - startedAt).toBeLessThan(4_000);
+		// The alert was never emitted, so it is not marked; the next polls emit it, then mark it.
 		expect(sim().requestsTo('GET', MARK_PATH)).toEqual([]);
+		expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
+		expect(await session.poll()).toBeNull();
+		expect(markedIds(sim())).toEqual([alert.id]);
 	});
 });

@@ -1,6 +1,7 @@
 import { NodeApiError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import { unexpectedBodyError } from '../transport/errors';
+import { excerpt } from '../transport/responseBody';
 import { libreBorRequest, type ApiResponse } from '../transport/request';
 import type { RequestSettings } from './watchlist';
 
@@ -85,6 +86,9 @@ export async function orderAnnualAccounts(
 		);
 	}
 	if (!answer || typeof answer !== 'object' || typeof answer.document_id !== 'string' || !answer.document_id) {
+		if (answer && typeof answer === 'object' && !Array.isArray(answer)) {
+			throw orderNotConfirmed(this, order, answer, response.statusCode, lostAnswer.description, settings.itemIndex);
+		}
 		throw unexpectedBodyError(
 			{ node: this.getNode(), itemIndex: settings.itemIndex, operation: 'POST /documents/order/', lostAnswer },
 			response.statusCode,
@@ -92,6 +96,33 @@ export async function orderAnnualAccounts(
 		);
 	}
 	return answer;
+}
+
+/**
+ * A 2xx answer to an order without a document ID, such as `{"result": "error"}`: the contract does
+ * not show what LibreBOR answers when it refuses an order this way, so nothing shows whether it was
+ * placed. It is not sent again; the user is told what LibreBOR said and where to check.
+ */
+function orderNotConfirmed(
+	context: IExecuteFunctions,
+	order: OrderRequest,
+	answer: IDataObject,
+	status: number,
+	whatToCheck: string,
+	itemIndex?: number,
+): NodeApiError {
+	const result = typeof answer.result === 'string' ? ` (result "${excerpt(answer.result, 40)}")` : '';
+	const said = ['message', 'detail', 'error'].map((key) => answer[key]).find((value) => typeof value === 'string' && value.trim());
+	return new NodeApiError(
+		context.getNode(),
+		{ httpCode: String(status) },
+		{
+			message: `LibreBOR answered the order of the ${order.year} annual accounts of ${order.nif} without a document ID${result}: it may have been placed`,
+			description: `${said ? `LibreBOR said: "${excerpt(String(said))}". ` : ''}${whatToCheck}`,
+			httpCode: String(status),
+			itemIndex,
+		},
+	);
 }
 
 export async function getDocument(

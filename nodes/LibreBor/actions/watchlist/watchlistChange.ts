@@ -1,6 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
-import type { RequestSettings } from '../../api/watchlist';
+import { listWatchedEntities, type RequestSettings } from '../../api/watchlist';
+import { normalizeNif } from '../../helpers/nif';
 import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
 import { readNif } from '../../helpers/identifierParameters';
 import { readRequestOptions } from '../commonOptions';
@@ -29,7 +30,7 @@ export async function executeWatchlistChange(
 			nif,
 			(followed) => followed === change.followedAfter,
 			async () => ({
-				result: await change.send.call(this, nif, { itemIndex, timeoutMs }),
+				result: await sendConfirmed.call(this, change, nif, { itemIndex, timeoutMs }),
 				followedAfter: change.followedAfter,
 			}),
 		);
@@ -38,4 +39,33 @@ export async function executeWatchlistChange(
 			answer ? { ...answer, nif, change: change.changed } : { result: 'success', nif, change: change.unchanged },
 		]);
 	});
+}
+
+/** A refusal of the request itself (credentials, access, rate, server) says nothing about the list. */
+function mayMeanAlreadyDone(error: NodeApiError): boolean {
+	const status = Number(error.httpCode);
+	return (status >= 200 && status < 300) || (status >= 400 && status < 500 && ![401, 402, 403, 407, 429].includes(status));
+}
+
+/**
+ * The contract does not show how LibreBOR answers a change with nothing left to do (following a
+ * followed company, unfollowing one that is not followed), which is what a retry meets after an
+ * answer lost on the way back. So an answer that does not confirm the change is checked against
+ * the watch list itself: when the list is as wanted, the change is done; otherwise the error stands.
+ */
+async function sendConfirmed(
+	this: IExecuteFunctions,
+	change: WatchlistChange,
+	nif: string,
+	settings: RequestSettings,
+): Promise<IDataObject | undefined> {
+	try {
+		return await change.send.call(this, nif, settings);
+	} catch (error) {
+		if (!(error instanceof NodeApiError) || !mayMeanAlreadyDone(error)) throw error;
+		const entities = await listWatchedEntities.call(this, settings).catch(() => undefined);
+		const followedNow = entities?.some((entity) => normalizeNif(String(entity.nif ?? '')) === nif);
+		if (followedNow !== change.followedAfter) throw error;
+		return { result: 'success' };
+	}
 }

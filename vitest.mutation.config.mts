@@ -1,0 +1,26 @@
+import { defineConfig } from 'vitest/config';
+
+import base from './vitest.config.mts';
+
+/**
+ * The engine tests that pin the files Stryker mutates (stryker.config.mjs): the money path, the
+ * trigger's memory and the transport. No end-to-end test, and none of the slow ones that prove
+ * nothing about those files.
+ */
+const tests = [
+	'actions/document',
+	'actions/order-promises',
+	'foundation/transport',
+	'foundation/redirects',
+	'foundation/hostile-answers',
+	'trigger/exactly-once',
+	'trigger/failures',
+	'trigger/known-alerts',
+	'trigger/listing-glitches',
+	'trigger/scheduler',
+];
+
+export default defineConfig({
+	...base,
+	test: { ...base.test, include: tests.map((name) => `test/${name}.test.*ts`), reporters: ['default'] },
+});

@@ -59,13 +59,15 @@ async function sendConfirmed(
 	nif: string,
 	settings: RequestSettings,
 ): Promise<IDataObject | undefined> {
-	try {
-		return await change.send.call(this, nif, settings);
-	} catch (error) {
-		if (!(error instanceof NodeApiError) || !mayMeanAlreadyDone(error)) throw error;
-		const entities = await listWatchedEntities.call(this, settings).catch(() => undefined);
-		const followedNow = entities?.some((entity) => normalizeNif(String(entity.nif ?? '')) === nif);
-		if (followedNow !== change.followedAfter) throw error;
-		return { result: 'success' };
-	}
+	const refusal = await change.send.call(this, nif, settings).then(
+		(answer) => ({ answer }),
+		(error: unknown) => ({ error }),
+	);
+	if ('answer' in refusal) return refusal.answer;
+	const { error } = refusal;
+	if (!(error instanceof NodeApiError) || !mayMeanAlreadyDone(error)) throw error;
+	const entities = await listWatchedEntities.call(this, settings).catch(() => undefined);
+	const followedNow = entities?.some((entity) => normalizeNif(String(entity.nif ?? '')) === nif);
+	if (followedNow !== change.followedAfter) throw error;
+	return { result: 'success' };
 }

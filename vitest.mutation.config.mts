@@ -22,5 +22,9 @@ const tests = [
 
 export default defineConfig({
 	...base,
-	test: { ...base.test, include: tests.map((name) => `test/${name}.test.*ts`), reporters: ['default'] },
+	test: {
+		...base.test,
+		include: tests.map((name) => `test/${name}.test.*ts`),
+		reporters: ['default'],
+	},
 });

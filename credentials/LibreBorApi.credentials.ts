@@ -147,21 +147,24 @@ export class LibreBorApi implements ICredentialType {
 				type: 'responseCode',
 				properties: {
 					value: 401,
-					message: 'LibreBOR refused the API user or password. Copy them again from the user panel, API > Credentials, and check the environment.',
+					message:
+						'LibreBOR refused the API user or password. Copy them again from the user panel, API > Credentials, and check the environment.',
 				},
 			},
 			{
 				type: 'responseCode',
 				properties: {
 					value: 403,
-					message: 'The user and password are right, but the account has no access to alerts and documents: they need an API subscription and a request to LibreBOR.',
+					message:
+						'The user and password are right, but the account has no access to alerts and documents: they need an API subscription and a request to LibreBOR.',
 				},
 			},
 			{
 				type: 'responseCode',
 				properties: {
 					value: 404,
-					message: 'Nothing answers at this base URL. It must end in the version segment, such as /v2.',
+					message:
+						'Nothing answers at this base URL. It must end in the version segment, such as /v2.',
 				},
 			},
 		],

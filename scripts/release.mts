@@ -16,7 +16,11 @@ const bump = args.find((arg) => !arg.startsWith('--')) as Bump | undefined;
 
 function run(command: string, commandArgs: string[]): string {
 	console.log(`$ ${command} ${commandArgs.join(' ')}`);
-	return execFileSync(command, commandArgs, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+	return execFileSync(command, commandArgs, {
+		cwd: root,
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
 }
 
 function runVisible(command: string, commandArgs: string[]) {
@@ -31,12 +35,21 @@ export function nextVersion(current: string, kind: Bump): string {
 	return `${major}.${minor}.${patch + 1}`;
 }
 
-export function releaseChangelog(changelog: string, version: string, date: string, repositoryUrl: string): string {
+export function releaseChangelog(
+	changelog: string,
+	version: string,
+	date: string,
+	repositoryUrl: string,
+): string {
 	const heading = '## [Unreleased]';
-	if (!changelog.includes(heading)) throw new Error('CHANGELOG.md has no "## [Unreleased]" section');
+	if (!changelog.includes(heading))
+		throw new Error('CHANGELOG.md has no "## [Unreleased]" section');
 	return changelog
 		.replace(heading, `${heading}\n\n## [${version}] - ${date}`)
-		.replace(/^\[Unreleased\]: .*$/m, (link) => `${link}\n[${version}]: ${repositoryUrl}/releases/tag/v${version}`);
+		.replace(
+			/^\[Unreleased\]: .*$/m,
+			(link) => `${link}\n[${version}]: ${repositoryUrl}/releases/tag/v${version}`,
+		);
 }
 
 type PackageMetadata = {
@@ -62,12 +75,25 @@ export function githubRepository(pkg: PackageMetadata): { owner: string; url: st
 export function metadataProblems(pkg: PackageMetadata): string[] {
 	const problems: string[] = [];
 	const repository = githubRepository(pkg);
-	if (!repository) problems.push('"repository" must be the GitHub repository, e.g. https://github.com/<owner>/<name>.git');
-	const homepageRepository = /^https:\/\/github\.com\/[\w.-]+\/[\w.-]+/.exec(pkg.homepage ?? '')?.[0];
-	if (!homepageRepository || (repository && homepageRepository.toLowerCase() !== repository.url.toLowerCase())) {
-		problems.push(`"homepage" must be the repository's page, e.g. ${repository?.url ?? 'https://github.com/<owner>/<name>'}#readme`);
+	if (!repository)
+		problems.push(
+			'"repository" must be the GitHub repository, e.g. https://github.com/<owner>/<name>.git',
+		);
+	const homepageRepository = /^https:\/\/github\.com\/[\w.-]+\/[\w.-]+/.exec(
+		pkg.homepage ?? '',
+	)?.[0];
+	if (
+		!homepageRepository ||
+		(repository && homepageRepository.toLowerCase() !== repository.url.toLowerCase())
+	) {
+		problems.push(
+			`"homepage" must be the repository's page, e.g. ${repository?.url ?? 'https://github.com/<owner>/<name>'}#readme`,
+		);
 	}
-	const author = typeof pkg.author === 'string' ? { name: pkg.author.replace(/[<(].*/, ''), email: /<(.*)>/.exec(pkg.author)?.[1] } : pkg.author;
+	const author =
+		typeof pkg.author === 'string'
+			? { name: pkg.author.replace(/[<(].*/, ''), email: /<(.*)>/.exec(pkg.author)?.[1] }
+			: pkg.author;
 	const name = author?.name ?? '';
 	const email = author?.email ?? '';
 	if (PLACEHOLDER.test(name) || PLACEHOLDER.test(email) || !/^[^@\s]+@[^@\s]+\.\w+$/.test(email)) {
@@ -75,7 +101,9 @@ export function metadataProblems(pkg: PackageMetadata): string[] {
 	}
 	const githubUser = /^(?:\d+\+)?([\w.-]+)@users\.noreply\.github\.com$/i.exec(email)?.[1];
 	if (repository && githubUser && githubUser.toLowerCase() !== repository.owner.toLowerCase()) {
-		problems.push(`"author" email is GitHub's address of ${githubUser}, not of the repository's owner ${repository.owner}`);
+		problems.push(
+			`"author" email is GitHub's address of ${githubUser}, not of the repository's owner ${repository.owner}`,
+		);
 	}
 	return problems;
 }
@@ -105,13 +133,20 @@ function main() {
 	const changelogPath = path.join(root, 'CHANGELOG.md');
 	const version = nextVersion(packageJson.version, bump);
 	const date = new Date().toISOString().slice(0, 10);
-	const changelog = releaseChangelog(readFileSync(changelogPath, 'utf8'), version, date, githubRepository(packageJson)!.url);
+	const changelog = releaseChangelog(
+		readFileSync(changelogPath, 'utf8'),
+		version,
+		date,
+		githubRepository(packageJson)!.url,
+	);
 	const tag = `v${version}`;
 
 	if (dryRun) {
 		console.log(`[dry run] would set package.json version ${packageJson.version} -> ${version}`);
 		console.log(`[dry run] would run npm install --package-lock-only to update package-lock.json`);
-		console.log(`[dry run] would add "## [${version}] - ${date}" under "## [Unreleased]" in CHANGELOG.md`);
+		console.log(
+			`[dry run] would add "## [${version}] - ${date}" under "## [Unreleased]" in CHANGELOG.md`,
+		);
 		console.log(`[dry run] would commit "Release ${version}" and tag ${tag}`);
 		console.log(`[dry run] nothing changed; push with: git push origin main ${tag}`);
 		return;

@@ -21,8 +21,18 @@ const { analyzePackage, SOURCE_FILE_PATTERNS } = (await import(scannerModule)) a
 const root = process.cwd();
 const unpacked = mkdtempSync(path.join(tmpdir(), 'scan-'));
 execFileSync('npm', ['run', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
-const packOutput = execFileSync('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', unpacked], { cwd: root, encoding: 'utf8' });
-execFileSync('tar', ['-xzf', path.join(unpacked, packOutput.trim()), '-C', unpacked, '--strip-components=1']);
+const packOutput = execFileSync(
+	'npm',
+	['pack', '--silent', '--ignore-scripts', '--pack-destination', unpacked],
+	{ cwd: root, encoding: 'utf8' },
+);
+execFileSync('tar', [
+	'-xzf',
+	path.join(unpacked, packOutput.trim()),
+	'-C',
+	unpacked,
+	'--strip-components=1',
+]);
 
 const results = {
 	source: await analyzePackage(root, SOURCE_FILE_PATTERNS),
@@ -30,7 +40,9 @@ const results = {
 };
 rmSync(unpacked, { recursive: true, force: true });
 for (const [part, result] of Object.entries(results)) {
-	console.log(`${result.passed ? 'passed' : 'FAILED'}: ${part}${result.message ? ` (${result.message})` : ''}`);
+	console.log(
+		`${result.passed ? 'passed' : 'FAILED'}: ${part}${result.message ? ` (${result.message})` : ''}`,
+	);
 	if (result.details) console.log(result.details);
 }
 process.exitCode = Object.values(results).every((result) => result.passed) ? 0 : 1;

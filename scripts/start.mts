@@ -15,7 +15,15 @@
 //   LIBREBOR_DEV_FOLDER               where the local n8n keeps its data (default: .n8n-dev in the repository)
 //   LIBREBOR_SKIP_BUILD=1             use dist/ as it is (tests that built it already)
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	copyFileSync,
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -53,7 +61,9 @@ function editorPort(): number {
 	const text = options.port ?? process.env.N8N_PORT ?? '5678';
 	const port = Number(text);
 	if (!Number.isInteger(port) || port < 1 || port > 65535) {
-		throw new Error(`The editor's port must be a number from 1 to 65535, not "${text}" (--port or N8N_PORT).`);
+		throw new Error(
+			`The editor's port must be a number from 1 to 65535, not "${text}" (--port or N8N_PORT).`,
+		);
 	}
 	return port;
 }
@@ -69,7 +79,9 @@ async function assertPortFree(port: number): Promise<void> {
 
 /** Installs n8n the first time, saying what it does and for how long, at least every 10 seconds. */
 async function prepareN8n(): Promise<void> {
-	step('Preparing n8n 2.41.1 (installed once into ~/.cache/n8n-nodes-librebor; the first time takes a few minutes)');
+	step(
+		'Preparing n8n 2.41.1 (installed once into ~/.cache/n8n-nodes-librebor; the first time takes a few minutes)',
+	);
 	const started = Date.now();
 	let current = 'checking the installed n8n';
 	let lastPrinted = Date.now();
@@ -120,7 +132,10 @@ function exampleWorkflows(filesFolder: string): object[] {
 	return readdirSync(examplesFolder)
 		.filter((file) => file.endsWith('.json'))
 		.map((file, index) => {
-			const text = readFileSync(path.join(examplesFolder, file), 'utf8').replaceAll(EXAMPLE_FILES_PATH, `${filesFolder}/`);
+			const text = readFileSync(path.join(examplesFolder, file), 'utf8').replaceAll(
+				EXAMPLE_FILES_PATH,
+				`${filesFolder}/`,
+			);
 			return { id: `libreborExample${index + 1}`, active: false, ...JSON.parse(text) };
 		});
 }
@@ -131,7 +146,10 @@ let runningStep: Promise<unknown> = Promise.resolve();
 let stopping = false;
 
 /** Runs a step that Ctrl-C should let finish (n8n in a process group of its own), noting how to undo it. */
-async function guarded<T>(work: Promise<T>, stopAction?: (value: T) => () => Promise<unknown>): Promise<T> {
+async function guarded<T>(
+	work: Promise<T>,
+	stopAction?: (value: T) => () => Promise<unknown>,
+): Promise<T> {
 	const done = work.then((value) => {
 		if (stopAction) stopActions.push(stopAction(value));
 		return value;
@@ -182,19 +200,29 @@ async function main() {
 	const settings = { N8N_RESTRICT_FILE_ACCESS_TO: filesFolder, TMPDIR: temporaryFolder };
 	// In queue mode the database is Postgres, which exists only once its cluster runs: start first, then import.
 	const cluster = queueMode
-		? await guarded(startQueueCluster({ tarball, env: settings, log: step }), (started) => async () => await started.stop())
+		? await guarded(
+				startQueueCluster({ tarball, env: settings, log: step }),
+				(started) => async () => await started.stop(),
+			)
 		: undefined;
-	const folder = cluster?.mainFolder ?? (await createN8nUserFolder({ root: dataFolder, env: settings }));
+	const folder =
+		cluster?.mainFolder ?? (await createN8nUserFolder({ root: dataFolder, env: settings }));
 	if (!cluster) {
 		step(`Installing the package into the local n8n, kept in ${dataFolder}`);
 		await guarded(installCommunityPackage(folder, tarball));
 	}
 	rmSync(packFolder, { recursive: true, force: true });
 
-	const { data, simulator } = await guarded(credentialData(), (credential) => async () => await credential.simulator?.close());
+	const { data, simulator } = await guarded(
+		credentialData(),
+		(credential) => async () => await credential.simulator?.close(),
+	);
 	// The simulator's address changes with every run, so the credential is written every time.
 	await guarded(importCredentials(folder, [{ ...CREDENTIAL, type: 'libreBorApi', data }]));
-	copyFileSync(path.join(repoRoot, 'examples', 'suppliers.csv'), path.join(filesFolder, 'suppliers.csv'));
+	copyFileSync(
+		path.join(repoRoot, 'examples', 'suppliers.csv'),
+		path.join(filesFolder, 'suppliers.csv'),
+	);
 	const examples = exampleWorkflows(filesFolder);
 	// Imported into a new n8n only: importing again would overwrite what the user changed in them.
 	if (cluster || firstRun) await guarded(importWorkflows(folder, examples));
@@ -205,7 +233,10 @@ async function main() {
 	if (!server) {
 		step('Starting n8n');
 		await assertPortFree(port);
-		server = await guarded(startN8n(folder, { port }), (started) => async () => await started.stop());
+		server = await guarded(
+			startN8n(folder, { port }),
+			(started) => async () => await started.stop(),
+		);
 	}
 	await N8nRestClient.signIn(server);
 

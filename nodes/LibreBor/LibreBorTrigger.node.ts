@@ -21,7 +21,8 @@ export class LibreBorTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["output"] === "entry" ? "New alert entries" : "New alerts"}}',
-		description: 'Starts the workflow when a company on your LibreBOR watch list appears in the BORME',
+		description:
+			'Starts the workflow when a company on your LibreBOR watch list appears in the BORME',
 		defaults: {
 			name: 'LibreBOR Trigger',
 		},
@@ -45,7 +46,10 @@ export class LibreBorTrigger implements INodeType {
 		const startPoll = async () => {
 			// Each poll is a run of its own: its reads and marks share one pacer and one time budget,
 			// which is the poll's own when n8n's scheduler gives it one.
-			const budgetMs = typeof this.getPollBudgetMs === 'function' ? this.getPollBudgetMs() : DEFAULT_PACING.budgetMs;
+			const budgetMs =
+				typeof this.getPollBudgetMs === 'function'
+					? this.getPollBudgetMs()
+					: DEFAULT_PACING.budgetMs;
 			startPacer(this, { ...DEFAULT_PACING, budgetMs });
 			return await readTriggerSettings.call(this);
 		};

@@ -26,7 +26,9 @@ function timeRequire(preloadN8nWorkflow: boolean): number {
 		for (const file of ${JSON.stringify(PACKAGE_FILES)}) require(file);
 		process.stdout.write(String(performance.now() - started));
 	`;
-	return Number(execFileSync(process.execPath, ['-e', script], { cwd: repoRoot, encoding: 'utf8' }));
+	return Number(
+		execFileSync(process.execPath, ['-e', script], { cwd: repoRoot, encoding: 'utf8' }),
+	);
 }
 
 export function measureColdLoad(runs: number): ColdLoadResult {

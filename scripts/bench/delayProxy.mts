@@ -24,7 +24,10 @@ function pipeDelayed(from: net.Socket, to: net.Socket, proxy: DelayProxy): void 
 	from.on('close', () => setTimeout(() => to.destroy(), delay()));
 }
 
-export async function startDelayProxy(targetBaseUrl: string, roundTripMs: number): Promise<DelayProxy> {
+export async function startDelayProxy(
+	targetBaseUrl: string,
+	roundTripMs: number,
+): Promise<DelayProxy> {
 	const target = new URL(targetBaseUrl);
 	const sockets = new Set<net.Socket>();
 	const server = net.createServer((client) => {

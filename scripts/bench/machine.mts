@@ -19,7 +19,10 @@ export function machineInfo(): MachineInfo {
 		memoryGiB: Math.round(os.totalmem() / 1024 ** 3),
 		node: process.version,
 		platform: `${os.type()} ${os.release()} ${os.arch()}`,
-		loadAverage: os.loadavg().map((load) => load.toFixed(2)).join(', '),
+		loadAverage: os
+			.loadavg()
+			.map((load) => load.toFixed(2))
+			.join(', '),
 	};
 }
 

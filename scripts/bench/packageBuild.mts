@@ -15,14 +15,19 @@ export interface PackedPackage {
 }
 
 async function npm(args: string[]): Promise<string> {
-	const { stdout } = await execFileAsync('npm', args, { cwd: repoRoot, maxBuffer: 16 * 1024 * 1024 });
+	const { stdout } = await execFileAsync('npm', args, {
+		cwd: repoRoot,
+		maxBuffer: 16 * 1024 * 1024,
+	});
 	return stdout;
 }
 
 /** Builds dist/ with `npm run build` and packs the package with `npm pack`, as it would be published. */
 export async function buildAndPack(destination: string): Promise<PackedPackage> {
 	await npm(['run', 'build']);
-	const [packed] = JSON.parse(await npm(['pack', '--json', '--pack-destination', destination])) as Array<{
+	const [packed] = JSON.parse(
+		await npm(['pack', '--json', '--pack-destination', destination]),
+	) as Array<{
 		filename: string;
 		size: number;
 		unpackedSize: number;

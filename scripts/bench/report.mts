@@ -29,15 +29,25 @@ interface Goal {
 }
 
 const MiB = 1024 * 1024;
-const ms = (value: number) => (Number.isNaN(value) ? 'n/a' : value >= 100 ? `${Math.round(value).toLocaleString('en')} ms` : `${value.toFixed(1)} ms`);
+const ms = (value: number) =>
+	Number.isNaN(value)
+		? 'n/a'
+		: value >= 100
+			? `${Math.round(value).toLocaleString('en')} ms`
+			: `${value.toFixed(1)} ms`;
 const ratio = (value: number) => `${value.toFixed(2)}x`;
 const mib = (bytes: number) => `${(bytes / MiB).toFixed(1)} MiB`;
-const kb = (bytes: number) => (bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1000).toFixed(1)} kB`);
+const kb = (bytes: number) =>
+	bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1000).toFixed(1)} kB`;
 const count = (value: number) => value.toLocaleString('en');
 const verdict = (met: boolean) => (met ? 'met' : '**missed**');
 
 function table(header: string[], rows: string[][]): string {
-	return [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+	return [
+		`| ${header.join(' | ')} |`,
+		`| ${header.map(() => '---').join(' | ')} |`,
+		...rows.map((row) => `| ${row.join(' | ')} |`),
+	].join('\n');
 }
 
 const NODE = 'LibreBOR node in n8n-core';
@@ -75,20 +85,39 @@ runs shown, the clients alternating, on loopback: this is the CPU the engine and
 Distance is measured in section 2, through a proxy. Concurrency ${results[0]?.concurrency ?? 20} is the node's default ceiling.
 
 ${table(
-	['Job', 'Concurrency', 'Runs', NODE, 'undici (keep-alive)', 'Ratio', 'undici, new TLS connection per request', 'Ratio to it'],
+	[
+		'Job',
+		'Concurrency',
+		'Runs',
+		NODE,
+		'undici (keep-alive)',
+		'Ratio',
+		'undici, new TLS connection per request',
+		'Ratio to it',
+	],
 	rows,
 )}`;
 }
 
 function realN8nSection(result: RealN8nResult, goals: Goal[]): string {
 	const medianOf = (via: string, items: number, field: 'wallMs' | 'nodeMs') =>
-		median(result.follow.filter((run) => run.via === via && run.items === items).map((run) => run[field]));
+		median(
+			result.follow
+				.filter((run) => run.via === via && run.items === items)
+				.map((run) => run[field]),
+		);
 	const work: Record<string, number> = {};
 	const rows = ['LibreBOR node', 'HTTP Request node'].map((via) => {
 		const full = medianOf(via, result.items, 'wallMs');
 		const single = medianOf(via, 1, 'wallMs');
 		work[via] = full - single;
-		return [via, ms(full), ms(single), ms(full - single), ms(medianOf(via, result.items, 'nodeMs'))];
+		return [
+			via,
+			ms(full),
+			ms(single),
+			ms(full - single),
+			ms(medianOf(via, result.items, 'nodeMs')),
+		];
 	});
 	const speedup = work['HTTP Request node'] / work['LibreBOR node'];
 	goals.push({
@@ -120,7 +149,13 @@ const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 
 function networkSection(runs: NetworkRun[], goals: Goal[]): string {
 	const find = (via: NetworkVia, roundTripMs: number, items: number, limited: boolean) =>
-		runs.find((run) => run.via === via && run.roundTripMs === roundTripMs && run.items === items && (run.rateLimitPerSecond !== undefined) === limited);
+		runs.find(
+			(run) =>
+				run.via === via &&
+				run.roundTripMs === roundTripMs &&
+				run.items === items &&
+				(run.rateLimitPerSecond !== undefined) === limited,
+		);
 	const unlimited = runs.filter((run) => run.rateLimitPerSecond === undefined);
 	const distances = [...new Set(unlimited.map((run) => run.roundTripMs))];
 	const sizes = [...new Set(runs.map((run) => run.items))];
@@ -241,7 +276,17 @@ downloads; the undici column is the floor of any poll: a plain client opening a 
 each request), getting the listing and parsing it, on loopback.
 
 ${table(
-	['Unread alerts', 'Listing size', 'undici: get and parse the listing', 'First poll', 'Idle poll', 'Requests per idle poll', 'Poll with 10 new', 'Requests', 'Static data'],
+	[
+		'Unread alerts',
+		'Listing size',
+		'undici: get and parse the listing',
+		'First poll',
+		'Idle poll',
+		'Requests per idle poll',
+		'Poll with 10 new',
+		'Requests',
+		'Static data',
+	],
 	rows,
 )}`;
 }
@@ -253,7 +298,8 @@ function downloadSection(engine: DownloadMemoryResult, real: RealN8nResult, goal
 		measured: `${mib(engine.medianGrowthBytes)} (${share(engine.medianGrowthBytes)}), at most ${mib(engine.largestGrowthBytes)}`,
 		met: engine.medianGrowthBytes / engine.fileBytes < 0.25,
 	});
-	const peak = (via: string) => median(real.download.filter((run) => run.via === via).map((run) => run.peakRssBytes));
+	const peak = (via: string) =>
+		median(real.download.filter((run) => run.via === via).map((run) => run.peakRssBytes));
 	const baseline = peak('no download (baseline)');
 	const rows = ['LibreBOR node', 'HTTP Request node'].map((via) => {
 		const growth = peak(via) - baseline;
@@ -287,9 +333,15 @@ function packageSection(coldLoad: ColdLoadResult, packed: PackedPackage): string
 ${table(
 	['Measure', 'Value'],
 	[
-		[`Cold \`require()\` of both nodes and the credential (median of ${coldLoad.runs} fresh processes), n8n-workflow already loaded as in n8n`, ms(coldLoad.packageMs)],
+		[
+			`Cold \`require()\` of both nodes and the credential (median of ${coldLoad.runs} fresh processes), n8n-workflow already loaded as in n8n`,
+			ms(coldLoad.packageMs),
+		],
 		['The same, including the first load of n8n-workflow', ms(coldLoad.withN8nWorkflowMs)],
-		['Packed tarball (`npm pack`)', `${kb(packed.sizeBytes)}, ${packed.files} files, ${kb(packed.unpackedBytes)} unpacked`],
+		[
+			'Packed tarball (`npm pack`)',
+			`${kb(packed.sizeBytes)}, ${packed.files} files, ${kb(packed.unpackedBytes)} unpacked`,
+		],
 	],
 )}`;
 }
@@ -334,7 +386,10 @@ const NOTES = `## Why the figures are what they are
 
 function loadDuringRun({ loadDuringRun: load, machine }: BenchResults): string {
 	if (!load) return '';
-	const busy = load.max > machine.cpus * 2 ? '. The machine was shared with other work and busy far beyond its cores: every time below is slower than on a quiet machine, and the ratios, from one run each, carry that noise' : '';
+	const busy =
+		load.max > machine.cpus * 2
+			? '. The machine was shared with other work and busy far beyond its cores: every time below is slower than on a quiet machine, and the ratios, from one run each, carry that noise'
+			: '';
 	return `; 1-minute load average through the run from ${load.min.toFixed(1)} to ${load.max.toFixed(1)} (${load.samples} samples, every 30 s)${busy}`;
 }
 
@@ -368,7 +423,10 @@ load average at the start ${machine.loadAverage}${loadDuringRun(results)}.
 
 ## Goals
 
-${table(['Goal', 'Measured', 'Verdict'], goals.map((goal) => [goal.goal, goal.measured, verdict(goal.met)]))}
+${table(
+	['Goal', 'Measured', 'Verdict'],
+	goals.map((goal) => [goal.goal, goal.measured, verdict(goal.met)]),
+)}
 
 ${sections.join('\n\n')}
 

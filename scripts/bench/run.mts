@@ -35,13 +35,16 @@ async function measureInEngine<T>(name: string): Promise<T> {
 	try {
 		return await runInEngine<T>(name, engineEnv);
 	} catch (error) {
-		console.log(`  ${name} failed, trying once more: ${(error as Error).message.split('\n').find((line) => line.includes('Error')) ?? ''}`);
+		console.log(
+			`  ${name} failed, trying once more: ${(error as Error).message.split('\n').find((line) => line.includes('Error')) ?? ''}`,
+		);
 		return await runInEngine<T>(name, engineEnv);
 	}
 }
 
 async function main() {
-	if (!process.env.NODE_EXTRA_CA_CERTS) throw new Error('Set NODE_EXTRA_CA_CERTS=test/simulator/tls/ca.pem (npm run bench does)');
+	if (!process.env.NODE_EXTRA_CA_CERTS)
+		throw new Error('Set NODE_EXTRA_CA_CERTS=test/simulator/tls/ca.pem (npm run bench does)');
 	const started = performance.now();
 	const machine = machineInfo();
 	const stopLoadSampling = sampleLoad();
@@ -62,8 +65,14 @@ async function main() {
 		step('Memory while downloading a 50 MiB document');
 		const downloadMemory = await measureInEngine<DownloadMemoryResult>('download-memory');
 
-		step('LibreBOR node against the HTTP Request node in a real n8n: loopback, distance, rate limit (about 15 minutes)');
-		const realN8n = await measureInRealN8n(packed.tarball, { items: quick ? 100 : 1000, repetitions: quick ? 1 : 3, jobSizes: quick ? [50, 100] : JOB_SIZES });
+		step(
+			'LibreBOR node against the HTTP Request node in a real n8n: loopback, distance, rate limit (about 15 minutes)',
+		);
+		const realN8n = await measureInRealN8n(packed.tarball, {
+			items: quick ? 100 : 1000,
+			repetitions: quick ? 1 : 3,
+			jobSizes: quick ? [50, 100] : JOB_SIZES,
+		});
 
 		const results: BenchResults = {
 			machine,
@@ -88,10 +97,14 @@ function writeReport(results: BenchResults) {
 	const report = renderReport(results);
 	writeFileSync(path.join(repoRoot, 'BENCHMARKS.md'), report);
 	console.log(`\n${report}`);
-	console.log(`Written to BENCHMARKS.md (measured in ${Math.round(results.durationS)} s; raw results in ${RAW_RESULTS})`);
+	console.log(
+		`Written to BENCHMARKS.md (measured in ${Math.round(results.durationS)} s; raw results in ${RAW_RESULTS})`,
+	);
 }
 
-const run = savedResults ? async () => writeReport(JSON.parse(readFileSync(savedResults, 'utf8')) as BenchResults) : main;
+const run = savedResults
+	? async () => writeReport(JSON.parse(readFileSync(savedResults, 'utf8')) as BenchResults)
+	: main;
 run().catch((error: unknown) => {
 	console.error(error instanceof Error ? error.stack : error);
 	process.exit(1);

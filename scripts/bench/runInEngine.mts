@@ -17,8 +17,18 @@ export async function runInEngine<T>(name: string, env: Record<string, string> =
 	const resultFile = path.join(folder, 'result.json');
 	const child = spawn(
 		process.execPath,
-		[VITEST, 'run', '--config', 'scripts/bench/engine/vitest.config.mts', `scripts/bench/engine/${name}.measure.mts`],
-		{ cwd: repoRoot, env: { ...process.env, ...env, BENCH_RESULT_FILE: resultFile }, stdio: ['ignore', 'pipe', 'pipe'] },
+		[
+			VITEST,
+			'run',
+			'--config',
+			'scripts/bench/engine/vitest.config.mts',
+			`scripts/bench/engine/${name}.measure.mts`,
+		],
+		{
+			cwd: repoRoot,
+			env: { ...process.env, ...env, BENCH_RESULT_FILE: resultFile },
+			stdio: ['ignore', 'pipe', 'pipe'],
+		},
 	);
 	let output = '';
 	child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
@@ -28,7 +38,8 @@ export async function runInEngine<T>(name: string, env: Record<string, string> =
 		child.on('close', resolve);
 	});
 	try {
-		if (code !== 0) throw new Error(`The ${name} measurement failed (exit code ${code}):\n${output}`);
+		if (code !== 0)
+			throw new Error(`The ${name} measurement failed (exit code ${code}):\n${output}`);
 		return JSON.parse(readFileSync(resultFile, 'utf8')) as T;
 	} finally {
 		rmSync(folder, { recursive: true, force: true });

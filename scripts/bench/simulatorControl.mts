@@ -1,4 +1,7 @@
-import { startSimulatorProcess, type SimulatorProcess } from '../../test/support/simulatorProcess.mts';
+import {
+	startSimulatorProcess,
+	type SimulatorProcess,
+} from '../../test/support/simulatorProcess.mts';
 import { inParallel } from './stats.mts';
 
 /** Settings of the simulator's control API (see test/simulator/control-routes.mts). */

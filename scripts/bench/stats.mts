@@ -13,7 +13,11 @@ export async function timeMs(work: () => Promise<unknown>): Promise<number> {
 }
 
 /** Runs `work` for each index with at most `limit` in flight. */
-export async function inParallel(count: number, limit: number, work: (index: number) => Promise<unknown>): Promise<void> {
+export async function inParallel(
+	count: number,
+	limit: number,
+	work: (index: number) => Promise<unknown>,
+): Promise<void> {
 	let next = 0;
 	const worker = async () => {
 		while (next < count) await work(next++);

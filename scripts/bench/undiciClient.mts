@@ -22,8 +22,15 @@ export class PlainLibreBorClient {
 		this.authorization = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
 	}
 
-	async send(method: 'GET' | 'POST', path: string, form?: Record<string, string>): Promise<unknown> {
-		const headers: Record<string, string> = { authorization: this.authorization, accept: 'application/json' };
+	async send(
+		method: 'GET' | 'POST',
+		path: string,
+		form?: Record<string, string>,
+	): Promise<unknown> {
+		const headers: Record<string, string> = {
+			authorization: this.authorization,
+			accept: 'application/json',
+		};
 		if (form) headers['content-type'] = 'application/x-www-form-urlencoded';
 		const response = await request(`${this.options.baseUrl}${path}`, {
 			method,
@@ -33,7 +40,8 @@ export class PlainLibreBorClient {
 			reset: !this.options.reuseConnections,
 		});
 		const text = await response.body.text();
-		if (response.statusCode !== 200) throw new Error(`${method} ${path} answered ${response.statusCode}: ${text}`);
+		if (response.statusCode !== 200)
+			throw new Error(`${method} ${path} answered ${response.statusCode}: ${text}`);
 		return JSON.parse(text);
 	}
 

@@ -9,7 +9,15 @@ import path from 'node:path';
 
 import { chromium } from 'playwright-core';
 
-import { binaryOutput, closeNode, executeWorkflow, openNode, openWorkflow, pickFromList, signIn } from '../../test/e2e/browser/editorPage.mts';
+import {
+	binaryOutput,
+	closeNode,
+	executeWorkflow,
+	openNode,
+	openWorkflow,
+	pickFromList,
+	signIn,
+} from '../../test/e2e/browser/editorPage.mts';
 import { ensureChromium } from '../../test/e2e/chromium.mts';
 import { findFreePort } from '../../test/e2e/freePort.mts';
 import { editorUrl, pressCtrlC, startMainJob } from '../../test/e2e/mainJob.mts';
@@ -24,7 +32,10 @@ const job = startMainJob({ port: await findFreePort(), dataFolder, tempFolder })
 const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
 try {
 	const url = await editorUrl(job);
-	const page = await browser.newPage({ viewport: { width: 1400, height: 800 }, deviceScaleFactor: 1 });
+	const page = await browser.newPage({
+		viewport: { width: 1400, height: 800 },
+		deviceScaleFactor: 1,
+	});
 	await signIn(page, url);
 	await openWorkflow(page, url, 'LibreBOR: order annual accounts and save the PDF');
 	await page.screenshot({ path: path.join(docs, 'editor.png') });
@@ -34,7 +45,11 @@ try {
 	await executeWorkflow(page, 180_000);
 	await openNode(page, 'Order Annual Accounts');
 	await binaryOutput(page);
-	await page.getByText('Workflow executed successfully').first().waitFor({ state: 'hidden', timeout: 20_000 }).catch(() => undefined);
+	await page
+		.getByText('Workflow executed successfully')
+		.first()
+		.waitFor({ state: 'hidden', timeout: 20_000 })
+		.catch(() => undefined);
 	await page.screenshot({ path: path.join(docs, 'node-panel.png') });
 	console.log(`Wrote docs/editor.png and docs/node-panel.png`);
 } finally {

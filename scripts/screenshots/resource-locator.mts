@@ -25,11 +25,24 @@ execFileSync('npm', ['run', 'build', '--silent'], { cwd: repoRoot, stdio: 'inher
 const packFolder = mkdtempSync(path.join(os.tmpdir(), 'librebor-pack-'));
 const tarball = await packPackage(repoRoot, packFolder);
 const sim = await startSimulator({ seed: true });
-for (const nif of ['A86212420', 'B64717838', 'J99216582']) if (!sim.watchlist.some((e) => e.nif === nif)) sim.follow(nif);
+for (const nif of ['A86212420', 'B64717838', 'J99216582'])
+	if (!sim.watchlist.some((e) => e.nif === nif)) sim.follow(nif);
 if (sim.unreadAlerts().length === 0) {
-	sim.addAlert({ nif: 'A86212420', label: 'Nombramientos', created_at: '2026-03-02T09:12:00.000Z' });
-	sim.addAlert({ nif: 'B64717838', labels: ['Revocaciones', 'Nombramientos'], created_at: '2026-03-03T10:40:00.000Z' });
-	sim.addAlert({ nif: 'J99216582', label: 'Ampliación de capital', created_at: '2026-03-04T08:05:00.000Z' });
+	sim.addAlert({
+		nif: 'A86212420',
+		label: 'Nombramientos',
+		created_at: '2026-03-02T09:12:00.000Z',
+	});
+	sim.addAlert({
+		nif: 'B64717838',
+		labels: ['Revocaciones', 'Nombramientos'],
+		created_at: '2026-03-03T10:40:00.000Z',
+	});
+	sim.addAlert({
+		nif: 'J99216582',
+		label: 'Ampliación de capital',
+		created_at: '2026-03-04T08:05:00.000Z',
+	});
 }
 
 const folder = await createN8nUserFolder();
@@ -41,26 +54,47 @@ await importWorkflows(folder, [
 		name: 'Mark a BORME alert as read',
 		active: false,
 		nodes: [
-			{ id: 'n1', name: 'When clicking ‘Execute workflow’', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'n1',
+				name: 'When clicking ‘Execute workflow’',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
 			{
 				id: 'n2',
 				name: 'Mark as Read',
 				type: 'n8n-nodes-librebor.libreBor',
 				typeVersion: 2,
 				position: [240, 0],
-				parameters: { resource: 'alert', operation: 'markAsRead', alertId: { __rl: true, mode: 'list', value: '' } },
+				parameters: {
+					resource: 'alert',
+					operation: 'markAsRead',
+					alertId: { __rl: true, mode: 'list', value: '' },
+				},
 				credentials: { libreBorApi: libreBorCredentialRef },
 			},
 		],
-		connections: { 'When clicking ‘Execute workflow’': { main: [[{ node: 'Mark as Read', type: 'main', index: 0 }]] } },
+		connections: {
+			'When clicking ‘Execute workflow’': {
+				main: [[{ node: 'Mark as Read', type: 'main', index: 0 }]],
+			},
+		},
 		settings: { executionOrder: 'v1' },
 	},
 ]);
 const server = await startN8n(folder);
-const browser = await chromium.launch({ executablePath: ensureChromium(console.log), args: ['--no-sandbox'] });
+const browser = await chromium.launch({
+	executablePath: ensureChromium(console.log),
+	args: ['--no-sandbox'],
+});
 try {
 	await N8nRestClient.signIn(server);
-	const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
+	const page = await browser.newPage({
+		viewport: { width: 1280, height: 800 },
+		deviceScaleFactor: 1,
+	});
 	await page.goto(`${server.baseUrl}/signin`);
 	await page.getByLabel(/email/i).fill(testOwner.email);
 	await page.getByLabel(/password/i).fill(testOwner.password);
@@ -77,7 +111,9 @@ try {
 	await page.screenshot({ path: output });
 	console.log(`Wrote ${output}`);
 } catch (error) {
-	await (await browser.contexts()[0]?.pages()[0])?.screenshot({ path: '/tmp/librebor-screenshot-failure.png' });
+	await (
+		await browser.contexts()[0]?.pages()[0]
+	)?.screenshot({ path: '/tmp/librebor-screenshot-failure.png' });
 	throw error;
 } finally {
 	await browser.close();

@@ -4,15 +4,24 @@ import { describe, expect, it } from 'vitest';
 import { jsonOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
 
 const sim = useSimulator();
-const getMany = (options: INodeParameters, output = 'alert'): INodeParameters => ({ resource: 'alert', operation: 'getMany', output, options });
-const idsOf = (result: Awaited<ReturnType<typeof runLibreBor>>) => jsonOf(result).map((json) => json.alert_id ?? json.id);
+const getMany = (options: INodeParameters, output = 'alert'): INodeParameters => ({
+	resource: 'alert',
+	operation: 'getMany',
+	output,
+	options,
+});
+const idsOf = (result: Awaited<ReturnType<typeof runLibreBor>>) =>
+	jsonOf(result).map((json) => json.alert_id ?? json.id);
 
 describe('Alert > Get Many filters', () => {
 	it('keeps alerts with a label picked from the list or typed as free text', async () => {
 		const appointed = sim().addAlert({ label: 'Nombramientos' });
 		sim().addAlert({ label: 'Revocaciones' });
 		const unusual = sim().addAlert({ label: 'Depósito de cuentas anuales' });
-		const result = await runLibreBor(sim(), getMany({ actLabels: ['Nombramientos'], labels: 'deposito de cuentas ANUALES' }));
+		const result = await runLibreBor(
+			sim(),
+			getMany({ actLabels: ['Nombramientos'], labels: 'deposito de cuentas ANUALES' }),
+		);
 		expect(result.error).toBeUndefined();
 		expect(idsOf(result)).toEqual([unusual.id, appointed.id]);
 	});
@@ -20,7 +29,9 @@ describe('Alert > Get Many filters', () => {
 	it('keeps only the entries with a matching label when the output is one item per entry', async () => {
 		const alert = sim().addAlert({ labels: ['Nombramientos', 'Ceses/Dimisiones'] });
 		const result = await runLibreBor(sim(), getMany({ actLabels: ['Ceses/Dimisiones'] }, 'entry'));
-		expect(jsonOf(result)).toEqual([expect.objectContaining({ alert_id: alert.id, label: 'Ceses/Dimisiones' })]);
+		expect(jsonOf(result)).toEqual([
+			expect.objectContaining({ alert_id: alert.id, label: 'Ceses/Dimisiones' }),
+		]);
 	});
 
 	it('keeps only the alerts about the company picked from the watch list, or given by NIF', async () => {
@@ -28,15 +39,24 @@ describe('Alert > Get Many filters', () => {
 		sim().follow('B64717838');
 		sim().addAlert({ nif: 'A86212420' });
 		const brisas = sim().addAlert({ nif: 'B64717838' });
-		const picked = await runLibreBor(sim(), getMany({ company: { __rl: true, mode: 'list', value: 'B64717838' } }));
+		const picked = await runLibreBor(
+			sim(),
+			getMany({ company: { __rl: true, mode: 'list', value: 'B64717838' } }),
+		);
 		expect(idsOf(picked)).toEqual([brisas.id]);
-		const typed = await runLibreBor(sim(), getMany({ company: { __rl: true, mode: 'id', value: 'es-b64717838' } }));
+		const typed = await runLibreBor(
+			sim(),
+			getMany({ company: { __rl: true, mode: 'id', value: 'es-b64717838' } }),
+		);
 		expect(idsOf(typed)).toEqual([brisas.id]);
 	});
 
 	it('says to follow the company first when the NIF is not on the watch list', async () => {
 		sim().addAlert({ nif: 'B64717838' });
-		const result = await runLibreBor(sim(), getMany({ company: { __rl: true, mode: 'id', value: 'B64717838' } }));
+		const result = await runLibreBor(
+			sim(),
+			getMany({ company: { __rl: true, mode: 'id', value: 'B64717838' } }),
+		);
 		expect(result.error?.message).toBe('The company B64717838 is not on your LibreBOR watch list');
 		expect((result.error as { description?: string }).description).toMatch(/Watch List > Follow/);
 	});
@@ -44,18 +64,26 @@ describe('Alert > Get Many filters', () => {
 	it('keeps only the alerts created at or after Created After', async () => {
 		sim().addAlert({ created_at: '2026-01-10T08:00:00.000Z' });
 		const recent = sim().addAlert({ created_at: '2026-02-01T00:00:00.000Z' });
-		const result = await runLibreBor(sim(), getMany({ createdAfter: '2026-02-01T00:00:00' }), { timezone: 'UTC' });
+		const result = await runLibreBor(sim(), getMany({ createdAfter: '2026-02-01T00:00:00' }), {
+			timezone: 'UTC',
+		});
 		expect(idsOf(result)).toEqual([recent.id]);
 	});
 
 	it("reads a Created After without an offset in the workflow's timezone, as the editor shows it", async () => {
 		sim().addAlert({ created_at: '2026-01-31T22:30:00.000Z' });
 		const afterMadridMidnight = sim().addAlert({ created_at: '2026-01-31T23:30:00.000Z' });
-		const result = await runLibreBor(sim(), getMany({ createdAfter: '2026-02-01T00:00:00' }), { timezone: 'Europe/Madrid' });
+		const result = await runLibreBor(sim(), getMany({ createdAfter: '2026-02-01T00:00:00' }), {
+			timezone: 'Europe/Madrid',
+		});
 		expect(idsOf(result)).toEqual([afterMadridMidnight.id]);
-		const summer = await runLibreBor(sim(), getMany({ createdAfter: '2026-07-01' }), { timezone: 'Europe/Madrid' });
+		const summer = await runLibreBor(sim(), getMany({ createdAfter: '2026-07-01' }), {
+			timezone: 'Europe/Madrid',
+		});
 		expect(summer.items).toEqual([]);
-		const withOffset = await runLibreBor(sim(), getMany({ createdAfter: '2026-01-31T22:00:00Z' }), { timezone: 'Europe/Madrid' });
+		const withOffset = await runLibreBor(sim(), getMany({ createdAfter: '2026-01-31T22:00:00Z' }), {
+			timezone: 'Europe/Madrid',
+		});
 		expect(withOffset.items).toHaveLength(2);
 	});
 
@@ -69,7 +97,10 @@ describe('Alert > Get Many filters', () => {
 			body: JSON.stringify({ entities: [{ ...entity, nif: 'ES-b64717838' }] }),
 			contentType: 'application/json',
 		});
-		const result = await runLibreBor(sim(), getMany({ company: { __rl: true, mode: 'list', value: 'B64717838' } }));
+		const result = await runLibreBor(
+			sim(),
+			getMany({ company: { __rl: true, mode: 'list', value: 'B64717838' } }),
+		);
 		expect(result.error).toBeUndefined();
 		expect(idsOf(result)).toEqual([alert.id]);
 	});
@@ -88,7 +119,9 @@ describe('Alert > Get Many hint', () => {
 	it('tells what to do when there are no unread alerts: follow a company or use the sandbox', async () => {
 		const result = await runLibreBor(sim(), getMany({}));
 		expect(result.items).toEqual([]);
-		expect(hintsOf(result)).toEqual([expect.stringMatching(/follow one \(Watch List > Follow\).*sandbox/)]);
+		expect(hintsOf(result)).toEqual([
+			expect.stringMatching(/follow one \(Watch List > Follow\).*sandbox/),
+		]);
 	});
 
 	it('gives no hint when there are unread alerts', async () => {

@@ -6,17 +6,32 @@ const sim = useSimulator();
 
 describe('Alert > Get Many', () => {
 	it('returns every unread alert, one item per alert, as the API returns it', async () => {
-		const [older, newer] = [sim().addAlert({ label: 'Revocaciones' }), sim().addAlert({ label: 'Nombramientos' })];
+		const [older, newer] = [
+			sim().addAlert({ label: 'Revocaciones' }),
+			sim().addAlert({ label: 'Nombramientos' }),
+		];
 		const result = await runLibreBor(sim(), { resource: 'alert', operation: 'getMany' });
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)).toEqual([newer, older]);
 		expect(pairedItemsOf(result)).toEqual([{ item: 0 }, { item: 0 }]);
 	});
 
-	it('wraps each alert as an item\'s json, so that an answer cannot set binary, error or pairedItem', async () => {
+	it("wraps each alert as an item's json, so that an answer cannot set binary, error or pairedItem", async () => {
 		const alert = sim().addAlert();
-		const hostile = { ...alert, json: { forged: true }, binary: { data: { data: 'eA==', mimeType: 'text/plain' } }, error: 'forged', pairedItem: { item: 9 } };
-		sim().injectFault({ method: 'GET', path: '/v2/alerts/', status: 200, body: JSON.stringify([hostile]), contentType: 'application/json' });
+		const hostile = {
+			...alert,
+			json: { forged: true },
+			binary: { data: { data: 'eA==', mimeType: 'text/plain' } },
+			error: 'forged',
+			pairedItem: { item: 9 },
+		};
+		sim().injectFault({
+			method: 'GET',
+			path: '/v2/alerts/',
+			status: 200,
+			body: JSON.stringify([hostile]),
+			contentType: 'application/json',
+		});
 		const result = await runLibreBor(sim(), { resource: 'alert', operation: 'getMany' });
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)).toEqual([hostile]);
@@ -26,13 +41,22 @@ describe('Alert > Get Many', () => {
 
 	it('limits the number of items when Return All is off', async () => {
 		sim().addAlerts(5);
-		const result = await runLibreBor(sim(), { resource: 'alert', operation: 'getMany', returnAll: false, limit: 2 });
+		const result = await runLibreBor(sim(), {
+			resource: 'alert',
+			operation: 'getMany',
+			returnAll: false,
+			limit: 2,
+		});
 		expect(result.items).toHaveLength(2);
 	});
 
 	it('outputs one flat item per bulletin entry with the alert fields alongside', async () => {
 		const alert = sim().addAlert({ labels: ['Nombramientos', 'Ceses/Dimisiones'] });
-		const result = await runLibreBor(sim(), { resource: 'alert', operation: 'getMany', output: 'entry' });
+		const result = await runLibreBor(sim(), {
+			resource: 'alert',
+			operation: 'getMany',
+			output: 'entry',
+		});
 		expect(result.items).toHaveLength(2);
 		const [first, second] = jsonOf(result);
 		for (const [entry, source] of [
@@ -72,7 +96,11 @@ describe('Alert > Get Many', () => {
 describe('Alert > Mark as Read', () => {
 	it('marks the alert read and outputs the answer with the alert ID', async () => {
 		const alert = sim().addAlert();
-		const result = await runLibreBor(sim(), { resource: 'alert', operation: 'markAsRead', alertId: alert.id });
+		const result = await runLibreBor(sim(), {
+			resource: 'alert',
+			operation: 'markAsRead',
+			alertId: alert.id,
+		});
 		expect(jsonOf(result)).toEqual([{ result: 'success', alert_id: alert.id }]);
 		expect(sim().unreadAlerts()).toEqual([]);
 	});
@@ -84,14 +112,26 @@ describe('Alert > Mark as Read', () => {
 			{ resource: 'alert', operation: 'markAsRead', alertId: '={{ $json.id }}' },
 			{ items: alerts.map((alert) => ({ id: alert.id })) },
 		);
-		expect(jsonOf(result).map((answer) => answer.alert_id)).toEqual(alerts.map((alert) => alert.id));
+		expect(jsonOf(result).map((answer) => answer.alert_id)).toEqual(
+			alerts.map((alert) => alert.id),
+		);
 		expect(pairedItemsOf(result)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(sim().unreadAlerts()).toEqual([]);
 	});
 	it('fails a mark that LibreBOR answers with a result other than success', async () => {
 		const alert = sim().addAlert();
-		sim().injectFault({ method: 'GET', path: `/v2/alerts/mark_as_read/${alert.id}/`, status: 200, body: '{"result":"error"}', contentType: 'application/json' });
-		const result = await runLibreBor(sim(), { resource: 'alert', operation: 'markAsRead', alertId: alert.id });
+		sim().injectFault({
+			method: 'GET',
+			path: `/v2/alerts/mark_as_read/${alert.id}/`,
+			status: 200,
+			body: '{"result":"error"}',
+			contentType: 'application/json',
+		});
+		const result = await runLibreBor(sim(), {
+			resource: 'alert',
+			operation: 'markAsRead',
+			alertId: alert.id,
+		});
 		expect(result.error?.message).toMatch(/did not confirm/);
 	});
 });

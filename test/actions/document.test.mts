@@ -56,7 +56,9 @@ describe('Document > Order', () => {
 		});
 		expect(sim().requestsTo('POST', '/v2/documents/order/')).toHaveLength(1);
 		expect(result.items.map((item) => item.error?.context.itemIndex)).toEqual([0, 1]);
-		expect(result.items[1].error?.description).toMatch(/^Not sent again: an earlier item of this execution ordered B64717838 2023, and that order failed as above\./);
+		expect(result.items[1].error?.description).toMatch(
+			/^Not sent again: an earlier item of this execution ordered B64717838 2023, and that order failed as above\./,
+		);
 		expect(pairedItemsOf(result)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 
@@ -65,12 +67,19 @@ describe('Document > Order', () => {
 			items: [{ nif: 'B64717838' }, { nif: 'A86212420' }, { nif: 'J99216582' }],
 		});
 		expect(result.error?.message).toMatch(/3 document orders, more than the limit of 2/);
-		expect((result.error as { description?: string }).description).toMatch(/Max Orders per Execution/);
+		expect((result.error as { description?: string }).description).toMatch(
+			/Max Orders per Execution/,
+		);
 		expect(sim().ordersReceived).toBe(0);
 	});
 
 	it('sends an order whose answer is lost only once, and says it may have been placed', async () => {
-		sim().injectFault({ method: 'POST', path: '/v2/documents/order/', afterHandling: true, drop: true });
+		sim().injectFault({
+			method: 'POST',
+			path: '/v2/documents/order/',
+			afterHandling: true,
+			drop: true,
+		});
 		const result = await runLibreBor(sim(), order());
 		expect(result.error?.message).toMatch(/may have been placed/);
 		expect((result.error as { description?: string }).description).toMatch(/Documents section/);
@@ -79,14 +88,26 @@ describe('Document > Order', () => {
 	});
 
 	it('sends an order that times out only once', async () => {
-		sim().injectFault({ method: 'POST', path: '/v2/documents/order/', afterHandling: true, delayMs: 3000 });
+		sim().injectFault({
+			method: 'POST',
+			path: '/v2/documents/order/',
+			afterHandling: true,
+			delayMs: 3000,
+		});
 		const result = await runLibreBor(sim(), order({}, { timeout: 0.5 }));
 		expect(result.error?.message).toMatch(/may have been placed/);
 		expect(sim().requestsTo('POST', '/v2/documents/order/')).toHaveLength(1);
 	});
 
 	it('says an order may have been placed when LibreBOR answers it with a server error', async () => {
-		sim().injectFault({ method: 'POST', path: '/v2/documents/order/', afterHandling: true, status: 502, body: '<html>Bad Gateway</html>', contentType: 'text/html' });
+		sim().injectFault({
+			method: 'POST',
+			path: '/v2/documents/order/',
+			afterHandling: true,
+			status: 502,
+			body: '<html>Bad Gateway</html>',
+			contentType: 'text/html',
+		});
 		const result = await runLibreBor(sim(), order());
 		expect(result.error?.message).toMatch(/may have been placed/);
 		expect(sim().ordersReceived).toBe(1);
@@ -94,11 +115,22 @@ describe('Document > Order', () => {
 
 	it('names the placed document when waiting for it fails, so the user resumes instead of ordering again', async () => {
 		sim().documentProcessingMs = 60_000;
-		sim().injectFault({ method: 'GET', path: /^\/v2\/documents\/[^/]+\/$/, status: 500, retryAfter: 0, times: Infinity });
-		const result = await runLibreBor(sim(), order({}, { waitForCompletion: true, pollInterval: 1 }));
+		sim().injectFault({
+			method: 'GET',
+			path: /^\/v2\/documents\/[^/]+\/$/,
+			status: 500,
+			retryAfter: 0,
+			times: Infinity,
+		});
+		const result = await runLibreBor(
+			sim(),
+			order({}, { waitForCompletion: true, pollInterval: 1 }),
+		);
 		const documentId = sim().documents[0]?.id;
 		expect(result.error?.message).toContain(`Document ${documentId} was ordered`);
-		expect((result.error as { description?: string }).description).toMatch(/do not order again.*Download operation/);
+		expect((result.error as { description?: string }).description).toMatch(
+			/do not order again.*Download operation/,
+		);
 		expect(sim().ordersReceived).toBe(1);
 	});
 
@@ -106,22 +138,32 @@ describe('Document > Order', () => {
 		sim().balance = 0;
 		const result = await runLibreBor(sim(), order());
 		expect(result.error?.message).toMatch(/402/);
-		expect((result.error as { description?: string }).description).toMatch(/positive prepaid balance/);
+		expect((result.error as { description?: string }).description).toMatch(
+			/positive prepaid balance/,
+		);
 	});
 
 	it('waits for completion and outputs the status and download link', async () => {
 		sim().documentProcessingMs = 1200;
-		const result = await runLibreBor(sim(), order({}, { waitForCompletion: true, pollInterval: 1 }));
+		const result = await runLibreBor(
+			sim(),
+			order({}, { waitForCompletion: true, pollInterval: 1 }),
+		);
 		expect(result.error).toBeUndefined();
 		const [answer] = jsonOf(result);
 		expect(answer.status).toBe('completed');
 		expect(answer.download_link).toMatch(new RegExp(`^${sim().downloadOrigin}/`));
-		expect(sim().requestsTo('GET', `/v2/documents/${answer.document_id}/`).length).toBeGreaterThanOrEqual(2);
+		expect(
+			sim().requestsTo('GET', `/v2/documents/${answer.document_id}/`).length,
+		).toBeGreaterThanOrEqual(2);
 	});
 
 	it('goes from NIF to PDF in one node with Download, as the document leaves processing', async () => {
 		sim().documentProcessingMs = 1200;
-		const result = await runLibreBor(sim(), order({}, { download: true, pollInterval: 1, binaryPropertyName: 'accounts' }));
+		const result = await runLibreBor(
+			sim(),
+			order({}, { download: true, pollInterval: 1, binaryPropertyName: 'accounts' }),
+		);
 		expect(result.error).toBeUndefined();
 		const [item] = result.items;
 		expect(item.binary?.accounts).toMatchObject({
@@ -138,11 +180,16 @@ describe('Document > Order', () => {
 
 	it('fails past Max Wait with the document ID so the user can resume with Download', async () => {
 		sim().documentProcessingMs = 60_000;
-		const result = await runLibreBor(sim(), order({}, { waitForCompletion: true, pollInterval: 1, maxWait: 2 }));
+		const result = await runLibreBor(
+			sim(),
+			order({}, { waitForCompletion: true, pollInterval: 1, maxWait: 2 }),
+		);
 		const documentId = sim().documents[0]?.id;
 		expect(documentId).toBeTruthy();
 		expect(result.error?.message).toContain(documentId);
-		expect((result.error as { description?: string }).description).toContain(`document ID ${documentId}`);
+		expect((result.error as { description?: string }).description).toContain(
+			`document ID ${documentId}`,
+		);
 		expect(sim().ordersReceived).toBe(1);
 	});
 
@@ -155,14 +202,19 @@ describe('Document > Order', () => {
 			contentType: 'application/json',
 		});
 		const result = await runLibreBor(sim(), order());
-		expect(result.error?.message).toMatch(/could not order the annual accounts of B64717838 for 2023 \(404\)/);
+		expect(result.error?.message).toMatch(
+			/could not order the annual accounts of B64717838 for 2023 \(404\)/,
+		);
 		expect(sim().requestsTo('POST', '/v2/order/')).toHaveLength(0);
 		expect(sim().ordersReceived).toBe(0);
 	});
 
 	it('falls back to the /order/ path only when the primary path is missing', async () => {
 		sim().disablePrimaryDocumentPaths = true;
-		const result = await runLibreBor(sim(), order({}, { waitForCompletion: true, pollInterval: 1 }));
+		const result = await runLibreBor(
+			sim(),
+			order({}, { waitForCompletion: true, pollInterval: 1 }),
+		);
 		expect(result.error).toBeUndefined();
 		expect(sim().ordersReceived).toBe(1);
 		expect(sim().requestsTo('POST', '/v2/order/')).toHaveLength(1);
@@ -185,12 +237,24 @@ describe('Document > Order, remembered per workflow', () => {
 
 	it('reuses an order placed by an earlier execution of the same workflow instead of paying again', async () => {
 		const workflow = savedWorkflow();
-		const first = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), { items: twoCompanies, workflow });
-		const again = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), { items: twoCompanies, workflow });
+		const first = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), {
+			items: twoCompanies,
+			workflow,
+		});
+		const again = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), {
+			items: twoCompanies,
+			workflow,
+		});
 		expect(again.error).toBeUndefined();
 		expect(sim().ordersReceived).toBe(2);
 		expect(jsonOf(again)).toEqual(
-			jsonOf(first).map((answer) => expect.objectContaining({ document_id: answer.document_id, nif: answer.nif, reused_order: true })),
+			jsonOf(first).map((answer) =>
+				expect.objectContaining({
+					document_id: answer.document_id,
+					nif: answer.nif,
+					reused_order: true,
+				}),
+			),
 		);
 		expect(pairedItemsOf(again)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
@@ -198,14 +262,22 @@ describe('Document > Order, remembered per workflow', () => {
 	it('does not re-order the items placed before the node failed when the execution is run again', async () => {
 		const workflow = savedWorkflow();
 		const items = [...twoCompanies, { nif: 'not-a-nif' }];
-		const failed = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), { items, workflow });
+		const failed = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), {
+			items,
+			workflow,
+		});
 		expect(failed.error?.message).toMatch(/NIF/);
 		expect(sim().ordersReceived).toBe(2);
 		const placed = sim().documents.map((document) => document.id);
 
-		const retried = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), { items: twoCompanies, workflow });
+		const retried = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), {
+			items: twoCompanies,
+			workflow,
+		});
 		expect(sim().ordersReceived).toBe(2);
-		expect(jsonOf(retried).map((answer) => [answer.document_id, answer.reused_order])).toEqual(placed.map((id) => [id, true]));
+		expect(jsonOf(retried).map((answer) => [answer.document_id, answer.reused_order])).toEqual(
+			placed.map((id) => [id, true]),
+		);
 	});
 
 	it('carries the orders in the workflow static data, so another n8n process or worker reuses them', async () => {
@@ -218,7 +290,10 @@ describe('Document > Order, remembered per workflow', () => {
 			nodeType: await onAnotherWorker(),
 		});
 		expect(sim().ordersReceived).toBe(1);
-		expect(jsonOf(elsewhere)[0]).toMatchObject({ document_id: sim().documents[0].id, reused_order: true });
+		expect(jsonOf(elsewhere)[0]).toMatchObject({
+			document_id: sim().documents[0].id,
+			reused_order: true,
+		});
 	});
 
 	it("leaves a retry's static data alone, so that n8n does not save it over the workflow's", async () => {
@@ -233,7 +308,12 @@ describe('Document > Order, remembered per workflow', () => {
 
 	it('sends one order when two executions of one workflow order the same document at once', async () => {
 		const workflow = savedWorkflow();
-		sim().injectFault({ method: 'POST', path: '/v2/documents/order/', afterHandling: true, delayMs: 500 });
+		sim().injectFault({
+			method: 'POST',
+			path: '/v2/documents/order/',
+			afterHandling: true,
+			delayMs: 500,
+		});
 		const [one, two] = await Promise.all([
 			runLibreBor(sim(), order(), { workflow }),
 			runLibreBor(sim(), order(), { workflow: { id: workflow.id, staticData: {} } }),
@@ -244,9 +324,17 @@ describe('Document > Order, remembered per workflow', () => {
 
 	it('sends one order when an execution on another worker orders the same document while the first is placing it', async () => {
 		const workflow = savedWorkflow();
-		sim().injectFault({ method: 'POST', path: '/v2/documents/order/', afterHandling: true, delayMs: 800 });
+		sim().injectFault({
+			method: 'POST',
+			path: '/v2/documents/order/',
+			afterHandling: true,
+			delayMs: 800,
+		});
 		const [workerA, workerB] = [await onAnotherWorker(), await onAnotherWorker()];
-		const first = runLibreBor(sim(), order(), { workflow: { id: workflow.id, staticData: {} }, nodeType: workerA });
+		const first = runLibreBor(sim(), order(), {
+			workflow: { id: workflow.id, staticData: {} },
+			nodeType: workerA,
+		});
 		await new Promise((resolve) => setTimeout(resolve, 300));
 		const second = await runLibreBor(sim(), order(), {
 			workflow: { id: workflow.id, staticData: {} },
@@ -255,10 +343,12 @@ describe('Document > Order, remembered per workflow', () => {
 		});
 		expect((await first).error).toBeUndefined();
 		expect(sim().ordersReceived).toBe(1);
-		expect(String(jsonOf(second)[0].error)).toContain('Another execution of this workflow sent the order for B64717838 2023');
+		expect(String(jsonOf(second)[0].error)).toContain(
+			'Another execution of this workflow sent the order for B64717838 2023',
+		);
 	});
 
-	it('sends one order when executions on two workers both read n8n\'s record before either writes it', async () => {
+	it("sends one order when executions on two workers both read n8n's record before either writes it", async () => {
 		const workflow = savedWorkflow();
 		// First into a workflow that has no record yet (n8n inserts its row), then into one that has (n8n updates it).
 		for (const year of [2022, 2023]) {
@@ -268,22 +358,37 @@ describe('Document > Order, remembered per workflow', () => {
 			const results = await Promise.all(
 				workers.map(
 					async (nodeType) =>
-						await runLibreBor(sim(), order({ year }), { workflow: { id: workflow.id, staticData: {} }, nodeType, continueOnFail: true }),
+						await runLibreBor(sim(), order({ year }), {
+							workflow: { id: workflow.id, staticData: {} },
+							nodeType,
+							continueOnFail: true,
+						}),
 				),
 			);
 			expect(sim().ordersReceived - ordersBefore).toBe(1);
-			const errors = results.map((result) => jsonOf(result)[0].error).filter((error) => error !== undefined);
-			expect(errors.map(String)).toEqual([`Another execution of this workflow sent the order for B64717838 ${year}, and its outcome is not known here`]);
+			const errors = results
+				.map((result) => jsonOf(result)[0].error)
+				.filter((error) => error !== undefined);
+			expect(errors.map(String)).toEqual([
+				`Another execution of this workflow sent the order for B64717838 ${year}, and its outcome is not known here`,
+			]);
 		}
 	});
 
 	it('sends nothing when the execution is cancelled while the order is being recorded, and blocks no later run', async () => {
 		const workflow = savedWorkflow();
-		const cancelled = await runLibreBor(sim(), order(), { workflow, continueOnFail: true, cancelAfterMs: 300 });
+		const cancelled = await runLibreBor(sim(), order(), {
+			workflow,
+			continueOnFail: true,
+			cancelAfterMs: 300,
+		});
 		expect(cancelled.run.status).toBe('canceled');
 		await new Promise((resolve) => setTimeout(resolve, 1_500));
 		expect(sim().ordersReceived).toBe(0);
-		const placed = await runLibreBor(sim(), order(), { workflow: { id: workflow.id, staticData: {} }, nodeType: await onAnotherWorker() });
+		const placed = await runLibreBor(sim(), order(), {
+			workflow: { id: workflow.id, staticData: {} },
+			nodeType: await onAnotherWorker(),
+		});
 		expect(placed.error).toBeUndefined();
 		expect(sim().ordersReceived).toBe(1);
 	});
@@ -300,8 +405,14 @@ describe('Document > Order, remembered per workflow', () => {
 		const winning = runLibreBor(sim(), order(), { workflow: nothingSaved(), nodeType: winner });
 		await winnerCall.read;
 		const loserCall = deduplicationStore.pauseNextRecord();
-		const winnerOrdered = new Promise<void>((resolve) => sim().onRequest({ method: 'POST', path: '/v2/documents/order/' }, () => resolve()));
-		const losing = runLibreBor(sim(), order(), { workflow: nothingSaved(), nodeType: loser, cancelWhen: winnerOrdered });
+		const winnerOrdered = new Promise<void>((resolve) =>
+			sim().onRequest({ method: 'POST', path: '/v2/documents/order/' }, () => resolve()),
+		);
+		const losing = runLibreBor(sim(), order(), {
+			workflow: nothingSaved(),
+			nodeType: loser,
+			cancelWhen: winnerOrdered,
+		});
 		await loserCall.read;
 		await loserCall.write();
 		await winnerCall.write();
@@ -309,27 +420,44 @@ describe('Document > Order, remembered per workflow', () => {
 		await new Promise((resolve) => setTimeout(resolve, 300));
 		loserCall.answer();
 		expect((await winning).error).toBeUndefined();
-		expect((await losing).error?.message).toBe('The order was stopped because the execution was cancelled');
+		expect((await losing).error?.message).toBe(
+			'The order was stopped because the execution was cancelled',
+		);
 		await new Promise((resolve) => setTimeout(resolve, 300));
-		const later = await runLibreBor(sim(), order(), { workflow: nothingSaved(), nodeType: await onAnotherWorker(), continueOnFail: true });
+		const later = await runLibreBor(sim(), order(), {
+			workflow: nothingSaved(),
+			nodeType: await onAnotherWorker(),
+			continueOnFail: true,
+		});
 		expect(sim().ordersReceived).toBe(2);
-		expect(String(jsonOf(later)[0].error)).toContain('Another execution of this workflow sent the order for B64717838 2023');
+		expect(String(jsonOf(later)[0].error)).toContain(
+			'Another execution of this workflow sent the order for B64717838 2023',
+		);
 	});
 
-	it('sends one order when a worker stalls between reading n8n\'s record and writing it back', async () => {
+	it("sends one order when a worker stalls between reading n8n's record and writing it back", async () => {
 		const workflow = savedWorkflow();
 		const nothingSaved = () => ({ id: workflow.id, staticData: {} });
 		// An order of another company: n8n now updates the workflow's record instead of inserting it.
 		await runLibreBor(sim(), order({ nif: 'A86212420' }), { workflow: nothingSaved() });
 		const stalledCall = deduplicationStore.pauseNextRecord();
-		const stalled = runLibreBor(sim(), order(), { workflow: nothingSaved(), nodeType: await onAnotherWorker(), continueOnFail: true });
+		const stalled = runLibreBor(sim(), order(), {
+			workflow: nothingSaved(),
+			nodeType: await onAnotherWorker(),
+			continueOnFail: true,
+		});
 		await stalledCall.read;
-		const prompt = await runLibreBor(sim(), order(), { workflow: nothingSaved(), nodeType: await onAnotherWorker() });
+		const prompt = await runLibreBor(sim(), order(), {
+			workflow: nothingSaved(),
+			nodeType: await onAnotherWorker(),
+		});
 		expect(prompt.error).toBeUndefined();
 		// Its write, from what it read before the other execution wrote, lands over the record of the order just sent.
 		await stalledCall.write();
 		stalledCall.answer();
-		expect(String(jsonOf(await stalled)[0].error)).toContain('Could not record the order for B64717838 2023');
+		expect(String(jsonOf(await stalled)[0].error)).toContain(
+			'Could not record the order for B64717838 2023',
+		);
 		expect(sim().ordersReceived).toBe(2);
 	});
 
@@ -345,7 +473,9 @@ describe('Document > Order, remembered per workflow', () => {
 			continueOnFail: true,
 		});
 		expect(sim().ordersReceived).toBe(1);
-		expect(String(jsonOf(retried)[0].error)).toContain('Another execution of this workflow sent the order for B64717838 2023');
+		expect(String(jsonOf(retried)[0].error)).toContain(
+			'Another execution of this workflow sent the order for B64717838 2023',
+		);
 		expect(retried.items[0].error?.description).toMatch(/Documents, and use Document > Download/);
 	});
 
@@ -372,7 +502,9 @@ describe('Document > Order, remembered per workflow', () => {
 				continueOnFail: true,
 			});
 			expect(sim().ordersReceived).toBe(2);
-			expect(String(jsonOf(again)[0].error)).toContain('Another execution of this workflow sent the order for B64717838 2023');
+			expect(String(jsonOf(again)[0].error)).toContain(
+				'Another execution of this workflow sent the order for B64717838 2023',
+			);
 		} finally {
 			vi.useRealTimers();
 		}
@@ -386,16 +518,24 @@ describe('Document > Order, remembered per workflow', () => {
 		try {
 			const start = startOfAnHour();
 			vi.setSystemTime(start);
-			await runLibreBor(sim(), order({}, oneHour), { workflow: nothingSaved(), nodeType: await onAnotherWorker() });
+			await runLibreBor(sim(), order({}, oneHour), {
+				workflow: nothingSaved(),
+				nodeType: await onAnotherWorker(),
+			});
 			vi.setSystemTime(start + 1.2 * HOUR_MS);
 			const refused = await runLibreBor(sim(), order({}, oneHour), {
 				workflow: nothingSaved(),
 				nodeType: await onAnotherWorker(),
 				continueOnFail: true,
 			});
-			expect(String(jsonOf(refused)[0].error)).toContain('Another execution of this workflow sent the order');
+			expect(String(jsonOf(refused)[0].error)).toContain(
+				'Another execution of this workflow sent the order',
+			);
 			vi.setSystemTime(start + 2.3 * HOUR_MS);
-			const placed = await runLibreBor(sim(), order({}, oneHour), { workflow: nothingSaved(), nodeType: await onAnotherWorker() });
+			const placed = await runLibreBor(sim(), order({}, oneHour), {
+				workflow: nothingSaved(),
+				nodeType: await onAnotherWorker(),
+			});
 			expect(placed.error).toBeUndefined();
 			expect(sim().ordersReceived).toBe(2);
 		} finally {
@@ -415,7 +555,10 @@ describe('Document > Order, remembered per workflow', () => {
 			vi.setSystemTime(start + 3 * HOUR_MS);
 			const again = await runLibreBor(sim(), order(), { workflow });
 			expect(again.error).toBeUndefined();
-			expect(jsonOf(again)[0]).toMatchObject({ document_id: jsonOf(first)[0].document_id, reused_order: true });
+			expect(jsonOf(again)[0]).toMatchObject({
+				document_id: jsonOf(first)[0].document_id,
+				reused_order: true,
+			});
 			expect(sim().ordersReceived).toBe(2);
 		} finally {
 			vi.useRealTimers();
@@ -426,8 +569,14 @@ describe('Document > Order, remembered per workflow', () => {
 		const workflow = savedWorkflow();
 		const [workerA, workerB] = [await onAnotherWorker(), await onAnotherWorker()];
 		await Promise.all([
-			runLibreBor(sim(), order(), { workflow: { id: workflow.id, staticData: {} }, nodeType: workerA }),
-			runLibreBor(sim(), order({ nif: 'A86212420' }), { workflow: { id: workflow.id, staticData: {} }, nodeType: workerB }),
+			runLibreBor(sim(), order(), {
+				workflow: { id: workflow.id, staticData: {} },
+				nodeType: workerA,
+			}),
+			runLibreBor(sim(), order({ nif: 'A86212420' }), {
+				workflow: { id: workflow.id, staticData: {} },
+				nodeType: workerB,
+			}),
 		]);
 		expect(sim().ordersReceived).toBe(2);
 		const again = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), {
@@ -438,17 +587,27 @@ describe('Document > Order, remembered per workflow', () => {
 		});
 		expect(sim().ordersReceived).toBe(2);
 		expect(jsonOf(again).map((answer) => String(answer.error))).toEqual(
-			twoCompanies.map(() => expect.stringContaining('Another execution of this workflow sent the order')),
+			twoCompanies.map(() =>
+				expect.stringContaining('Another execution of this workflow sent the order'),
+			),
 		);
 	});
 
-	it('lets an execution waiting on a refused order try it itself, not take it for a dead worker\'s', async () => {
+	it("lets an execution waiting on a refused order try it itself, not take it for a dead worker's", async () => {
 		const workflow = savedWorkflow();
 		sim().balance = 0;
-		sim().injectFault({ method: 'POST', path: '/v2/documents/order/', afterHandling: true, delayMs: 300 });
+		sim().injectFault({
+			method: 'POST',
+			path: '/v2/documents/order/',
+			afterHandling: true,
+			delayMs: 300,
+		});
 		const [one, two] = await Promise.all([
 			runLibreBor(sim(), order(), { workflow, continueOnFail: true }),
-			runLibreBor(sim(), order(), { workflow: { id: workflow.id, staticData: {} }, continueOnFail: true }),
+			runLibreBor(sim(), order(), {
+				workflow: { id: workflow.id, staticData: {} },
+				continueOnFail: true,
+			}),
 		]);
 		expect(String(jsonOf(one)[0].error)).toMatch(/402/);
 		expect(String(jsonOf(two)[0].error)).toMatch(/402/);
@@ -489,23 +648,44 @@ describe('Document > Order, remembered per workflow', () => {
 		sim().documentProcessingMs = 1200;
 		const remembered = savedWorkflow();
 		await runLibreBor(sim(), order(), { workflow: remembered });
-		const waited = await runLibreBor(sim(), order({}, { waitForCompletion: true, pollInterval: 1 }), { workflow: remembered });
+		const waited = await runLibreBor(
+			sim(),
+			order({}, { waitForCompletion: true, pollInterval: 1 }),
+			{ workflow: remembered },
+		);
 		expect(sim().ordersReceived).toBe(3);
-		expect(jsonOf(waited)[0]).toMatchObject({ reused_order: true, status: 'completed', document_id: sim().documents[2].id });
+		expect(jsonOf(waited)[0]).toMatchObject({
+			reused_order: true,
+			status: 'completed',
+			document_id: sim().documents[2].id,
+		});
 	});
 
 	it('refuses, before sending anything, orders past the hourly limit of the workflow', async () => {
 		const workflow = savedWorkflow();
 		const parameters = order({ nif: '={{ $json.nif }}' }, { maxOrdersPerHour: 3 });
 		await runLibreBor(sim(), parameters, { items: twoCompanies, workflow });
-		const refused = await runLibreBor(sim(), parameters, { items: [{ nif: 'J99216582' }, { nif: 'A86212420' }, { nif: 'B64717838' }, { nif: 'B12345674' }], workflow });
-		expect(refused.error?.message).toMatch(/placed 2 document orders in the last hour; 2 more would pass the limit of 3 per hour/);
+		const refused = await runLibreBor(sim(), parameters, {
+			items: [
+				{ nif: 'J99216582' },
+				{ nif: 'A86212420' },
+				{ nif: 'B64717838' },
+				{ nif: 'B12345674' },
+			],
+			workflow,
+		});
+		expect(refused.error?.message).toMatch(
+			/placed 2 document orders in the last hour; 2 more would pass the limit of 3 per hour/,
+		);
 		expect((refused.error as { description?: string }).description).toMatch(/Max Orders per Hour/);
 		expect(sim().ordersReceived).toBe(2);
 	});
 
 	it('refuses an hourly limit or memory window that an expression turned into a non-number', async () => {
-		for (const options of [{ maxOrdersPerHour: '={{ "twenty" }}' }, { orderMemoryHours: '={{ -1 }}' }]) {
+		for (const options of [
+			{ maxOrdersPerHour: '={{ "twenty" }}' },
+			{ orderMemoryHours: '={{ -1 }}' },
+		]) {
 			const result = await runLibreBor(sim(), order({}, options));
 			expect(result.error?.message).toMatch(/must be a number of at least/);
 		}
@@ -516,19 +696,29 @@ describe('Document > Order, remembered per workflow', () => {
 describe('Document > Order as an AI agent tool', () => {
 	it("says in the editor's operation list that the operation spends money", () => {
 		const operation = new LibreBor().description.properties.find(
-			(property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes('document'),
+			(property) =>
+				property.name === 'operation' &&
+				property.displayOptions?.show?.resource?.includes('document'),
 		);
-		const orderOption = operation?.options?.find((option) => 'value' in option && option.value === 'order') as { description?: string };
+		const orderOption = operation?.options?.find(
+			(option) => 'value' in option && option.value === 'order',
+		) as { description?: string };
 		expect(orderOption.description).toMatch(/^Spends money/);
 	});
 
 	it('places one order per execution unless the cap is raised', async () => {
 		const tool = 'n8n-nodes-librebor.libreBorTool';
 		const items = [{ nif: 'B64717838' }, { nif: 'A86212420' }];
-		const refused = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), { items, nodeTypeName: tool });
+		const refused = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), {
+			items,
+			nodeTypeName: tool,
+		});
 		expect(refused.error?.message).toMatch(/2 document orders, more than the limit of 1/);
 		expect(sim().ordersReceived).toBe(0);
-		const raised = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }, { maxOrders: 2 }), { items, nodeTypeName: tool });
+		const raised = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }, { maxOrders: 2 }), {
+			items,
+			nodeTypeName: tool,
+		});
 		expect(raised.error).toBeUndefined();
 		expect(sim().ordersReceived).toBe(2);
 	});
@@ -539,11 +729,17 @@ describe('Document > Get', () => {
 		const ordered = await runLibreBor(sim(), order());
 		const documentId = String(jsonOf(ordered)[0].document_id);
 		const result = await runLibreBor(sim(), { resource: 'document', operation: 'get', documentId });
-		expect(jsonOf(result)).toEqual([{ ...sim().viewDocument(documentId), document_id: documentId }]);
+		expect(jsonOf(result)).toEqual([
+			{ ...sim().viewDocument(documentId), document_id: documentId },
+		]);
 	});
 
 	it('says the document is unknown on 404', async () => {
-		const result = await runLibreBor(sim(), { resource: 'document', operation: 'get', documentId: 'no-such-document' });
+		const result = await runLibreBor(sim(), {
+			resource: 'document',
+			operation: 'get',
+			documentId: 'no-such-document',
+		});
 		expect(result.error?.message).toMatch(/does not know the document no-such-document/);
 	});
 });

@@ -8,84 +8,97 @@ import { jsonOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
 const sim = useSimulator({ documentSizeBytes: 256 * 1024 });
 
 async function orderedDocumentId(): Promise<string> {
-	const ordered = await runLibreBor(sim(), { resource: 'document', operation: 'order', nif: 'B64717838', year: 2023 });
+	const ordered = await runLibreBor(sim(), {
+		resource: 'document',
+		operation: 'order',
+		nif: 'B64717838',
+		year: 2023,
+	});
 	return String(jsonOf(ordered)[0].document_id);
 }
 
 const download = (documentId: string, options: IDataObject, run: { cancelAfterMs?: number } = {}) =>
 	runLibreBor(
 		sim(),
-		{ resource: 'document', operation: 'download', documentId, binaryPropertyName: 'data', options: { pollInterval: 1, ...options } },
+		{
+			resource: 'document',
+			operation: 'download',
+			documentId,
+			binaryPropertyName: 'data',
+			options: { pollInterval: 1, ...options },
+		},
 		{ continueOnFail: true, ...run },
 	);
 
 describe('Download limits', () => {
-	it(
-		'fails a transfer that sends headers and then stalls, after the request timeout',
-		async () => {
-			const documentId = await orderedDocumentId();
-			sim().downloadBytesPerSecond = 16;
-			const started = Date.now();
-			const result = await download(documentId, { timeout: 1 });
-			expect(Date.now() - started).toBeLessThan(4_000);
-			expect(result.items).toHaveLength(1);
-			expect(result.items[0].binary).toBeUndefined();
-			expect(String(result.items[0].json.error)).toContain(`The download of document ${documentId} did not finish within the request timeout of 1 s`);
-			expect(result.items[0].pairedItem).toEqual({ item: 0 });
-		},
-		15_000,
-	);
+	it('fails a transfer that sends headers and then stalls, after the request timeout', async () => {
+		const documentId = await orderedDocumentId();
+		sim().downloadBytesPerSecond = 16;
+		const started = Date.now();
+		const result = await download(documentId, { timeout: 1 });
+		expect(Date.now() - started).toBeLessThan(4_000);
+		expect(result.items).toHaveLength(1);
+		expect(result.items[0].binary).toBeUndefined();
+		expect(String(result.items[0].json.error)).toContain(
+			`The download of document ${documentId} did not finish within the request timeout of 1 s`,
+		);
+		expect(result.items[0].pairedItem).toEqual({ item: 0 });
+	}, 15_000);
 
 	it.each([
 		['a Content-Length', false, 'is 0.3 MB, more than the Max Download Size of 0.1 MB'],
 		['a chunked body', true, 'is larger than the Max Download Size of 0.1 MB'],
-	])('stops a file with %s past Max Download Size and keeps nothing of it', async (_kind, chunked, said) => {
-		const documentId = await orderedDocumentId();
-		sim().downloadChunked = chunked;
-		const result = await download(documentId, { maxDownloadMb: 0.1 });
-		expect(result.items).toHaveLength(1);
-		expect(result.items[0].binary).toBeUndefined();
-		expect(String(result.items[0].json.error)).toContain(said);
-		expect(sim().requestsTo('GET', /^\/files\//, 'download')).toHaveLength(1);
-	});
+	])(
+		'stops a file with %s past Max Download Size and keeps nothing of it',
+		async (_kind, chunked, said) => {
+			const documentId = await orderedDocumentId();
+			sim().downloadChunked = chunked;
+			const result = await download(documentId, { maxDownloadMb: 0.1 });
+			expect(result.items).toHaveLength(1);
+			expect(result.items[0].binary).toBeUndefined();
+			expect(String(result.items[0].json.error)).toContain(said);
+			expect(sim().requestsTo('GET', /^\/files\//, 'download')).toHaveLength(1);
+		},
+	);
 
 	it('downloads a chunked file below the cap whole', async () => {
 		const documentId = await orderedDocumentId();
 		sim().downloadChunked = true;
 		const result = await download(documentId, { maxDownloadMb: 0.3 });
 		expect(result.items[0].json.error).toBeUndefined();
-		expect(result.items[0].binary?.data.bytes ?? Buffer.from(result.items[0].binary?.data.data ?? '', 'base64').length).toBe(256 * 1024);
+		expect(
+			result.items[0].binary?.data.bytes ??
+				Buffer.from(result.items[0].binary?.data.data ?? '', 'base64').length,
+		).toBe(256 * 1024);
 	});
 
-	it(
-		'stops a slow download when the execution is cancelled, without waiting for the timeout',
-		async () => {
-			const documentId = await orderedDocumentId();
-			sim().downloadBytesPerSecond = 16;
-			const started = Date.now();
-			const result = await download(documentId, { timeout: 60 }, { cancelAfterMs: 700 });
-			expect(Date.now() - started).toBeLessThan(5_000);
-			expect(result.items.filter((item) => item.binary)).toEqual([]);
-			expect(result.run.status).toBe('canceled');
-		},
-		20_000,
-	);
+	it('stops a slow download when the execution is cancelled, without waiting for the timeout', async () => {
+		const documentId = await orderedDocumentId();
+		sim().downloadBytesPerSecond = 16;
+		const started = Date.now();
+		const result = await download(documentId, { timeout: 60 }, { cancelAfterMs: 700 });
+		expect(Date.now() - started).toBeLessThan(5_000);
+		expect(result.items.filter((item) => item.binary)).toEqual([]);
+		expect(result.run.status).toBe('canceled');
+	}, 20_000);
 
-	it(
-		'stops waiting for a processing document when the execution is cancelled',
-		async () => {
-			sim().documentProcessingMs = 60_000;
-			const started = Date.now();
-			const result = await runLibreBor(
-				sim(),
-				{ resource: 'document', operation: 'order', nif: 'B64717838', year: 2023, options: { waitForCompletion: true, pollInterval: 5 } },
-				// After the order is sent: it waits about a second before sending (see orderIntents.ts).
-				{ continueOnFail: true, cancelAfterMs: 1_700 },
-			);
-			expect(Date.now() - started).toBeLessThan(5_000);
-			expect(result.run.status).toBe('canceled');
-			expect(sim().ordersReceived).toBe(1);
-		},
-		20_000,
-	);
+	it('stops waiting for a processing document when the execution is cancelled', async () => {
+		sim().documentProcessingMs = 60_000;
+		const started = Date.now();
+		const result = await runLibreBor(
+			sim(),
+			{
+				resource: 'document',
+				operation: 'order',
+				nif: 'B64717838',
+				year: 2023,
+				options: { waitForCompletion: true, pollInterval: 5 },
+			},
+			// After the order is sent: it waits about a second before sending (see orderIntents.ts).
+			{ continueOnFail: true, cancelAfterMs: 1_700 },
+		);
+		expect(Date.now() - started).toBeLessThan(5_000);
+		expect(result.run.status).toBe('canceled');
+		expect(sim().ordersReceived).toBe(1);
+	}, 20_000);
 });

@@ -24,7 +24,9 @@ async function run(parameters: INodeParameters) {
 	const result = await runAction({
 		nodeType: new LibreBor(),
 		parameters,
-		credentials: { libreBorApi: { environment: 'custom', baseUrl: sim.baseUrl, ...sim.credentials } },
+		credentials: {
+			libreBorApi: { environment: 'custom', baseUrl: sim.baseUrl, ...sim.credentials },
+		},
 	});
 	expectNoSecret(result, sim.credentials.password);
 	return result;
@@ -33,15 +35,26 @@ async function run(parameters: INodeParameters) {
 describe('Document > Download of a large file', () => {
 	it('streams a 20 MB document to n8n binary storage without holding it in memory', async () => {
 		await sim.control('POST', 'settings', { documentSizeBytes: 64 * 1024 });
-		const ordered = await run({ resource: 'document', operation: 'order', nif: 'B64717838', year: 2023 });
+		const ordered = await run({
+			resource: 'document',
+			operation: 'order',
+			nif: 'B64717838',
+			year: 2023,
+		});
 		const documentId = String(ordered.items[0].json.document_id);
-		const download = () => run({ resource: 'document', operation: 'download', documentId, binaryPropertyName: 'data' });
+		const download = () =>
+			run({ resource: 'document', operation: 'download', documentId, binaryPropertyName: 'data' });
 		await download();
 
-		await sim.control('POST', 'settings', { documentSizeBytes: FILE_SIZE, downloadBytesPerSecond: NETWORK_BYTES_PER_SECOND });
+		await sim.control('POST', 'settings', {
+			documentSizeBytes: FILE_SIZE,
+			downloadBytesPerSecond: NETWORK_BYTES_PER_SECOND,
+		});
 		let result: Awaited<ReturnType<typeof download>> | undefined;
 		const growth = await peakLiveMemoryGrowth(async () => (result = await download()));
-		console.log(`peak live memory growth for a ${FILE_SIZE / 1024 / 1024} MB download: ${(growth / 1024 / 1024).toFixed(1)} MB`);
+		console.log(
+			`peak live memory growth for a ${FILE_SIZE / 1024 / 1024} MB download: ${(growth / 1024 / 1024).toFixed(1)} MB`,
+		);
 
 		expect(result?.error).toBeUndefined();
 		expect(statSync(binaryFilePath(result!.items[0])).size).toBe(FILE_SIZE);

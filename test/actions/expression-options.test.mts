@@ -9,15 +9,23 @@ import { jsonOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
 const sim = useSimulator({ documentSizeBytes: 1024 });
 
 const followTwo = (options: INodeParameters): Promise<Awaited<ReturnType<typeof runLibreBor>>> =>
-	runLibreBor(sim(), { resource: 'watchlist', operation: 'follow', nif: '={{ $json.nif }}', options }, {
-		items: [{ nif: 'B64717838' }, { nif: 'A86212420' }],
-	});
+	runLibreBor(
+		sim(),
+		{ resource: 'watchlist', operation: 'follow', nif: '={{ $json.nif }}', options },
+		{
+			items: [{ nif: 'B64717838' }, { nif: 'A86212420' }],
+		},
+	);
 
 const orderThree = (options: INodeParameters) =>
-	runLibreBor(sim(), { resource: 'document', operation: 'order', nif: '={{ $json.nif }}', year: 2023, options }, {
-		items: [{ nif: 'B64717838' }, { nif: 'A86212420' }, { nif: 'A08663619' }],
-		continueOnFail: true,
-	});
+	runLibreBor(
+		sim(),
+		{ resource: 'document', operation: 'order', nif: '={{ $json.nif }}', year: 2023, options },
+		{
+			items: [{ nif: 'B64717838' }, { nif: 'A86212420' }, { nif: 'A08663619' }],
+			continueOnFail: true,
+		},
+	);
 
 const errorText = (result: Awaited<ReturnType<typeof runLibreBor>>) =>
 	`${result.error?.message ?? ''} ${(result.error as { description?: string } | undefined)?.description ?? ''}`;
@@ -50,7 +58,9 @@ describe('Number options set by expressions', () => {
 
 	it('refuses a Max Orders per Execution that is not a number before any order is sent', async () => {
 		const result = await orderThree({ maxOrders: '={{ "ten" }}' });
-		expect(result.error?.message).toContain('"Max Orders per Execution" must be a number of at least 1');
+		expect(result.error?.message).toContain(
+			'"Max Orders per Execution" must be a number of at least 1',
+		);
 		expect(errorText(result)).toContain('No order was sent');
 		expect(sim().requestsTo('POST', '/v2/documents/order/')).toEqual([]);
 	});
@@ -58,31 +68,49 @@ describe('Number options set by expressions', () => {
 	it.each([
 		['Poll Interval (Seconds)', { waitForCompletion: true, pollInterval: '={{ 0 }}' }],
 		['Max Wait (Seconds)', { download: true, maxWait: '={{ "soon" }}' }],
-	])('refuses %s for an order before the order is sent, not after it is paid for', async (label, options) => {
-		const result = await orderThree(options);
-		expect(result.items).toHaveLength(3);
-		for (const item of result.items) expect(String(item.json.error)).toContain(`"${label}" must be a number`);
-		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(sim().requestsTo('POST', '/v2/documents/order/')).toEqual([]);
-	});
+	])(
+		'refuses %s for an order before the order is sent, not after it is paid for',
+		async (label, options) => {
+			const result = await orderThree(options);
+			expect(result.items).toHaveLength(3);
+			for (const item of result.items)
+				expect(String(item.json.error)).toContain(`"${label}" must be a number`);
+			expect(result.items.map((item) => item.pairedItem)).toEqual([
+				{ item: 0 },
+				{ item: 1 },
+				{ item: 2 },
+			]);
+			expect(sim().requestsTo('POST', '/v2/documents/order/')).toEqual([]);
+		},
+	);
 
 	it('waits for an order with a Poll Interval that is not a whole number of milliseconds', async () => {
 		sim().documentProcessingMs = 300;
 		const result = await orderThree({ waitForCompletion: true, pollInterval: '={{ 1.0005 }}' });
 		expect(result.items.map((item) => item.json.error)).toEqual([undefined, undefined, undefined]);
-		expect(result.items.map((item) => item.json.status)).toEqual(['completed', 'completed', 'completed']);
+		expect(result.items.map((item) => item.json.status)).toEqual([
+			'completed',
+			'completed',
+			'completed',
+		]);
 	});
 
 	it('downloads with a Request Timeout longer than a timer can hold, instead of timing out at once', async () => {
 		const result = await orderThree({ download: true, pollInterval: 1, timeout: '={{ 3000000 }}' });
 		expect(result.items.map((item) => item.json.error)).toEqual([undefined, undefined, undefined]);
-		expect(result.items.map((item) => Object.keys(item.binary ?? {}))).toEqual([['data'], ['data'], ['data']]);
+		expect(result.items.map((item) => Object.keys(item.binary ?? {}))).toEqual([
+			['data'],
+			['data'],
+			['data'],
+		]);
 	});
 
 	it('refuses a trigger Request Timeout of 0 instead of waiting forever', async () => {
 		sim().addAlert();
 		const session = triggerSession(sim(), { parameters: { options: { timeout: '={{ 0 }}' } } });
-		await expect(session.poll()).rejects.toThrow('"Request Timeout (Seconds)" must be a number of at least 0.1');
+		await expect(session.poll()).rejects.toThrow(
+			'"Request Timeout (Seconds)" must be a number of at least 0.1',
+		);
 		expect(sim().requests).toEqual([]);
 	});
 });

@@ -8,7 +8,12 @@ import { credentialsFor, useSimulator, type Simulator } from '../support/libreBo
 
 const sim = useSimulator();
 
-const search = async (method: string, filter?: string, credentials?: IDataObject, paginationToken?: string) =>
+const search = async (
+	method: string,
+	filter?: string,
+	credentials?: IDataObject,
+	paginationToken?: string,
+) =>
 	await runListSearch({
 		nodeType: new LibreBor(),
 		method,
@@ -18,8 +23,18 @@ const search = async (method: string, filter?: string, credentials?: IDataObject
 		parameters: { resource: 'alert', operation: 'markAsRead' },
 	});
 
-async function expectRefusal(simulator: Simulator, method: string, status: number, message: RegExp, description: RegExp) {
-	simulator.injectFault({ path: method === 'searchUnreadAlerts' ? '/v2/alerts/' : '/v2/alerts/following/', status, times: Infinity });
+async function expectRefusal(
+	simulator: Simulator,
+	method: string,
+	status: number,
+	message: RegExp,
+	description: RegExp,
+) {
+	simulator.injectFault({
+		path: method === 'searchUnreadAlerts' ? '/v2/alerts/' : '/v2/alerts/following/',
+		status,
+		times: Infinity,
+	});
 	const failure = await search(method).then(
 		() => undefined,
 		(error: unknown) => error as { message: string; description?: string },
@@ -37,7 +52,10 @@ describe('Alert list (Mark as Read, From List)', () => {
 		});
 		const { results } = await search('searchUnreadAlerts');
 		expect(results).toEqual([
-			{ name: 'BRISAS DEL LLOBREGAT SL · Revocaciones, Nombramientos · 2026-03-04', value: alert.id },
+			{
+				name: 'BRISAS DEL LLOBREGAT SL · Revocaciones, Nombramientos · 2026-03-04',
+				value: alert.id,
+			},
 		]);
 	});
 
@@ -45,8 +63,12 @@ describe('Alert list (Mark as Read, From List)', () => {
 		const byLabel = sim().addAlert({ nif: 'A86212420', label: 'Situación concursal' });
 		const byCompany = sim().addAlert({ nif: 'B64717838', label: 'Nombramientos' });
 		sim().addAlert({ nif: 'J99216582', label: 'Revocaciones' });
-		expect((await search('searchUnreadAlerts', 'SITUACION')).results.map((r) => r.value)).toEqual([byLabel.id]);
-		expect((await search('searchUnreadAlerts', 'brisas')).results.map((r) => r.value)).toEqual([byCompany.id]);
+		expect((await search('searchUnreadAlerts', 'SITUACION')).results.map((r) => r.value)).toEqual([
+			byLabel.id,
+		]);
+		expect((await search('searchUnreadAlerts', 'brisas')).results.map((r) => r.value)).toEqual([
+			byCompany.id,
+		]);
 	});
 
 	it('lists an alert whose bulletin entries include a null one', async () => {
@@ -59,7 +81,9 @@ describe('Alert list (Mark as Read, From List)', () => {
 			contentType: 'application/json',
 		});
 		const { results } = await search('searchUnreadAlerts');
-		expect(results).toEqual([expect.objectContaining({ value: alert.id, name: expect.stringContaining('Nombramientos') })]);
+		expect(results).toEqual([
+			expect.objectContaining({ value: alert.id, name: expect.stringContaining('Nombramientos') }),
+		]);
 	});
 
 	it('is empty, not an error, when nothing is unread', async () => {
@@ -67,7 +91,9 @@ describe('Alert list (Mark as Read, From List)', () => {
 	});
 
 	it("fails with the node's message when the credential is wrong (401)", async () => {
-		const failure = await search('searchUnreadAlerts', undefined, { password: 'wrong-password' }).then(
+		const failure = await search('searchUnreadAlerts', undefined, {
+			password: 'wrong-password',
+		}).then(
 			() => undefined,
 			(error: unknown) => error as { message: string; description?: string },
 		);
@@ -76,7 +102,13 @@ describe('Alert list (Mark as Read, From List)', () => {
 	});
 
 	it('fails with the subscription hint when the account has no beta access (403)', async () => {
-		await expectRefusal(sim(), 'searchUnreadAlerts', 403, /refused access to this feature \(403\)/, /API subscription/);
+		await expectRefusal(
+			sim(),
+			'searchUnreadAlerts',
+			403,
+			/refused access to this feature \(403\)/,
+			/API subscription/,
+		);
 	});
 });
 
@@ -111,12 +143,18 @@ describe('Company list (Unfollow, Order, From List)', () => {
 	it('searches by name or NIF', async () => {
 		sim().follow('B64717838');
 		sim().follow('A86212420');
-		expect((await search('searchWatchedCompanies', 'altamira')).results.map((r) => r.value)).toEqual(['A86212420']);
-		expect((await search('searchWatchedCompanies', 'b647')).results.map((r) => r.value)).toEqual(['B64717838']);
+		expect(
+			(await search('searchWatchedCompanies', 'altamira')).results.map((r) => r.value),
+		).toEqual(['A86212420']);
+		expect((await search('searchWatchedCompanies', 'b647')).results.map((r) => r.value)).toEqual([
+			'B64717838',
+		]);
 	});
 
 	it("fails with the node's message when the credential is wrong (401)", async () => {
-		const failure = await search('searchWatchedCompanies', undefined, { password: 'wrong-password' }).then(
+		const failure = await search('searchWatchedCompanies', undefined, {
+			password: 'wrong-password',
+		}).then(
 			() => undefined,
 			(error: unknown) => error as { message: string },
 		);
@@ -124,6 +162,12 @@ describe('Company list (Unfollow, Order, From List)', () => {
 	});
 
 	it('fails with the subscription hint when the account has no beta access (403)', async () => {
-		await expectRefusal(sim(), 'searchWatchedCompanies', 403, /refused access to this feature \(403\)/, /API subscription/);
+		await expectRefusal(
+			sim(),
+			'searchWatchedCompanies',
+			403,
+			/refused access to this feature \(403\)/,
+			/API subscription/,
+		);
 	});
 });

@@ -16,22 +16,42 @@ describe('Version 1 of the node (workflows saved before the resource locators)',
 
 	it('marks an alert read from a plain-string Alert ID', async () => {
 		const alert = sim().addAlert();
-		const result = await runLibreBor(sim(), { resource: 'alert', operation: 'markAsRead', alertId: alert.id }, { typeVersion: 1 });
+		const result = await runLibreBor(
+			sim(),
+			{ resource: 'alert', operation: 'markAsRead', alertId: alert.id },
+			{ typeVersion: 1 },
+		);
 		expect(result.error).toBeUndefined();
-		expect(jsonOf(result)).toEqual([expect.objectContaining({ result: 'success', alert_id: alert.id })]);
+		expect(jsonOf(result)).toEqual([
+			expect.objectContaining({ result: 'success', alert_id: alert.id }),
+		]);
 		expect(sim().unreadAlerts()).toEqual([]);
 	});
 
 	it('unfollows a company from a plain-string NIF, normalised', async () => {
 		sim().follow('B64717838');
-		const result = await runLibreBor(sim(), { resource: 'watchlist', operation: 'unfollow', nif: 'es b-64717838' }, { typeVersion: 1 });
-		expect(jsonOf(result)).toEqual([expect.objectContaining({ nif: 'B64717838', change: 'unfollowed' })]);
+		const result = await runLibreBor(
+			sim(),
+			{ resource: 'watchlist', operation: 'unfollow', nif: 'es b-64717838' },
+			{ typeVersion: 1 },
+		);
+		expect(jsonOf(result)).toEqual([
+			expect.objectContaining({ nif: 'B64717838', change: 'unfollowed' }),
+		]);
 	});
 
 	it('gets a document from a plain-string Document ID', async () => {
-		const ordered = await runLibreBor(sim(), { resource: 'document', operation: 'order', nif: 'B64717838', year: 2023 }, { typeVersion: 1 });
+		const ordered = await runLibreBor(
+			sim(),
+			{ resource: 'document', operation: 'order', nif: 'B64717838', year: 2023 },
+			{ typeVersion: 1 },
+		);
 		const documentId = jsonOf(ordered)[0].document_id as string;
-		const result = await runLibreBor(sim(), { resource: 'document', operation: 'get', documentId }, { typeVersion: 1 });
+		const result = await runLibreBor(
+			sim(),
+			{ resource: 'document', operation: 'get', documentId },
+			{ typeVersion: 1 },
+		);
 		expect(jsonOf(result)).toEqual([expect.objectContaining({ document_id: documentId })]);
 	});
 });
@@ -39,15 +59,27 @@ describe('Version 1 of the node (workflows saved before the resource locators)',
 describe('Version 2 resource locators', () => {
 	it('marks the alert picked from the list as read', async () => {
 		const [kept, picked] = [sim().addAlert(), sim().addAlert()];
-		const result = await runLibreBor(sim(), { resource: 'alert', operation: 'markAsRead', alertId: locator('list', picked.id) });
+		const result = await runLibreBor(sim(), {
+			resource: 'alert',
+			operation: 'markAsRead',
+			alertId: locator('list', picked.id),
+		});
 		expect(jsonOf(result)).toEqual([expect.objectContaining({ alert_id: picked.id })]);
-		expect(sim().unreadAlerts().map((alert) => alert.id)).toEqual([kept.id]);
+		expect(
+			sim()
+				.unreadAlerts()
+				.map((alert) => alert.id),
+		).toEqual([kept.id]);
 	});
 
 	it('refuses an alert "By ID" that is not a UUID, before calling LibreBOR', async () => {
 		// Typed in: n8n itself reports the field's issue. From an expression: the node's own check.
 		await expect(
-			runLibreBor(sim(), { resource: 'alert', operation: 'markAsRead', alertId: locator('id', 'not-a-uuid') }),
+			runLibreBor(sim(), {
+				resource: 'alert',
+				operation: 'markAsRead',
+				alertId: locator('id', 'not-a-uuid'),
+			}),
 		).rejects.toThrow(/node has issues/);
 		const computed = await runLibreBor(sim(), {
 			resource: 'alert',
@@ -59,23 +91,50 @@ describe('Version 2 resource locators', () => {
 	});
 
 	it('orders for a company "By NIF" with today\'s validation and normalisation', async () => {
-		const result = await runLibreBor(sim(), { resource: 'document', operation: 'order', nif: locator('id', 'ES-B64717838'), year: 2023 });
+		const result = await runLibreBor(sim(), {
+			resource: 'document',
+			operation: 'order',
+			nif: locator('id', 'ES-B64717838'),
+			year: 2023,
+		});
 		expect(jsonOf(result)).toEqual([expect.objectContaining({ nif: 'B64717838', year: 2023 })]);
-		const refused = await runLibreBor(sim(), { resource: 'watchlist', operation: 'unfollow', nif: locator('id', 'B64717839') });
+		const refused = await runLibreBor(sim(), {
+			resource: 'watchlist',
+			operation: 'unfollow',
+			nif: locator('id', 'B64717839'),
+		});
 		expect(refused.error?.message).toMatch(/The NIF "B64717839" is not valid/);
 	});
 
 	it('unfollows the company picked from the list', async () => {
 		sim().follow('A86212420');
-		const result = await runLibreBor(sim(), { resource: 'watchlist', operation: 'unfollow', nif: locator('list', 'A86212420') });
-		expect(jsonOf(result)).toEqual([expect.objectContaining({ nif: 'A86212420', change: 'unfollowed' })]);
+		const result = await runLibreBor(sim(), {
+			resource: 'watchlist',
+			operation: 'unfollow',
+			nif: locator('list', 'A86212420'),
+		});
+		expect(jsonOf(result)).toEqual([
+			expect.objectContaining({ nif: 'A86212420', change: 'unfollowed' }),
+		]);
 	});
 
 	it('reads the document ID from a document URL', async () => {
-		const ordered = await runLibreBor(sim(), { resource: 'document', operation: 'order', nif: 'B64717838', year: 2023 });
+		const ordered = await runLibreBor(sim(), {
+			resource: 'document',
+			operation: 'order',
+			nif: 'B64717838',
+			year: 2023,
+		});
 		const documentId = jsonOf(ordered)[0].document_id as string;
-		for (const url of [`${sim().baseUrl}/documents/${documentId}/`, `https://librebor.me/panel/documents/?document_id=${documentId}`]) {
-			const result = await runLibreBor(sim(), { resource: 'document', operation: 'get', documentId: locator('url', url) });
+		for (const url of [
+			`${sim().baseUrl}/documents/${documentId}/`,
+			`https://librebor.me/panel/documents/?document_id=${documentId}`,
+		]) {
+			const result = await runLibreBor(sim(), {
+				resource: 'document',
+				operation: 'get',
+				documentId: locator('url', url),
+			});
 			expect(result.error).toBeUndefined();
 			expect(jsonOf(result)).toEqual([expect.objectContaining({ document_id: documentId })]);
 		}
@@ -87,7 +146,9 @@ describe('Version 2 resource locators', () => {
 			operation: 'download',
 			documentId: locator('url', 'https://files.librebor.me/files/3kd9x'),
 		});
-		expect(result.error?.message).toBe('No document ID can be read from the URL "https://files.librebor.me/files/3kd9x"');
+		expect(result.error?.message).toBe(
+			'No document ID can be read from the URL "https://files.librebor.me/files/3kd9x"',
+		);
 		expect((result.error as { description?: string }).description).toMatch(/By ID/);
 	});
 });
@@ -95,7 +156,14 @@ describe('Version 2 resource locators', () => {
 describe('Defaults: a new node (version 2) spends nothing and asks for what it cannot know; version 1 keeps its own', () => {
 	const { description } = new LibreBor();
 	const withDefaults = (parameters: INodeParameters, typeVersion: number) =>
-		NodeHelpers.getNodeParameters(description.properties, parameters, true, false, { typeVersion } as INode, description);
+		NodeHelpers.getNodeParameters(
+			description.properties,
+			parameters,
+			true,
+			false,
+			{ typeVersion } as INode,
+			description,
+		);
 
 	it('opens the Document resource on Get, where version 1 opened on Order', () => {
 		expect(withDefaults({ resource: 'document' }, 2)?.operation).toBe('get');
@@ -104,13 +172,25 @@ describe('Defaults: a new node (version 2) spends nothing and asks for what it c
 
 	it('asks for the year of an order instead of assuming one; version 1 still orders its default 2025', async () => {
 		const orderWithoutYear = { resource: 'document', operation: 'order' };
-		const version2 = await runLibreBor(sim(), { ...orderWithoutYear, nif: locator('id', 'B64717838') });
+		const version2 = await runLibreBor(sim(), {
+			...orderWithoutYear,
+			nif: locator('id', 'B64717838'),
+		});
 		expect(version2.error?.message).toBe('The year "" is not valid');
 		expect(sim().requestsTo('POST', '/v2/documents/order/')).toEqual([]);
-		const yearField = description.properties.find((property) => property.name === 'year' && property.default === '');
-		expect(yearField).toMatchObject({ required: true, placeholder: `e.g. ${new Date().getFullYear() - 1}` });
+		const yearField = description.properties.find(
+			(property) => property.name === 'year' && property.default === '',
+		);
+		expect(yearField).toMatchObject({
+			required: true,
+			placeholder: `e.g. ${new Date().getFullYear() - 1}`,
+		});
 
-		const version1 = await runLibreBor(sim(), { ...orderWithoutYear, nif: 'B64717838' }, { typeVersion: 1 });
+		const version1 = await runLibreBor(
+			sim(),
+			{ ...orderWithoutYear, nif: 'B64717838' },
+			{ typeVersion: 1 },
+		);
 		expect(jsonOf(version1)).toEqual([expect.objectContaining({ nif: 'B64717838', year: 2025 })]);
 	});
 
@@ -119,7 +199,12 @@ describe('Defaults: a new node (version 2) spends nothing and asks for what it c
 		const getMany = { resource: 'alert', operation: 'getMany' };
 		expect((await runLibreBor(sim(), getMany)).items).toHaveLength(50);
 		expect((await runLibreBor(sim(), getMany, { typeVersion: 1 })).items).toHaveLength(60);
-		expect(withDefaults({ resource: 'watchlist', operation: 'getMany' }, 2)).toMatchObject({ returnAll: false, limit: 50 });
-		expect(withDefaults({ resource: 'watchlist', operation: 'getMany' }, 1)).toMatchObject({ returnAll: true });
+		expect(withDefaults({ resource: 'watchlist', operation: 'getMany' }, 2)).toMatchObject({
+			returnAll: false,
+			limit: 50,
+		});
+		expect(withDefaults({ resource: 'watchlist', operation: 'getMany' }, 1)).toMatchObject({
+			returnAll: true,
+		});
 	});
 });

@@ -22,10 +22,15 @@ const order = (options: INodeParameters = {}): INodeParameters => ({
 
 /** Distinct valid NIFs of companies, as items. */
 const companies = (count: number, from = 0) =>
-	Array.from({ length: count }, (_, index) => ({ nif: makeCif('B', String(1_000_000 + from + index)) }));
+	Array.from({ length: count }, (_, index) => ({
+		nif: makeCif('B', String(1_000_000 + from + index)),
+	}));
 
 let workflowCounter = 0;
-const savedWorkflow = () => ({ id: `promises-workflow-${++workflowCounter}`, staticData: {} as IDataObject });
+const savedWorkflow = () => ({
+	id: `promises-workflow-${++workflowCounter}`,
+	staticData: {} as IDataObject,
+});
 
 /** The node as loaded by another n8n process or worker: none of this process's memory. */
 const onAnotherWorker = async () => {
@@ -50,7 +55,9 @@ describe('Orders: the limits', () => {
 			items: [first, second, first, third],
 			loopBatchSize: 1,
 		});
-		expect(result.error?.message).toMatch(/would place 3 document orders, more than the limit of 2/);
+		expect(result.error?.message).toMatch(
+			/would place 3 document orders, more than the limit of 2/,
+		);
 		expect(sim().ordersReceived).toBe(2);
 		expect(sim().documents.map((document) => document.nif)).toEqual([first.nif, second.nif]);
 	});
@@ -59,7 +66,11 @@ describe('Orders: the limits', () => {
 		const workflow = savedWorkflow();
 		const [earlier, fresh] = companies(2);
 		await runLibreBor(sim(), order(), { items: [earlier], workflow });
-		const looped = await runLibreBor(sim(), order({ maxOrders: 1 }), { items: [earlier, fresh], workflow, loopBatchSize: 1 });
+		const looped = await runLibreBor(sim(), order({ maxOrders: 1 }), {
+			items: [earlier, fresh],
+			workflow,
+			loopBatchSize: 1,
+		});
 		expect(looped.error).toBeUndefined();
 		expect(sim().ordersReceived).toBe(2);
 	});
@@ -67,7 +78,9 @@ describe('Orders: the limits', () => {
 	it('refuses 11 orders in one execution and 21 in an hour by default', async () => {
 		const workflow = savedWorkflow();
 		const refused = await runLibreBor(sim(), order(), { items: companies(11), workflow });
-		expect(refused.error?.message).toMatch(/would place 11 document orders, more than the limit of 10$/);
+		expect(refused.error?.message).toMatch(
+			/would place 11 document orders, more than the limit of 10$/,
+		);
 		expect(sim().ordersReceived).toBe(0);
 
 		for (const from of [0, 10]) {
@@ -75,7 +88,9 @@ describe('Orders: the limits', () => {
 			expect(placed.error).toBeUndefined();
 		}
 		const pastTheHour = await runLibreBor(sim(), order(), { items: companies(1, 20), workflow });
-		expect(pastTheHour.error?.message).toMatch(/has placed 20 document orders in the last hour; 1 more would pass the limit of 20 per hour/);
+		expect(pastTheHour.error?.message).toMatch(
+			/has placed 20 document orders in the last hour; 1 more would pass the limit of 20 per hour/,
+		);
 		expect(sim().ordersReceived).toBe(20);
 	});
 
@@ -104,7 +119,11 @@ describe('Orders: the limits', () => {
 	it('counts in Max Orders per Hour the orders another process placed, as the static data carries them', async () => {
 		const workflow = savedWorkflow();
 		const perHour = order({ maxOrdersPerHour: 3 });
-		await runLibreBor(sim(), perHour, { items: companies(2), workflow, nodeType: await onAnotherWorker() });
+		await runLibreBor(sim(), perHour, {
+			items: companies(2),
+			workflow,
+			nodeType: await onAnotherWorker(),
+		});
 		const saved = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
 
 		const elsewhere = await runLibreBor(sim(), perHour, {
@@ -112,7 +131,9 @@ describe('Orders: the limits', () => {
 			workflow: { id: workflow.id, staticData: saved },
 			nodeType: await onAnotherWorker(),
 		});
-		expect(elsewhere.error?.message).toMatch(/has placed 2 document orders in the last hour; 2 more would pass the limit of 3/);
+		expect(elsewhere.error?.message).toMatch(
+			/has placed 2 document orders in the last hour; 2 more would pass the limit of 3/,
+		);
 		expect(sim().ordersReceived).toBe(2);
 	});
 });
@@ -146,7 +167,9 @@ describe('Orders: the order memory', () => {
 		const items = companies(2);
 		const first = savedWorkflow();
 		await runLibreBor(sim(), order(), { items, workflow: first });
-		const damaged = JSON.parse(JSON.stringify(first.staticData)) as { global: { libreBorOrders: { orders: Record<string, IDataObject> } } };
+		const damaged = JSON.parse(JSON.stringify(first.staticData)) as {
+			global: { libreBorOrders: { orders: Record<string, IDataObject> } };
+		};
 		const [one, two] = Object.values(damaged.global.libreBorOrders.orders);
 		one.documentId = 42;
 		delete two.orderedAt;
@@ -159,18 +182,36 @@ describe('Orders: the order memory', () => {
 		// Nothing usable remembered: the intents store then refuses, as for an order whose outcome is lost.
 		expect(jsonOf(elsewhere).map((answer) => answer.reused_order)).toEqual([undefined, undefined]);
 		expect(sim().ordersReceived).toBe(2);
-		for (const shape of ['not an object', { orders: null, placedAt: [] }, { orders: {}, placedAt: 'x' }]) {
-			const workflow = { id: savedWorkflow().id, staticData: { global: { libreBorOrders: shape } } as IDataObject };
-			const result = await runLibreBor(sim(), order(), { items: companies(1, 10), workflow, nodeType: await onAnotherWorker() });
+		for (const shape of [
+			'not an object',
+			{ orders: null, placedAt: [] },
+			{ orders: {}, placedAt: 'x' },
+		]) {
+			const workflow = {
+				id: savedWorkflow().id,
+				staticData: { global: { libreBorOrders: shape } } as IDataObject,
+			};
+			const result = await runLibreBor(sim(), order(), {
+				items: companies(1, 10),
+				workflow,
+				nodeType: await onAnotherWorker(),
+			});
 			expect(result.error).toBeUndefined();
 		}
 	});
 
 	it('gives an item repeating an order of the same execution the downloaded file too', async () => {
 		const [company] = companies(1);
-		const result = await runLibreBor(sim(), order({ download: true, pollInterval: 1 }), { items: [company, company] });
+		const result = await runLibreBor(sim(), order({ download: true, pollInterval: 1 }), {
+			items: [company, company],
+		});
 		expect(result.error).toBeUndefined();
-		expect(result.items.map((item) => [item.json.reused_order, item.binary?.data?.fileName !== undefined])).toEqual([
+		expect(
+			result.items.map((item) => [
+				item.json.reused_order,
+				item.binary?.data?.fileName !== undefined,
+			]),
+		).toEqual([
 			[undefined, true],
 			[true, true],
 		]);
@@ -181,7 +222,11 @@ describe('Orders: the order memory', () => {
 		const workflow = savedWorkflow();
 		const items = companies(1);
 		await runLibreBor(sim(), order(), { items, workflow });
-		const result = await runLibreBor(otherAccount(), order(), { items, workflow, continueOnFail: true });
+		const result = await runLibreBor(otherAccount(), order(), {
+			items,
+			workflow,
+			continueOnFail: true,
+		});
 		expect(jsonOf(result)[0]).not.toHaveProperty('error');
 		expect(jsonOf(result)[0].reused_order).toBeUndefined();
 		expect(sim().ordersReceived).toBe(1);
@@ -189,7 +234,12 @@ describe('Orders: the order memory', () => {
 
 		// Another user of the same API host: it sends its own order (refused here, as the simulator
 		// knows one user only) instead of reusing the first user's.
-		const otherUser = await runLibreBor(sim(), order(), { items, workflow, credentials: { username: 'other-user' }, continueOnFail: true });
+		const otherUser = await runLibreBor(sim(), order(), {
+			items,
+			workflow,
+			credentials: { username: 'other-user' },
+			continueOnFail: true,
+		});
 		expect(otherUser.items[0].error?.message).toContain('(401)');
 	});
 
@@ -212,7 +262,11 @@ describe('Orders: the order memory', () => {
 		});
 		expect(retried.error).toBeUndefined();
 		const [reused, placed] = jsonOf(retried);
-		expect(reused).toMatchObject({ document_id: sim().documents[0].id, nif: items[0].nif, reused_order: true });
+		expect(reused).toMatchObject({
+			document_id: sim().documents[0].id,
+			nif: items[0].nif,
+			reused_order: true,
+		});
 		expect(Date.parse(String(reused.ordered_at))).toBeGreaterThanOrEqual(before);
 		expect(Date.parse(String(reused.ordered_at))).toBeLessThanOrEqual(after);
 		expect(placed).toMatchObject({ document_id: sim().documents[1].id, nif: items[1].nif });
@@ -224,13 +278,20 @@ describe('Orders: the order memory', () => {
 		const workflow = savedWorkflow();
 		const items = companies(1);
 		// The worker sends the order, then dies: n8n saves nothing of its execution.
-		await runLibreBor(sim(), order(), { items, workflow: { id: workflow.id, staticData: {} }, nodeType: await onAnotherWorker() });
+		await runLibreBor(sim(), order(), {
+			items,
+			workflow: { id: workflow.id, staticData: {} },
+			nodeType: await onAnotherWorker(),
+		});
 		// The node keeps its records in its own row of n8n's deduplication store, which another
 		// node's Clean Database (scope workflow, or scope node for that node) does not touch.
 		const removeDuplicates = { id: 'remove-duplicates', name: 'Remove Duplicates' };
 		const store = DataDeduplicationService.getInstance();
 		for (const scope of ['workflow', 'node'] as const) {
-			const removeDuplicatesRow = { workflow: { id: workflow.id }, node: removeDuplicates } as unknown as ICheckProcessedContextData;
+			const removeDuplicatesRow = {
+				workflow: { id: workflow.id },
+				node: removeDuplicates,
+			} as unknown as ICheckProcessedContextData;
 			await store.clearAllProcessedItems(scope, removeDuplicatesRow, { mode: 'entries' });
 		}
 		const again = await runLibreBor(sim(), order(), {
@@ -239,7 +300,9 @@ describe('Orders: the order memory', () => {
 			nodeType: await onAnotherWorker(),
 			continueOnFail: true,
 		});
-		expect(String(jsonOf(again)[0].error)).toContain('Another execution of this workflow sent the order');
+		expect(String(jsonOf(again)[0].error)).toContain(
+			'Another execution of this workflow sent the order',
+		);
 		expect(sim().ordersReceived).toBe(1);
 	});
 });
@@ -248,20 +311,30 @@ describe('Orders: answers the API contract does not show', () => {
 	// The contract does not say how LibreBOR refuses an order without balance: the simulator answers
 	// 402; the real service may answer another 4xx, or a 2xx that says it failed.
 	const noBalance = (status: number) =>
-		sim().injectFault({ method: 'POST', path: '/v2/documents/order/', status, body: JSON.stringify({ result: 'error', message: 'Insufficient balance.' }) });
+		sim().injectFault({
+			method: 'POST',
+			path: '/v2/documents/order/',
+			status,
+			body: JSON.stringify({ result: 'error', message: 'Insufficient balance.' }),
+		});
 
-	it.each([400, 403, 409])('fails an order refused with %i, shows why, and places it once later', async (status) => {
-		const workflow = savedWorkflow();
-		const items = companies(1);
-		noBalance(status);
-		const refused = await runLibreBor(sim(), order(), { items, workflow, continueOnFail: true });
-		expect(refused.items[0].error?.message).toContain(`(${status})`);
-		expect(refused.items[0].error?.description).toContain('LibreBOR said: "Insufficient balance."');
+	it.each([400, 403, 409])(
+		'fails an order refused with %i, shows why, and places it once later',
+		async (status) => {
+			const workflow = savedWorkflow();
+			const items = companies(1);
+			noBalance(status);
+			const refused = await runLibreBor(sim(), order(), { items, workflow, continueOnFail: true });
+			expect(refused.items[0].error?.message).toContain(`(${status})`);
+			expect(refused.items[0].error?.description).toContain(
+				'LibreBOR said: "Insufficient balance."',
+			);
 
-		const placed = await runLibreBor(sim(), order(), { items, workflow });
-		expect(placed.error).toBeUndefined();
-		expect(sim().documents).toHaveLength(1);
-	});
+			const placed = await runLibreBor(sim(), order(), { items, workflow });
+			expect(placed.error).toBeUndefined();
+			expect(sim().documents).toHaveLength(1);
+		},
+	);
 
 	it('says an order answered with a success status but no document may have been placed, and never sends it again by itself', async () => {
 		const workflow = savedWorkflow();
@@ -271,10 +344,14 @@ describe('Orders: answers the API contract does not show', () => {
 		expect(unclear.items[0].error?.message).toBe(
 			`LibreBOR answered the order of the 2023 annual accounts of ${items[0].nif} without a document ID (result "error"): it may have been placed`,
 		);
-		expect(unclear.items[0].error?.description).toMatch(/^LibreBOR said: "Insufficient balance."\. It was not sent again, so that it is not charged twice\. Check the Documents section/);
+		expect(unclear.items[0].error?.description).toMatch(
+			/^LibreBOR said: "Insufficient balance."\. It was not sent again, so that it is not charged twice\. Check the Documents section/,
+		);
 
 		const again = await runLibreBor(sim(), order(), { items, workflow, continueOnFail: true });
-		expect(again.items[0].error?.message).toContain(`sent the order for ${items[0].nif} 2023, and its outcome is not known here`);
+		expect(again.items[0].error?.message).toContain(
+			`sent the order for ${items[0].nif} 2023, and its outcome is not known here`,
+		);
 		expect(sim().requestsTo('POST', '/v2/documents/order/')).toHaveLength(1);
 	});
 });

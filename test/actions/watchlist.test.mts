@@ -7,7 +7,11 @@ const followed = () => sim().watchlist.map((entity) => entity.nif);
 
 describe('Watch List > Follow', () => {
 	it('follows a company by its NIF, normalised, and says it changed the list', async () => {
-		const result = await runLibreBor(sim(), { resource: 'watchlist', operation: 'follow', nif: 'es b-6471 7838' });
+		const result = await runLibreBor(sim(), {
+			resource: 'watchlist',
+			operation: 'follow',
+			nif: 'es b-6471 7838',
+		});
 		expect(jsonOf(result)).toEqual([{ result: 'success', nif: 'B64717838', change: 'followed' }]);
 		expect(followed()).toEqual(['B64717838']);
 		const post = sim().requestsTo('POST', '/v2/alerts/follow/');
@@ -16,9 +20,15 @@ describe('Watch List > Follow', () => {
 
 	it('says so, without a second request, when the company is already followed', async () => {
 		sim().follow('A86212420');
-		const result = await runLibreBor(sim(), { resource: 'watchlist', operation: 'follow', nif: 'A86212420' });
+		const result = await runLibreBor(sim(), {
+			resource: 'watchlist',
+			operation: 'follow',
+			nif: 'A86212420',
+		});
 		expect(result.error).toBeUndefined();
-		expect(jsonOf(result)).toEqual([{ result: 'success', nif: 'A86212420', change: 'already_followed' }]);
+		expect(jsonOf(result)).toEqual([
+			{ result: 'success', nif: 'A86212420', change: 'already_followed' },
+		]);
 		expect(sim().requestsTo('POST', '/v2/alerts/follow/')).toHaveLength(0);
 	});
 
@@ -26,7 +36,12 @@ describe('Watch List > Follow', () => {
 		const nifs = ['A86212420', 'B64717838', 'J99216582', 'B64717838'];
 		const result = await runLibreBor(
 			sim(),
-			{ resource: 'watchlist', operation: 'follow', nif: '={{ $json.nif }}', options: { concurrency: 3 } },
+			{
+				resource: 'watchlist',
+				operation: 'follow',
+				nif: '={{ $json.nif }}',
+				options: { concurrency: 3 },
+			},
 			{ items: nifs.map((nif) => ({ nif })) },
 		);
 		expect(jsonOf(result).map((answer) => [answer.nif, answer.change])).toEqual([
@@ -42,11 +57,32 @@ describe('Watch List > Follow', () => {
 	});
 
 	it('sends no further item once one has failed, when not continuing on fail', async () => {
-		const nifs = ['A86212420', 'B64717838', 'J99216582', 'B00000000', 'A86212420'.replace('A', 'B'), 'A58818501', 'B65410011', 'A28017895', 'B86561412', 'A08015497'];
-		sim().injectFault({ method: 'POST', path: '/v2/alerts/follow/', status: 400, body: '{"result":"error","message":"bad"}' });
+		const nifs = [
+			'A86212420',
+			'B64717838',
+			'J99216582',
+			'B00000000',
+			'A86212420'.replace('A', 'B'),
+			'A58818501',
+			'B65410011',
+			'A28017895',
+			'B86561412',
+			'A08015497',
+		];
+		sim().injectFault({
+			method: 'POST',
+			path: '/v2/alerts/follow/',
+			status: 400,
+			body: '{"result":"error","message":"bad"}',
+		});
 		const result = await runLibreBor(
 			sim(),
-			{ resource: 'watchlist', operation: 'follow', nif: '={{ $json.nif }}', options: { concurrency: 2 } },
+			{
+				resource: 'watchlist',
+				operation: 'follow',
+				nif: '={{ $json.nif }}',
+				options: { concurrency: 2 },
+			},
 			{ items: nifs.map((nif) => ({ nif })) },
 		);
 		expect(result.error?.message).toMatch(/\(400\)/);
@@ -67,7 +103,12 @@ describe('Watch List answers that say they failed', () => {
 		});
 		const result = await runLibreBor(
 			sim(),
-			{ resource: 'watchlist', operation: 'follow', nif: '={{ $json.nif }}', options: { concurrency: 1 } },
+			{
+				resource: 'watchlist',
+				operation: 'follow',
+				nif: '={{ $json.nif }}',
+				options: { concurrency: 1 },
+			},
 			{ items: [{ nif: 'B64717838' }, { nif: 'B64717838' }], continueOnFail: true },
 		);
 		expect(result.items[0].error?.message).toMatch(/did not confirm/);
@@ -77,11 +118,20 @@ describe('Watch List answers that say they failed', () => {
 	});
 
 	it('gives each item its own error, with its own index, when the shared watch-list read fails', async () => {
-		sim().injectFault({ method: 'GET', path: '/v2/alerts/following/', status: 400, body: '{"message":"nope"}', times: Infinity });
+		sim().injectFault({
+			method: 'GET',
+			path: '/v2/alerts/following/',
+			status: 400,
+			body: '{"message":"nope"}',
+			times: Infinity,
+		});
 		const result = await runLibreBor(
 			sim(),
 			{ resource: 'watchlist', operation: 'follow', nif: '={{ $json.nif }}' },
-			{ items: [{ nif: 'A86212420' }, { nif: 'B64717838' }, { nif: 'J99216582' }], continueOnFail: true },
+			{
+				items: [{ nif: 'A86212420' }, { nif: 'B64717838' }, { nif: 'J99216582' }],
+				continueOnFail: true,
+			},
 		);
 		expect(result.items.map((item) => item.error?.context.itemIndex)).toEqual([0, 1, 2]);
 		expect(pairedItemsOf(result)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
@@ -91,25 +141,46 @@ describe('Watch List answers that say they failed', () => {
 describe('Watch List > Unfollow', () => {
 	it('removes a followed company', async () => {
 		sim().follow('J99216582');
-		const result = await runLibreBor(sim(), { resource: 'watchlist', operation: 'unfollow', nif: 'J99216582' });
+		const result = await runLibreBor(sim(), {
+			resource: 'watchlist',
+			operation: 'unfollow',
+			nif: 'J99216582',
+		});
 		expect(jsonOf(result)).toEqual([{ result: 'success', nif: 'J99216582', change: 'unfollowed' }]);
 		expect(followed()).toEqual([]);
 	});
 
 	it('says it unfollowed the company when its answer was lost and the retry finds the company gone', async () => {
 		sim().follow('J99216582');
-		sim().injectFault({ method: 'POST', path: '/v2/alerts/unfollow/', afterHandling: true, status: 502 });
-		const result = await runLibreBor(sim(), { resource: 'watchlist', operation: 'unfollow', nif: 'J99216582' });
+		sim().injectFault({
+			method: 'POST',
+			path: '/v2/alerts/unfollow/',
+			afterHandling: true,
+			status: 502,
+		});
+		const result = await runLibreBor(sim(), {
+			resource: 'watchlist',
+			operation: 'unfollow',
+			nif: 'J99216582',
+		});
 		expect(result.error).toBeUndefined();
 		expect(sim().requestsTo('POST', '/v2/alerts/unfollow/')).toHaveLength(2);
-		expect(jsonOf(result)).toEqual([expect.objectContaining({ nif: 'J99216582', change: 'unfollowed' })]);
+		expect(jsonOf(result)).toEqual([
+			expect.objectContaining({ nif: 'J99216582', change: 'unfollowed' }),
+		]);
 		expect(followed()).toEqual([]);
 	});
 
 	it('says the company was not followed instead of failing', async () => {
-		const result = await runLibreBor(sim(), { resource: 'watchlist', operation: 'unfollow', nif: 'J99216582' });
+		const result = await runLibreBor(sim(), {
+			resource: 'watchlist',
+			operation: 'unfollow',
+			nif: 'J99216582',
+		});
 		expect(result.error).toBeUndefined();
-		expect(jsonOf(result)).toEqual([{ result: 'success', nif: 'J99216582', change: 'not_followed' }]);
+		expect(jsonOf(result)).toEqual([
+			{ result: 'success', nif: 'J99216582', change: 'not_followed' },
+		]);
 	});
 });
 
@@ -122,15 +193,28 @@ describe('Watch List > Get Many', () => {
 		expect(jsonOf(result)[0]).toMatchObject({ type: 'company', nif: 'A86212420' });
 	});
 
-	it.each([['={{ "" }}'], ['={{ 0 }}'], ['={{ -1 }}']])('refuses a Limit of %s set by an expression', async (limit) => {
-		sim().follow('A86212420');
-		const result = await runLibreBor(sim(), { resource: 'watchlist', operation: 'getMany', returnAll: false, limit });
-		expect(result.error?.message).toMatch(/"Limit" must be a number of at least 1/);
-	});
+	it.each([['={{ "" }}'], ['={{ 0 }}'], ['={{ -1 }}']])(
+		'refuses a Limit of %s set by an expression',
+		async (limit) => {
+			sim().follow('A86212420');
+			const result = await runLibreBor(sim(), {
+				resource: 'watchlist',
+				operation: 'getMany',
+				returnAll: false,
+				limit,
+			});
+			expect(result.error?.message).toMatch(/"Limit" must be a number of at least 1/);
+		},
+	);
 
 	it('limits the number of items when Return All is off', async () => {
 		['A86212420', 'B64717838', 'J99216582'].forEach((nif) => sim().follow(nif));
-		const result = await runLibreBor(sim(), { resource: 'watchlist', operation: 'getMany', returnAll: false, limit: 2 });
+		const result = await runLibreBor(sim(), {
+			resource: 'watchlist',
+			operation: 'getMany',
+			returnAll: false,
+			limit: 2,
+		});
 		expect(result.items).toHaveLength(2);
 	});
 });
@@ -145,28 +229,65 @@ describe('Watch List answers the contract does not show', () => {
 		['200 with result success', 200, '{"result":"success"}'],
 	] as const;
 
-	it.each(answers)('says it followed a company whose answer was lost when the retry is answered %s', async (_answer, status, body) => {
-		sim().injectFault({ method: 'POST', path: '/v2/alerts/follow/', afterHandling: true, status: 502 });
-		sim().injectFault({ method: 'POST', path: '/v2/alerts/follow/', status, body });
-		const result = await runLibreBor(sim(), { resource: 'watchlist', operation: 'follow', nif: 'B64717838' });
-		expect(result.error).toBeUndefined();
-		expect(jsonOf(result)).toEqual([expect.objectContaining({ nif: 'B64717838', change: 'followed' })]);
-		expect(followed()).toEqual(['B64717838']);
-	});
+	it.each(answers)(
+		'says it followed a company whose answer was lost when the retry is answered %s',
+		async (_answer, status, body) => {
+			sim().injectFault({
+				method: 'POST',
+				path: '/v2/alerts/follow/',
+				afterHandling: true,
+				status: 502,
+			});
+			sim().injectFault({ method: 'POST', path: '/v2/alerts/follow/', status, body });
+			const result = await runLibreBor(sim(), {
+				resource: 'watchlist',
+				operation: 'follow',
+				nif: 'B64717838',
+			});
+			expect(result.error).toBeUndefined();
+			expect(jsonOf(result)).toEqual([
+				expect.objectContaining({ nif: 'B64717838', change: 'followed' }),
+			]);
+			expect(followed()).toEqual(['B64717838']);
+		},
+	);
 
-	it.each(answers)('says it unfollowed a company whose answer was lost when the retry is answered %s', async (_answer, status, body) => {
-		sim().follow('J99216582');
-		sim().injectFault({ method: 'POST', path: '/v2/alerts/unfollow/', afterHandling: true, status: 502 });
-		sim().injectFault({ method: 'POST', path: '/v2/alerts/unfollow/', status, body });
-		const result = await runLibreBor(sim(), { resource: 'watchlist', operation: 'unfollow', nif: 'J99216582' });
-		expect(result.error).toBeUndefined();
-		expect(jsonOf(result)).toEqual([expect.objectContaining({ nif: 'J99216582', change: 'unfollowed' })]);
-		expect(followed()).toEqual([]);
-	});
+	it.each(answers)(
+		'says it unfollowed a company whose answer was lost when the retry is answered %s',
+		async (_answer, status, body) => {
+			sim().follow('J99216582');
+			sim().injectFault({
+				method: 'POST',
+				path: '/v2/alerts/unfollow/',
+				afterHandling: true,
+				status: 502,
+			});
+			sim().injectFault({ method: 'POST', path: '/v2/alerts/unfollow/', status, body });
+			const result = await runLibreBor(sim(), {
+				resource: 'watchlist',
+				operation: 'unfollow',
+				nif: 'J99216582',
+			});
+			expect(result.error).toBeUndefined();
+			expect(jsonOf(result)).toEqual([
+				expect.objectContaining({ nif: 'J99216582', change: 'unfollowed' }),
+			]);
+			expect(followed()).toEqual([]);
+		},
+	);
 
 	it('still fails a change LibreBOR refused, when the watch list shows it was not made', async () => {
-		sim().injectFault({ method: 'POST', path: '/v2/alerts/follow/', status: 400, body: '{"result":"error","message":"Unknown company."}' });
-		const result = await runLibreBor(sim(), { resource: 'watchlist', operation: 'follow', nif: 'B64717838' });
+		sim().injectFault({
+			method: 'POST',
+			path: '/v2/alerts/follow/',
+			status: 400,
+			body: '{"result":"error","message":"Unknown company."}',
+		});
+		const result = await runLibreBor(sim(), {
+			resource: 'watchlist',
+			operation: 'follow',
+			nif: 'B64717838',
+		});
 		expect(result.error?.message).toContain('(400)');
 		expect(followed()).toEqual([]);
 	});

@@ -3,7 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 import type { Alert } from '../simulator/index.mts';
 
 /** A value as it comes back out of n8n's run data (JSON). */
-export const asJson = (value: unknown): IDataObject => JSON.parse(JSON.stringify(value)) as IDataObject;
+export const asJson = (value: unknown): IDataObject =>
+	JSON.parse(JSON.stringify(value)) as IDataObject;
 
 /** The items the contract promises for an alert with output "entry": each entry with the alert's fields alongside. */
 export function entryItems(alert: Alert): IDataObject[] {

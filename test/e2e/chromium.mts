@@ -7,7 +7,12 @@ import { installDebianPackages } from './debianPackages.mts';
  * other machines already have (Google Chrome on GitHub's runners; Ubuntu's chromium-browser last, as
  * it may be only a stub that asks for snap).
  */
-const candidates = ['/usr/bin/chromium', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable', '/usr/bin/chromium-browser'];
+const candidates = [
+	'/usr/bin/chromium',
+	'/usr/bin/google-chrome',
+	'/usr/bin/google-chrome-stable',
+	'/usr/bin/chromium-browser',
+];
 
 /** A Chromium to drive: LIBREBOR_CHROMIUM, one already installed, or Debian's chromium installed now. */
 export function ensureChromium(log?: (message: string) => void): string {

@@ -10,10 +10,17 @@ const execFileAsync = promisify(execFile);
 
 /** Packs a package folder with `npm pack` and returns the tarball's path. */
 export async function packPackage(packageFolder: string, destination: string): Promise<string> {
-	const { stdout } = await execFileAsync('npm', ['pack', '--silent', '--pack-destination', destination], {
-		cwd: packageFolder,
-		env: { ...process.env, PATH: `${path.dirname(findNode24())}${path.delimiter}${process.env.PATH ?? ''}` },
-	});
+	const { stdout } = await execFileAsync(
+		'npm',
+		['pack', '--silent', '--pack-destination', destination],
+		{
+			cwd: packageFolder,
+			env: {
+				...process.env,
+				PATH: `${path.dirname(findNode24())}${path.delimiter}${process.env.PATH ?? ''}`,
+			},
+		},
+	);
 	const tarball = stdout.trim().split('\n').pop() ?? '';
 	return path.join(destination, tarball);
 }
@@ -22,7 +29,10 @@ export async function packPackage(packageFolder: string, destination: string): P
  * Installs a package tarball into the user folder as n8n 2.41 installs a community package
  * (see scripts/n8n/install-package.sh). Do it before starting n8n. Returns the package's folder.
  */
-export async function installCommunityPackage(folder: N8nUserFolder, tarball: string): Promise<string> {
+export async function installCommunityPackage(
+	folder: N8nUserFolder,
+	tarball: string,
+): Promise<string> {
 	const script = path.join(n8nScriptsFolder, 'install-package.sh');
 	try {
 		const { stdout } = await execFileAsync('bash', [script, tarball, folder.root]);

@@ -46,7 +46,11 @@ describe('the LibreBOR pickers in a real n8n editor', () => {
 	}, testTimeoutMs);
 
 	/** What the editor asks when the user opens a "From List" picker. */
-	const listSearch = async (methodName: string, credential = libreBorCredentialRef, filter?: string) =>
+	const listSearch = async (
+		methodName: string,
+		credential = libreBorCredentialRef,
+		filter?: string,
+	) =>
 		await rest.request<{ results: Array<{ name: string; value: string }> }>(
 			'POST',
 			'/rest/dynamic-node-parameters/resource-locator-results',
@@ -55,53 +59,85 @@ describe('the LibreBOR pickers in a real n8n editor', () => {
 				methodName,
 				filter,
 				nodeTypeAndVersion: { name: libreBorNodeType, version: 2 },
-				currentNodeParameters: { resource: 'alert', operation: 'markAsRead', alertId: { __rl: true, mode: 'list', value: '' } },
+				currentNodeParameters: {
+					resource: 'alert',
+					operation: 'markAsRead',
+					alertId: { __rl: true, mode: 'list', value: '' },
+				},
 				credentials: { libreBorApi: credential },
 			},
 		);
 
-	it('serves version 2 of the node with resource locators for alert, company and document', async () => {
-		const types: INodeTypeDescription[] = await rest.nodeTypes();
-		const libreBor = types.filter((type) => type.name === libreBorNodeType);
-		const versions = libreBor.flatMap((type) => (Array.isArray(type.version) ? type.version : [type.version]));
-		expect(versions).toEqual(expect.arrayContaining([1, 2]));
+	it(
+		'serves version 2 of the node with resource locators for alert, company and document',
+		async () => {
+			const types: INodeTypeDescription[] = await rest.nodeTypes();
+			const libreBor = types.filter((type) => type.name === libreBorNodeType);
+			const versions = libreBor.flatMap((type) =>
+				Array.isArray(type.version) ? type.version : [type.version],
+			);
+			expect(versions).toEqual(expect.arrayContaining([1, 2]));
 
-		const properties = libreBor.flatMap((type) => type.properties);
-		const locator = (name: string) => properties.find((property) => property.name === name && property.type === 'resourceLocator');
-		expect(searchListMethodsOf(locator('alertId'))).toEqual(['searchUnreadAlerts']);
-		expect(searchListMethodsOf(locator('nif'))).toEqual(['searchWatchedCompanies']);
-		expect(locator('documentId')?.modes?.map((mode) => mode.name)).toEqual(['id', 'url']);
-		// Version 1 keeps its plain fields for saved workflows.
-		expect(properties.filter((property) => property.name === 'alertId' && property.type === 'string')).toHaveLength(1);
+			const properties = libreBor.flatMap((type) => type.properties);
+			const locator = (name: string) =>
+				properties.find(
+					(property) => property.name === name && property.type === 'resourceLocator',
+				);
+			expect(searchListMethodsOf(locator('alertId'))).toEqual(['searchUnreadAlerts']);
+			expect(searchListMethodsOf(locator('nif'))).toEqual(['searchWatchedCompanies']);
+			expect(locator('documentId')?.modes?.map((mode) => mode.name)).toEqual(['id', 'url']);
+			// Version 1 keeps its plain fields for saved workflows.
+			expect(
+				properties.filter((property) => property.name === 'alertId' && property.type === 'string'),
+			).toHaveLength(1);
 
-		const trigger = types.find((type) => type.name === libreBorTriggerNodeType);
-		const options = trigger?.properties.find((property) => property.name === 'options');
-		const company = (options?.options as INodeProperties[] | undefined)?.find((option) => option.name === 'company');
-		expect(searchListMethodsOf(company)).toEqual(['searchWatchedCompanies']);
-	}, testTimeoutMs);
+			const trigger = types.find((type) => type.name === libreBorTriggerNodeType);
+			const options = trigger?.properties.find((property) => property.name === 'options');
+			const company = (options?.options as INodeProperties[] | undefined)?.find(
+				(option) => option.name === 'company',
+			);
+			expect(searchListMethodsOf(company)).toEqual(['searchWatchedCompanies']);
+		},
+		testTimeoutMs,
+	);
 
-	it("lists the simulator's unread alerts and watched companies for the LibreBOR credential", async () => {
-		sim.follow('A86212420');
-		sim.follow('B64717838');
-		const alerts = [sim.addAlert({ nif: 'A86212420', label: 'Nombramientos' }), sim.addAlert({ nif: 'B64717838', label: 'Revocaciones' })];
-		const alertResults = await listSearch('searchUnreadAlerts');
-		expect(alertResults.results.map((result) => result.value).sort()).toEqual(alerts.map((alert) => alert.id).sort());
-		expect(alertResults.results[0].name).toMatch(/ · .+ · \d{4}-\d{2}-\d{2}$/);
+	it(
+		"lists the simulator's unread alerts and watched companies for the LibreBOR credential",
+		async () => {
+			sim.follow('A86212420');
+			sim.follow('B64717838');
+			const alerts = [
+				sim.addAlert({ nif: 'A86212420', label: 'Nombramientos' }),
+				sim.addAlert({ nif: 'B64717838', label: 'Revocaciones' }),
+			];
+			const alertResults = await listSearch('searchUnreadAlerts');
+			expect(alertResults.results.map((result) => result.value).sort()).toEqual(
+				alerts.map((alert) => alert.id).sort(),
+			);
+			expect(alertResults.results[0].name).toMatch(/ · .+ · \d{4}-\d{2}-\d{2}$/);
 
-		const companies = await listSearch('searchWatchedCompanies');
-		expect(companies.results.map((result) => result.name).sort()).toEqual(
-			sim.watchlist.map((entity) => `${entity.name} (${entity.nif})`).sort(),
-		);
-		const searched = await listSearch('searchWatchedCompanies', libreBorCredentialRef, 'brisas');
-		expect(searched.results).toEqual([{ name: 'BRISAS DEL LLOBREGAT SL (B64717838)', value: 'B64717838' }]);
-	}, testTimeoutMs);
+			const companies = await listSearch('searchWatchedCompanies');
+			expect(companies.results.map((result) => result.name).sort()).toEqual(
+				sim.watchlist.map((entity) => `${entity.name} (${entity.nif})`).sort(),
+			);
+			const searched = await listSearch('searchWatchedCompanies', libreBorCredentialRef, 'brisas');
+			expect(searched.results).toEqual([
+				{ name: 'BRISAS DEL LLOBREGAT SL (B64717838)', value: 'B64717838' },
+			]);
+		},
+		testTimeoutMs,
+	);
 
-	it("answers a wrong credential with the node's message, never a blank list or the password", async () => {
-		const failure = await listSearch('searchUnreadAlerts', wrongCredentialRef).then(
-			() => '',
-			(error: Error) => error.message,
-		);
-		expect(failure).toMatch(/refused the API user or password \(401\)/);
-		for (const secret of passwordForms(sim)) expect(failure).not.toContain(secret);
-	}, testTimeoutMs);
+	it(
+		"answers a wrong credential with the node's message, never a blank list or the password",
+		async () => {
+			const failure = await listSearch('searchUnreadAlerts', wrongCredentialRef).then(
+				() => '',
+				(error: Error) => error.message,
+			);
+			expect(failure).toMatch(/refused the API user or password \(401\)/);
+			for (const secret of passwordForms(sim)) expect(failure).not.toContain(secret);
+		},
+		testTimeoutMs,
+	);
 });

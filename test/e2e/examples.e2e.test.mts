@@ -7,10 +7,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startSimulator, type Simulator } from '../simulator/index.mts';
 import { nodeOutputJson } from './executionRun.mts';
-import { createN8nWithLibreBor, libreBorCredential, libreBorCredentialRef, passwordForms } from './libreBorN8n.mts';
+import {
+	createN8nWithLibreBor,
+	libreBorCredential,
+	libreBorCredentialRef,
+	passwordForms,
+} from './libreBorN8n.mts';
 import { connectMcpClient, mcpEndpointRegistered } from './mcpClient.mts';
 import { findingsAboutTheInstance, n8n3BreakingChanges } from './n8nBreakingChanges.mts';
-import { executeWorkflow, importCredentials, importWorkflows, runN8nCommandOrThrow } from './n8nCli.mts';
+import {
+	executeWorkflow,
+	importCredentials,
+	importWorkflows,
+	runN8nCommandOrThrow,
+} from './n8nCli.mts';
 import { N8nRestClient } from './n8nRestClient.mts';
 import { startN8n, type N8nServer } from './n8nServer.mts';
 import type { N8nUserFolder } from './n8nUserFolder.mts';
@@ -58,7 +68,8 @@ async function loadExample(file: string, fileFolder: string): Promise<ExampleWor
 	return JSON.parse(text.replaceAll(examplesFileFolder, `${fileFolder}/`)) as ExampleWorkflow;
 }
 
-const exampleAsShipped = (file: string) => JSON.parse(readFileSync(path.join(examplesFolder, file), 'utf8')) as ExampleWorkflow;
+const exampleAsShipped = (file: string) =>
+	JSON.parse(readFileSync(path.join(examplesFolder, file), 'utf8')) as ExampleWorkflow;
 
 const supplierNifs = () =>
 	readFileSync(path.join(examplesFolder, 'suppliers.csv'), 'utf8')
@@ -72,7 +83,10 @@ describe('the example workflows in a real n8n', () => {
 	let fileFolder: string;
 	let folder: N8nUserFolder;
 	let server: N8nServer | undefined;
-	let examples: Record<'followSpreadsheet' | 'orderAccounts' | 'alertToMessage' | 'mcpServer', ExampleWorkflow>;
+	let examples: Record<
+		'followSpreadsheet' | 'orderAccounts' | 'alertToMessage' | 'mcpServer',
+		ExampleWorkflow
+	>;
 	let listedAfterPlainImport: string;
 	const runningServer = async () => (server ??= await startN8n(folder));
 
@@ -85,7 +99,10 @@ describe('the example workflows in a real n8n', () => {
 		await importCredentials(folder, [libreBorCredential(sim), mcpTokenCredential]);
 		// As a user would: each file of examples/, unmodified, through n8n's own command.
 		for (const file of exampleFiles) {
-			await runN8nCommandOrThrow(folder, ['import:workflow', `--input=${path.join(examplesFolder, file)}`]);
+			await runN8nCommandOrThrow(folder, [
+				'import:workflow',
+				`--input=${path.join(examplesFolder, file)}`,
+			]);
 		}
 		listedAfterPlainImport = (await runN8nCommandOrThrow(folder, ['list:workflow'])).stdout;
 		// Then again with their file folder moved somewhere this test may write (same ids: replaced).
@@ -124,133 +141,174 @@ describe('the example workflows in a real n8n', () => {
 
 	it('all use the one LibreBOR credential that the project sets up', () => {
 		const references = Object.values(examples).flatMap((example) =>
-			example.nodes.filter((node) => node.type.startsWith('n8n-nodes-librebor.')).map((node) => node.credentials?.libreBorApi),
+			example.nodes
+				.filter((node) => node.type.startsWith('n8n-nodes-librebor.'))
+				.map((node) => node.credentials?.libreBorApi),
 		);
 
 		expect(references.length).toBeGreaterThanOrEqual(3);
 		for (const reference of references) expect(reference).toEqual(libreBorCredentialRef);
 	});
 
-	it('"follow companies from a spreadsheet" follows every company of suppliers.csv', async () => {
-		await copyFile(path.join(examplesFolder, 'suppliers.csv'), path.join(fileFolder, 'suppliers.csv'));
+	it(
+		'"follow companies from a spreadsheet" follows every company of suppliers.csv',
+		async () => {
+			await copyFile(
+				path.join(examplesFolder, 'suppliers.csv'),
+				path.join(fileFolder, 'suppliers.csv'),
+			);
 
-		const execution = await executeWorkflow(folder, examples.followSpreadsheet.id);
+			const execution = await executeWorkflow(folder, examples.followSpreadsheet.id);
 
-		expect(execution.succeeded, execution.result.stdout).toBe(true);
-		expect(nodeOutputJson(execution.run!, 'Follow Company')).toEqual(
-			supplierNifs().map((nif) => ({ result: 'success', nif, change: 'followed' })),
-		);
-		expect(sim.watchlist.map((entity) => entity.nif).sort()).toEqual(supplierNifs().sort());
-	}, testTimeoutMs);
+			expect(execution.succeeded, execution.result.stdout).toBe(true);
+			expect(nodeOutputJson(execution.run!, 'Follow Company')).toEqual(
+				supplierNifs().map((nif) => ({ result: 'success', nif, change: 'followed' })),
+			);
+			expect(sim.watchlist.map((entity) => entity.nif).sort()).toEqual(supplierNifs().sort());
+		},
+		testTimeoutMs,
+	);
 
-	it('"order annual accounts" orders once and saves the PDF', async () => {
-		const ordersBefore = sim.ordersReceived;
-
-		const execution = await executeWorkflow(folder, examples.orderAccounts.id);
-
-		expect(execution.succeeded, execution.result.stdout).toBe(true);
-		expect(sim.ordersReceived).toBe(ordersBefore + 1);
-		// The company picked in the example, and the last complete year.
-		const saved = path.join(fileFolder, `cuentas-anuales-B64717838-${new Date().getFullYear() - 1}.pdf`);
-		expect(existsSync(saved), `${saved} written`).toBe(true);
-		const pdf = readFileSync(saved);
-		expect(pdf.length).toBe(sim.documentSizeBytes);
-		expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-		for (const secret of passwordForms(sim)) expect(execution.result.stdout).not.toContain(secret);
-	}, testTimeoutMs);
-
-	it('"new alert to message" turns each bulletin entry into a readable message', async () => {
-		const appointment = sim.addAlert({
-			nif: 'B64717838',
-			entries: [
-				{
-					label: 'Nombramientos',
-					positions: [
-						{ role: 'Adm. Unico', type: 'Person', name_person: 'GARCIA LOPEZ MARIA', slug_person: 'garcia-lopez-maria' },
-					],
-				},
-			],
-		});
-		const capitalIncrease = sim.addAlert({ nif: 'A86212420', label: 'Ampliación de capital' });
-		const rest = await signedIn();
-
-		// As the editor's "Execute workflow" does: the trigger shows recent alerts, the rest of the workflow runs on them.
-		const executionId = await rest.runManually(examples.alertToMessage.id, {
-			triggerToStartFrom: { name: 'New BORME Alert' },
-		});
-		const execution = await rest.waitForExecution(executionId);
-
-		const message = (alert: typeof appointment, people: string) => {
-			const [{ borme }] = alert.data;
-			return `${alert.entity_name}: ${alert.data[0].label}${people}. BORME ${borme.date}, ${borme.province}: ${borme.url}`;
-		};
-		expect(execution.status, JSON.stringify(execution.run.data.resultData.error)).toBe('success');
-		expect(nodeOutputJson(execution.run, 'Format Message')).toEqual([
-			{ message: message(appointment, ' (Adm. Unico: GARCIA LOPEZ MARIA)') },
-			{ message: message(capitalIncrease, '') },
-		]);
-	}, testTimeoutMs);
-
-	it('"tools for AI assistants" serve an MCP client: the tools, a follow, a refused NIF, and one order asked twice paid once', async () => {
-		const running = await runningServer();
-		await (await N8nRestClient.signIn(running)).activateWorkflow(examples.mcpServer.id);
-		const endpoint = `${running.baseUrl}/mcp/librebor`;
-		await mcpEndpointRegistered(endpoint);
-		const mcp = await connectMcpClient(endpoint, mcpToken);
-		const answers: string[] = [];
-		const call = async (tool: string, args: Record<string, unknown>) => {
-			const answer = await mcp.callTool(tool, args);
-			answers.push(answer.text);
-			return answer;
-		};
-		try {
-			const tools = await mcp.listTools();
-			expect(tools.map((tool) => tool.name).sort()).toEqual([
-				'Follow_Company',
-				'Get_Unread_Alerts',
-				'Get_Watched_Companies',
-				'Order_Annual_Accounts',
-			]);
-			const orderTool = tools.find((tool) => tool.name === 'Order_Annual_Accounts');
-			expect(orderTool?.description).toMatch(/^Spends money: .* prepaid balance/);
-			expect(orderTool?.description).toMatch(/same NIF and year .* is not paid again/);
-			expect(Object.keys(orderTool?.inputSchema.properties ?? {}).sort()).toEqual(['nif', 'year']);
-
-			const followed = await call('Follow_Company', { nif: 'A28012342' });
-			expect(followed.isError, followed.text).toBe(false);
-			expect(JSON.parse(followed.text)).toEqual([{ result: 'success', nif: 'A28012342', change: 'followed' }]);
-			expect((await call('Get_Watched_Companies', {})).text).toContain('A28012342');
-
-			const followsSent = sim.requestsTo('POST', '/v2/alerts/follow/').length;
-			const refused = await call('Follow_Company', { nif: 'B12345670' });
-			expect(refused.isError).toBe(true);
-			expect(refused.text).toMatch(/The NIF "B12345670" is not valid/);
-			expect(sim.requestsTo('POST', '/v2/alerts/follow/')).toHaveLength(followsSent);
-
+	it(
+		'"order annual accounts" orders once and saves the PDF',
+		async () => {
 			const ordersBefore = sim.ordersReceived;
-			const year = new Date().getUTCFullYear() - 2;
-			const first = await call('Order_Annual_Accounts', { nif: 'A86212420', year });
-			const again = await call('Order_Annual_Accounts', { nif: 'A86212420', year });
-			expect(first.isError, first.text).toBe(false);
-			expect(again.isError, again.text).toBe(false);
-			const [placed] = JSON.parse(first.text) as Array<{ document_id: string }>;
-			expect(JSON.parse(again.text)).toEqual([expect.objectContaining({ document_id: placed.document_id, reused_order: true })]);
+
+			const execution = await executeWorkflow(folder, examples.orderAccounts.id);
+
+			expect(execution.succeeded, execution.result.stdout).toBe(true);
 			expect(sim.ordersReceived).toBe(ordersBefore + 1);
+			// The company picked in the example, and the last complete year.
+			const saved = path.join(
+				fileFolder,
+				`cuentas-anuales-B64717838-${new Date().getFullYear() - 1}.pdf`,
+			);
+			expect(existsSync(saved), `${saved} written`).toBe(true);
+			const pdf = readFileSync(saved);
+			expect(pdf.length).toBe(sim.documentSizeBytes);
+			expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+			for (const secret of passwordForms(sim))
+				expect(execution.result.stdout).not.toContain(secret);
+		},
+		testTimeoutMs,
+	);
 
-			for (const secret of passwordForms(sim)) expect(answers.join('\n')).not.toContain(secret);
-		} finally {
-			await mcp.close();
-		}
-	}, testTimeoutMs);
+	it(
+		'"new alert to message" turns each bulletin entry into a readable message',
+		async () => {
+			const appointment = sim.addAlert({
+				nif: 'B64717838',
+				entries: [
+					{
+						label: 'Nombramientos',
+						positions: [
+							{
+								role: 'Adm. Unico',
+								type: 'Person',
+								name_person: 'GARCIA LOPEZ MARIA',
+								slug_person: 'garcia-lopez-maria',
+							},
+						],
+					},
+				],
+			});
+			const capitalIncrease = sim.addAlert({ nif: 'A86212420', label: 'Ampliación de capital' });
+			const rest = await signedIn();
 
-	it("leave nothing for n8n's report of what n8n 3 breaks to flag, with the package installed", async () => {
-		const report = await n8n3BreakingChanges(await signedIn());
+			// As the editor's "Execute workflow" does: the trigger shows recent alerts, the rest of the workflow runs on them.
+			const executionId = await rest.runManually(examples.alertToMessage.id, {
+				triggerToStartFrom: { name: 'New BORME Alert' },
+			});
+			const execution = await rest.waitForExecution(executionId);
 
-		expect(report.targetVersion).toBe('v3');
-		// The workflow rules read every workflow of the instance: the examples.
-		expect(report.totalWorkflows).toBe(exampleFiles.length);
-		// No rule reads the installed packages; N8N_UNVERIFIED_PACKAGES_ENABLED=true (what the README tells
-		// users to set until the package is verified) keeps the unverified-packages rule quiet.
-		expect(findingsAboutTheInstance(report)).toEqual([]);
-	}, testTimeoutMs);
+			const message = (alert: typeof appointment, people: string) => {
+				const [{ borme }] = alert.data;
+				return `${alert.entity_name}: ${alert.data[0].label}${people}. BORME ${borme.date}, ${borme.province}: ${borme.url}`;
+			};
+			expect(execution.status, JSON.stringify(execution.run.data.resultData.error)).toBe('success');
+			expect(nodeOutputJson(execution.run, 'Format Message')).toEqual([
+				{ message: message(appointment, ' (Adm. Unico: GARCIA LOPEZ MARIA)') },
+				{ message: message(capitalIncrease, '') },
+			]);
+		},
+		testTimeoutMs,
+	);
+
+	it(
+		'"tools for AI assistants" serve an MCP client: the tools, a follow, a refused NIF, and one order asked twice paid once',
+		async () => {
+			const running = await runningServer();
+			await (await N8nRestClient.signIn(running)).activateWorkflow(examples.mcpServer.id);
+			const endpoint = `${running.baseUrl}/mcp/librebor`;
+			await mcpEndpointRegistered(endpoint);
+			const mcp = await connectMcpClient(endpoint, mcpToken);
+			const answers: string[] = [];
+			const call = async (tool: string, args: Record<string, unknown>) => {
+				const answer = await mcp.callTool(tool, args);
+				answers.push(answer.text);
+				return answer;
+			};
+			try {
+				const tools = await mcp.listTools();
+				expect(tools.map((tool) => tool.name).sort()).toEqual([
+					'Follow_Company',
+					'Get_Unread_Alerts',
+					'Get_Watched_Companies',
+					'Order_Annual_Accounts',
+				]);
+				const orderTool = tools.find((tool) => tool.name === 'Order_Annual_Accounts');
+				expect(orderTool?.description).toMatch(/^Spends money: .* prepaid balance/);
+				expect(orderTool?.description).toMatch(/same NIF and year .* is not paid again/);
+				expect(Object.keys(orderTool?.inputSchema.properties ?? {}).sort()).toEqual([
+					'nif',
+					'year',
+				]);
+
+				const followed = await call('Follow_Company', { nif: 'A28012342' });
+				expect(followed.isError, followed.text).toBe(false);
+				expect(JSON.parse(followed.text)).toEqual([
+					{ result: 'success', nif: 'A28012342', change: 'followed' },
+				]);
+				expect((await call('Get_Watched_Companies', {})).text).toContain('A28012342');
+
+				const followsSent = sim.requestsTo('POST', '/v2/alerts/follow/').length;
+				const refused = await call('Follow_Company', { nif: 'B12345670' });
+				expect(refused.isError).toBe(true);
+				expect(refused.text).toMatch(/The NIF "B12345670" is not valid/);
+				expect(sim.requestsTo('POST', '/v2/alerts/follow/')).toHaveLength(followsSent);
+
+				const ordersBefore = sim.ordersReceived;
+				const year = new Date().getUTCFullYear() - 2;
+				const first = await call('Order_Annual_Accounts', { nif: 'A86212420', year });
+				const again = await call('Order_Annual_Accounts', { nif: 'A86212420', year });
+				expect(first.isError, first.text).toBe(false);
+				expect(again.isError, again.text).toBe(false);
+				const [placed] = JSON.parse(first.text) as Array<{ document_id: string }>;
+				expect(JSON.parse(again.text)).toEqual([
+					expect.objectContaining({ document_id: placed.document_id, reused_order: true }),
+				]);
+				expect(sim.ordersReceived).toBe(ordersBefore + 1);
+
+				for (const secret of passwordForms(sim)) expect(answers.join('\n')).not.toContain(secret);
+			} finally {
+				await mcp.close();
+			}
+		},
+		testTimeoutMs,
+	);
+
+	it(
+		"leave nothing for n8n's report of what n8n 3 breaks to flag, with the package installed",
+		async () => {
+			const report = await n8n3BreakingChanges(await signedIn());
+
+			expect(report.targetVersion).toBe('v3');
+			// The workflow rules read every workflow of the instance: the examples.
+			expect(report.totalWorkflows).toBe(exampleFiles.length);
+			// No rule reads the installed packages; N8N_UNVERIFIED_PACKAGES_ENABLED=true (what the README tells
+			// users to set until the package is verified) keeps the unverified-packages rule quiet.
+			expect(findingsAboutTheInstance(report)).toEqual([]);
+		},
+		testTimeoutMs,
+	);
 });

@@ -13,7 +13,10 @@ interface PackageManifest {
 }
 
 interface LoadedNodeClass {
-	new (): { description: { name: string; displayName: string; version: number | number[] }; currentVersion?: number };
+	new (): {
+		description: { name: string; displayName: string; version: number | number[] };
+		currentVersion?: number;
+	};
 }
 
 /** The rows n8n's installer writes for each node: its display name, type and newest version. */
@@ -23,7 +26,8 @@ function installedNodes(packageFolder: string, manifest: PackageManifest) {
 		const exported = load(path.join(packageFolder, file)) as Record<string, LoadedNodeClass>;
 		const node = new (Object.values(exported)[0])();
 		const { name, displayName, version } = node.description;
-		const latestVersion = node.currentVersion ?? (Array.isArray(version) ? version[version.length - 1] : version);
+		const latestVersion =
+			node.currentVersion ?? (Array.isArray(version) ? version[version.length - 1] : version);
 		return { name: displayName, type: `${manifest.name}.${name}`, latestVersion };
 	});
 }
@@ -37,7 +41,9 @@ function installedNodes(packageFolder: string, manifest: PackageManifest) {
  * created the database (an import), with `packageFolder` holding the same build that was installed.
  */
 export function recordInstalledPackage(folder: N8nUserFolder, packageFolder: string): void {
-	const manifest = JSON.parse(readFileSync(path.join(packageFolder, 'package.json'), 'utf8')) as PackageManifest;
+	const manifest = JSON.parse(
+		readFileSync(path.join(packageFolder, 'package.json'), 'utf8'),
+	) as PackageManifest;
 	const nodes = installedNodes(packageFolder, manifest);
 	const database = new DatabaseSync(path.join(folder.root, '.n8n', 'database.sqlite'));
 	const now = new Date().toISOString().replace('T', ' ').replace('Z', '');
@@ -51,11 +57,19 @@ export function recordInstalledPackage(folder: N8nUserFolder, packageFolder: str
 				ON CONFLICT ("packageName") DO UPDATE SET "installedVersion" = excluded."installedVersion",
 					"authorName" = excluded."authorName", "authorEmail" = excluded."authorEmail", "updatedAt" = excluded."updatedAt"`,
 			)
-			.run(manifest.name, manifest.version, manifest.author?.name ?? null, manifest.author?.email ?? null, now, now);
+			.run(
+				manifest.name,
+				manifest.version,
+				manifest.author?.name ?? null,
+				manifest.author?.email ?? null,
+				now,
+				now,
+			);
 		const insertNode = database.prepare(
 			'INSERT INTO installed_nodes ("name", "type", "latestVersion", "package") VALUES (?, ?, ?, ?)',
 		);
-		for (const node of nodes) insertNode.run(node.name, node.type, node.latestVersion, manifest.name);
+		for (const node of nodes)
+			insertNode.run(node.name, node.type, node.latestVersion, manifest.name);
 		database.exec('COMMIT');
 	} catch (error) {
 		database.exec('ROLLBACK');

@@ -1,6 +1,10 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { libreBorCredentialRef, libreBorNodeType, libreBorTriggerNodeType } from './libreBorN8n.mts';
+import {
+	libreBorCredentialRef,
+	libreBorNodeType,
+	libreBorTriggerNodeType,
+} from './libreBorN8n.mts';
 import type { WorkflowNode } from './workflowBuilder.mts';
 
 type Credential = { id: string; name: string };
@@ -23,7 +27,11 @@ export function libreBor(
 }
 
 /** A LibreBOR Trigger polling every minute (the shortest interval n8n allows). */
-export function libreBorTrigger(name: string, parameters: INodeParameters, credential = libreBorCredentialRef): WorkflowNode {
+export function libreBorTrigger(
+	name: string,
+	parameters: INodeParameters,
+	credential = libreBorCredentialRef,
+): WorkflowNode {
 	return {
 		name,
 		type: libreBorTriggerNodeType,

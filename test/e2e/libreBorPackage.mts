@@ -32,8 +32,14 @@ export async function packedLibreBorPackage(): Promise<PackedPackage> {
 
 async function pack(destination: string): Promise<PackedPackage> {
 	const stdout = await npm(['pack', '--json', '--pack-destination', destination]);
-	const [packed] = JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
-	return { tarball: path.join(destination, packed.filename), files: packed.files.map((file) => file.path) };
+	const [packed] = JSON.parse(stdout) as Array<{
+		filename: string;
+		files: Array<{ path: string }>;
+	}>;
+	return {
+		tarball: path.join(destination, packed.filename),
+		files: packed.files.map((file) => file.path),
+	};
 }
 
 async function npm(args: string[]): Promise<string> {
@@ -50,6 +56,8 @@ async function npm(args: string[]): Promise<string> {
 		return stdout;
 	} catch (error) {
 		const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-		throw new Error(`npm ${args.join(' ')} failed: ${(error as Error).message}\n${stdout ?? ''}\n${stderr ?? ''}`);
+		throw new Error(
+			`npm ${args.join(' ')} failed: ${(error as Error).message}\n${stdout ?? ''}\n${stderr ?? ''}`,
+		);
 	}
 }

@@ -15,7 +15,11 @@ export interface MainJob {
 }
 
 /** Runs the README's main job, `npm start`, as a user would, with its own temp folder and data folder. */
-export function startMainJob(settings: { port: number; dataFolder: string; tempFolder: string }): MainJob {
+export function startMainJob(settings: {
+	port: number;
+	dataFolder: string;
+	tempFolder: string;
+}): MainJob {
 	const node24 = findNode24();
 	const { NODE_ENV: _testEnvironment, ...environment } = process.env;
 	const child = spawn(node24, ['scripts/start.mts'], {

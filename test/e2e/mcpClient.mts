@@ -10,7 +10,13 @@ export interface McpToolAnswer {
 }
 
 export interface McpSession {
-	listTools(): Promise<Array<{ name: string; description?: string; inputSchema: { properties?: Record<string, unknown> } }>>;
+	listTools(): Promise<
+		Array<{
+			name: string;
+			description?: string;
+			inputSchema: { properties?: Record<string, unknown> };
+		}>
+	>;
 	callTool(name: string, args: Record<string, unknown>): Promise<McpToolAnswer>;
 	close(): Promise<void>;
 }
@@ -46,7 +52,8 @@ export async function connectMcpClient(url: string, bearerToken: string): Promis
 export async function mcpEndpointRegistered(url: string, timeoutMs = 30_000): Promise<void> {
 	const deadline = Date.now() + timeoutMs;
 	while ((await fetch(url, { method: 'POST' })).status === 404) {
-		if (Date.now() > deadline) throw new Error(`n8n did not register the MCP endpoint ${url} within ${timeoutMs} ms`);
+		if (Date.now() > deadline)
+			throw new Error(`n8n did not register the MCP endpoint ${url} within ${timeoutMs} ms`);
 		await delay(200);
 	}
 }

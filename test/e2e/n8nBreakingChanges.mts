@@ -25,7 +25,10 @@ export interface BreakingChangesReport {
  * "Import from URL" from the editor (raised on every instance), and runs only from its Docker image
  * (raised on every instance outside a container, such as the one these tests install from npm).
  */
-export const findingsAboutN8nItself = ['workflow-import-url-removed-v3', 'docker-only-deployment-v3'];
+export const findingsAboutN8nItself = [
+	'workflow-import-url-removed-v3',
+	'docker-only-deployment-v3',
+];
 
 /**
  * Runs n8n's breaking-changes report for n8n 3 (module `breaking-changes`, on by default in n8n 2.41,

@@ -65,7 +65,10 @@ export async function runN8nCommandOrThrow(
 }
 
 /** Imports credentials (objects with id, name, type and plain `data`; n8n encrypts it). */
-export async function importCredentials(folder: N8nUserFolder, credentials: object[]): Promise<void> {
+export async function importCredentials(
+	folder: N8nUserFolder,
+	credentials: object[],
+): Promise<void> {
 	const file = await writeJsonFile(folder, 'credentials', credentials);
 	try {
 		await runN8nCommandOrThrow(folder, ['import:credentials', `--input=${file}`]);
@@ -117,7 +120,11 @@ export async function executeWorkflow(
 	workflowId: string,
 	options: N8nCommandOptions = {},
 ): Promise<WorkflowExecution> {
-	const result = await runN8nCommand(folder, ['execute', `--id=${workflowId}`, '--rawOutput'], options);
+	const result = await runN8nCommand(
+		folder,
+		['execute', `--id=${workflowId}`, '--rawOutput'],
+		options,
+	);
 	const run = parseRunOutput(result.stdout);
 	const succeeded = result.exitCode === 0 && run !== undefined && !run.data.resultData.error;
 	return { succeeded, run, result };
@@ -125,7 +132,11 @@ export async function executeWorkflow(
 
 let fileCount = 0;
 
-async function writeJsonFile(folder: N8nUserFolder, kind: string, content: unknown): Promise<string> {
+async function writeJsonFile(
+	folder: N8nUserFolder,
+	kind: string,
+	content: unknown,
+): Promise<string> {
 	fileCount += 1;
 	const file = path.join(folder.root, `import-${kind}-${fileCount}.json`);
 	await writeFile(file, JSON.stringify(content, null, 2), 'utf8');

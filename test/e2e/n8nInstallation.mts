@@ -24,7 +24,9 @@ let installing: Promise<N8nInstallation> | undefined;
  * Installs n8n on first use (a few minutes; cached under ~/.cache afterwards) and returns where it is.
  * Set LIBREBOR_N8N_HOME to use another folder.
  */
-export async function ensureN8nInstalled(options: EnsureN8nInstalledOptions = {}): Promise<N8nInstallation> {
+export async function ensureN8nInstalled(
+	options: EnsureN8nInstalledOptions = {},
+): Promise<N8nInstallation> {
 	installing ??= install(options.onStep);
 	return await installing;
 }
@@ -43,10 +45,12 @@ async function install(onStep?: (step: string) => void): Promise<N8nInstallation
 		// The script's own steps are whole lines without indentation; npm's messages are passed on too.
 		for (const line of chunk.split('\n')) if (line.trim() !== '') onStep?.(line.trimEnd());
 	});
-	const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
-		child.on('error', reject);
-		child.on('close', (exitCode, exitSignal) => resolve([exitCode, exitSignal]));
-	});
+	const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>(
+		(resolve, reject) => {
+			child.on('error', reject);
+			child.on('close', (exitCode, exitSignal) => resolve([exitCode, exitSignal]));
+		},
+	);
 	if (code !== 0) {
 		throw new Error(
 			`Could not install n8n with ${script} (exit code ${code}, signal ${signal}):\n${stderr.slice(-4000)}`,

@@ -25,9 +25,14 @@ export function readLogFile(file: string): N8nLogEntry[] {
 }
 
 /** Warnings and errors whose message or details mention `subject` (a package name, a node type...). */
-export function problemsMentioning(entries: N8nLogEntry[], subject: string | RegExp): N8nLogEntry[] {
+export function problemsMentioning(
+	entries: N8nLogEntry[],
+	subject: string | RegExp,
+): N8nLogEntry[] {
 	return entries.filter(
-		(entry) => (entry.level === 'warn' || entry.level === 'error') && mentions(JSON.stringify(entry), subject),
+		(entry) =>
+			(entry.level === 'warn' || entry.level === 'error') &&
+			mentions(JSON.stringify(entry), subject),
 	);
 }
 

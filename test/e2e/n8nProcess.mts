@@ -6,7 +6,8 @@ import { findFreePort } from './freePort.mts';
 import type { N8nUserFolder } from './n8nUserFolder.mts';
 
 /** Settings of the test runner's own process that must not leak into n8n. */
-const notInherited = /^(N8N_|DB_|EXECUTIONS_|QUEUE_|VITEST|NODE_ENV$|NODE_OPTIONS$|TEST$|E2E_TESTS$)/;
+const notInherited =
+	/^(N8N_|DB_|EXECUTIONS_|QUEUE_|VITEST|NODE_ENV$|NODE_OPTIONS$|TEST$|E2E_TESTS$)/;
 
 /** The stdout and stderr of an n8n process, collected as they arrive. */
 export class CapturedOutput {
@@ -90,10 +91,12 @@ export async function spawnN8n(
 	});
 	const output = new CapturedOutput();
 	output.attach(child);
-	const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
-		child.on('error', reject);
-		child.on('close', (code, signal) => resolve({ code, signal }));
-	});
+	const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
+		(resolve, reject) => {
+			child.on('error', reject);
+			child.on('close', (code, signal) => resolve({ code, signal }));
+		},
+	);
 	return { child, output, logFile, exited };
 }
 

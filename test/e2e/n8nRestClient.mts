@@ -95,7 +95,10 @@ export class N8nRestClient {
 	/** Executions, newest first (up to 100). */
 	async listExecutions(filter: ExecutionFilter = {}): Promise<ExecutionSummary[]> {
 		const query = new URLSearchParams({ filter: JSON.stringify(filter), limit: '100' });
-		const page = await this.request<{ results: ExecutionSummary[] }>('GET', `/rest/executions?${query}`);
+		const page = await this.request<{ results: ExecutionSummary[] }>(
+			'GET',
+			`/rest/executions?${query}`,
+		);
 		return page.results;
 	}
 
@@ -132,7 +135,9 @@ export class N8nRestClient {
 					!except?.has(execution.id),
 			);
 			if (finished.length >= count) {
-				const details = await Promise.all(finished.map(async ({ id }) => await this.getExecution(id)));
+				const details = await Promise.all(
+					finished.map(async ({ id }) => await this.getExecution(id)),
+				);
 				return details.reverse();
 			}
 			if (Date.now() > deadline) {
@@ -164,7 +169,8 @@ export class N8nRestClient {
 			`/rest/workflows/${workflowId}/run`,
 			{ workflowData, ...body },
 		);
-		if (!answer?.executionId) throw new Error(`The manual run started no execution: ${JSON.stringify(answer)}`);
+		if (!answer?.executionId)
+			throw new Error(`The manual run started no execution: ${JSON.stringify(answer)}`);
 		return answer.executionId;
 	}
 
@@ -186,7 +192,10 @@ export class N8nRestClient {
 
 	/** Publishes (activates) a workflow's current version while n8n runs, as the editor's Publish button does. */
 	async activateWorkflow(workflowId: string): Promise<void> {
-		const { versionId } = await this.request<{ versionId: string }>('GET', `/rest/workflows/${workflowId}`);
+		const { versionId } = await this.request<{ versionId: string }>(
+			'GET',
+			`/rest/workflows/${workflowId}`,
+		);
 		await this.request('POST', `/rest/workflows/${workflowId}/activate`, { versionId });
 	}
 

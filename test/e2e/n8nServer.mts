@@ -2,7 +2,12 @@ import { setTimeout as delay } from 'node:timers/promises';
 
 import { findFreePort } from './freePort.mts';
 import { readLogFile, type N8nLogEntry } from './n8nLog.mts';
-import { signalProcessGroup, spawnN8n, type CapturedOutput, type N8nProcess } from './n8nProcess.mts';
+import {
+	signalProcessGroup,
+	spawnN8n,
+	type CapturedOutput,
+	type N8nProcess,
+} from './n8nProcess.mts';
 import type { N8nUserFolder } from './n8nUserFolder.mts';
 
 /** A running `n8n start`. */
@@ -34,7 +39,10 @@ export interface StartN8nOptions {
 const readyMessage = /Editor is now accessible via/;
 
 /** Starts `n8n start` (on a free port unless one is given) and waits until its editor is ready. */
-export async function startN8n(folder: N8nUserFolder, options: StartN8nOptions = {}): Promise<N8nServer> {
+export async function startN8n(
+	folder: N8nUserFolder,
+	options: StartN8nOptions = {},
+): Promise<N8nServer> {
 	const port = options.port ?? (await findFreePort());
 	const baseUrl = `http://127.0.0.1:${port}`;
 	const started = await spawnN8n(folder, ['start'], {
@@ -50,12 +58,16 @@ export async function startN8n(folder: N8nUserFolder, options: StartN8nOptions =
 		baseUrl,
 		output: started.output,
 		logEntries: () => readLogFile(started.logFile),
-		waitForOutput: async (pattern, timeoutMs = 60_000) => await waitForOutput(started, pattern, timeoutMs),
+		waitForOutput: async (pattern, timeoutMs = 60_000) =>
+			await waitForOutput(started, pattern, timeoutMs),
 		stop: async (timeoutMs = 20_000) => {
 			if (running) {
 				// n8n stops its own task runner on SIGTERM; the whole group is killed only if it hangs.
 				started.child.kill('SIGTERM');
-				const stopped = await Promise.race([started.exited.then(() => true), delay(timeoutMs, false)]);
+				const stopped = await Promise.race([
+					started.exited.then(() => true),
+					delay(timeoutMs, false),
+				]);
 				if (!stopped) signalProcessGroup(started.child, 'SIGKILL');
 				await started.exited;
 			}
@@ -74,7 +86,11 @@ export async function startN8n(folder: N8nUserFolder, options: StartN8nOptions =
 	return server;
 }
 
-async function waitForOutput(started: N8nProcess, pattern: RegExp, timeoutMs: number): Promise<void> {
+async function waitForOutput(
+	started: N8nProcess,
+	pattern: RegExp,
+	timeoutMs: number,
+): Promise<void> {
 	const { output } = started;
 	await new Promise<void>((resolve, reject) => {
 		const finish = (error?: Error) => {
@@ -87,13 +103,20 @@ async function waitForOutput(started: N8nProcess, pattern: RegExp, timeoutMs: nu
 			if (pattern.test(output.all)) finish();
 		};
 		const timer = setTimeout(
-			() => finish(new Error(`n8n did not print ${pattern} within ${timeoutMs} ms. Output:\n${output.all}`)),
+			() =>
+				finish(
+					new Error(`n8n did not print ${pattern} within ${timeoutMs} ms. Output:\n${output.all}`),
+				),
 			timeoutMs,
 		);
 		const stopListening = output.onChange(check);
 		void started.exited.then(({ code, signal }) => {
 			if (!pattern.test(output.all)) {
-				finish(new Error(`n8n exited (code ${code}, signal ${signal}) before printing ${pattern}. Output:\n${output.all}`));
+				finish(
+					new Error(
+						`n8n exited (code ${code}, signal ${signal}) before printing ${pattern}. Output:\n${output.all}`,
+					),
+				);
 			}
 		});
 		check();

@@ -39,19 +39,24 @@ function offlineSettingsFor(installation: N8nInstallation): Record<string, strin
 	const modulesFolder = path.join(installation.home, 'node_modules', 'n8n', 'dist', 'modules');
 	const known = (settings.N8N_DISABLED_MODULES ?? '')
 		.split(',')
-		.filter((name) => [name, `${name}.ee`].some((folder) => existsSync(path.join(modulesFolder, folder))));
+		.filter((name) =>
+			[name, `${name}.ee`].some((folder) => existsSync(path.join(modulesFolder, folder))),
+		);
 	if (known.length > 0) settings.N8N_DISABLED_MODULES = known.join(',');
 	else delete settings.N8N_DISABLED_MODULES;
 	return settings;
 }
 
 /** Creates an empty n8n user folder in the system's temporary folder, or opens `options.root`. */
-export async function createN8nUserFolder(options: N8nUserFolderOptions = {}): Promise<N8nUserFolder> {
+export async function createN8nUserFolder(
+	options: N8nUserFolderOptions = {},
+): Promise<N8nUserFolder> {
 	const installation = await ensureN8nInstalled();
 	const root = options.root ?? (await mkdtemp(path.join(os.tmpdir(), 'n8n-e2e-')));
 	await mkdir(root, { recursive: true });
 	const extraCaCertificates =
-		options.extraCaCertificates ?? (existsSync(simulatorCaCertificate) ? simulatorCaCertificate : undefined);
+		options.extraCaCertificates ??
+		(existsSync(simulatorCaCertificate) ? simulatorCaCertificate : undefined);
 	const env: Record<string, string> = {
 		...offlineSettingsFor(installation),
 		N8N_USER_FOLDER: root,

@@ -14,7 +14,10 @@ const staleLockMs = 10 * 60_000;
  * Vitest runs every test file in a child process of its main process, so the main process
  * (its id and start time) names the run.
  */
-export async function oncePerTestRun<T>(name: string, work: (folder: string) => Promise<T>): Promise<T> {
+export async function oncePerTestRun<T>(
+	name: string,
+	work: (folder: string) => Promise<T>,
+): Promise<T> {
 	const base = path.join(os.tmpdir(), 'n8n-nodes-librebor-e2e', name);
 	const runFolder = path.join(base, `run-${testRunId()}`);
 	const resultFile = path.join(runFolder, 'result.json');

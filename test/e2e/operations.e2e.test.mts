@@ -3,9 +3,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isValidNif, startSimulator, type Alert, type Simulator } from '../simulator/index.mts';
 import { asJson, entryItems } from './alertEntries.mts';
 import { nodeOutputItems, nodeOutputJson, type ExecutionRun } from './executionRun.mts';
-import { createN8nWithLibreBor, libreBorCredential, libreBorNodeType, passwordForms } from './libreBorN8n.mts';
+import {
+	createN8nWithLibreBor,
+	libreBorCredential,
+	libreBorNodeType,
+	passwordForms,
+} from './libreBorN8n.mts';
 import { libreBor } from './libreBorNodes.mts';
-import { executeWorkflow, importCredentials, importWorkflows, type WorkflowExecution } from './n8nCli.mts';
+import {
+	executeWorkflow,
+	importCredentials,
+	importWorkflows,
+	type WorkflowExecution,
+} from './n8nCli.mts';
 import type { N8nUserFolder } from './n8nUserFolder.mts';
 import { jsonItem, manualTrigger, splitOut, workflow } from './workflowBuilder.mts';
 
@@ -26,7 +36,12 @@ const everyOperation = workflow(
 	'LibreBOR: every operation',
 	[
 		manualTrigger(),
-		libreBor('Get Alerts', { resource: 'alert', operation: 'getMany', returnAll: true, output: 'alert' }),
+		libreBor('Get Alerts', {
+			resource: 'alert',
+			operation: 'getMany',
+			returnAll: true,
+			output: 'alert',
+		}),
 		libreBor(
 			'Get Alert Entries',
 			{ resource: 'alert', operation: 'getMany', returnAll: false, limit: 3, output: 'entry' },
@@ -37,11 +52,23 @@ const everyOperation = workflow(
 			{ resource: 'alert', operation: 'markAsRead', alertId: '={{ $json.alert_id }}' },
 			{ executeOnce: true },
 		),
-		libreBor('Mark All Read', { resource: 'alert', operation: 'markAllAsRead' }, { executeOnce: true }),
+		libreBor(
+			'Mark All Read',
+			{ resource: 'alert', operation: 'markAllAsRead' },
+			{ executeOnce: true },
+		),
 
 		libreBor('Follow', { resource: 'watchlist', operation: 'follow', nif: 'es A2801-2342' }),
-		libreBor('Unfollow', { resource: 'watchlist', operation: 'unfollow', nif: 'B64717838' }, { executeOnce: true }),
-		libreBor('Watch List', { resource: 'watchlist', operation: 'getMany', returnAll: true }, { executeOnce: true }),
+		libreBor(
+			'Unfollow',
+			{ resource: 'watchlist', operation: 'unfollow', nif: 'B64717838' },
+			{ executeOnce: true },
+		),
+		libreBor(
+			'Watch List',
+			{ resource: 'watchlist', operation: 'getMany', returnAll: true },
+			{ executeOnce: true },
+		),
 		libreBor(
 			'First Watched',
 			{ resource: 'watchlist', operation: 'getMany', returnAll: false, limit: 1 },
@@ -49,7 +76,11 @@ const everyOperation = workflow(
 		),
 
 		libreBor('Order', { resource: 'document', operation: 'order', ...orderOnly }),
-		libreBor('Get Document', { resource: 'document', operation: 'get', documentId: '={{ $json.document_id }}' }),
+		libreBor('Get Document', {
+			resource: 'document',
+			operation: 'get',
+			documentId: '={{ $json.document_id }}',
+		}),
 		libreBor('Download Document', {
 			resource: 'document',
 			operation: 'download',
@@ -100,7 +131,10 @@ describe('every LibreBOR operation run by a real n8n (`n8n execute`)', () => {
 		ordersBefore = sim.ordersReceived;
 
 		execution = await executeWorkflow(folder, workflowId);
-		if (!execution.run) throw new Error(`n8n printed no run:\n${execution.result.stdout}\n${execution.result.stderr}`);
+		if (!execution.run)
+			throw new Error(
+				`n8n printed no run:\n${execution.result.stdout}\n${execution.result.stderr}`,
+			);
 		run = execution.run;
 	}, setupTimeoutMs);
 
@@ -118,7 +152,8 @@ describe('every LibreBOR operation run by a real n8n (`n8n execute`)', () => {
 		for (const node of libreBorNodes) {
 			const items = nodeOutputItems(run, node.name);
 			expect(items.length, node.name).toBeGreaterThan(0);
-			for (const item of items) expect(item.pairedItem, node.name).toMatchObject({ item: expect.any(Number) });
+			for (const item of items)
+				expect(item.pairedItem, node.name).toMatchObject({ item: expect.any(Number) });
 		}
 	});
 
@@ -136,7 +171,9 @@ describe('every LibreBOR operation run by a real n8n (`n8n execute`)', () => {
 	it('alert Mark as Read marks the alert it is given', () => {
 		const alertId = alertsBefore[0].id;
 
-		expect(nodeOutputJson(run, 'Mark Alert Read')).toEqual([{ result: 'success', alert_id: alertId }]);
+		expect(nodeOutputJson(run, 'Mark Alert Read')).toEqual([
+			{ result: 'success', alert_id: alertId },
+		]);
 		expect(sim.requestsTo('GET', `/v2/alerts/mark_as_read/${alertId}/`)).toHaveLength(1);
 	});
 
@@ -147,9 +184,17 @@ describe('every LibreBOR operation run by a real n8n (`n8n execute`)', () => {
 	});
 
 	it('watch list Follow and Unfollow change the watch list and say what changed', () => {
-		expect(nodeOutputJson(run, 'Follow')).toEqual([{ result: 'success', nif: 'A28012342', change: 'followed' }]);
-		expect(nodeOutputJson(run, 'Unfollow')).toEqual([{ result: 'success', nif: 'B64717838', change: 'unfollowed' }]);
-		expect(sim.watchlist.map((entity) => entity.nif).sort()).toEqual(['A28012342', 'A86212420', 'J99216582']);
+		expect(nodeOutputJson(run, 'Follow')).toEqual([
+			{ result: 'success', nif: 'A28012342', change: 'followed' },
+		]);
+		expect(nodeOutputJson(run, 'Unfollow')).toEqual([
+			{ result: 'success', nif: 'B64717838', change: 'unfollowed' },
+		]);
+		expect(sim.watchlist.map((entity) => entity.nif).sort()).toEqual([
+			'A28012342',
+			'A86212420',
+			'J99216582',
+		]);
 	});
 
 	it('watch list Get Many outputs the watched companies as the API returns them, all or up to the limit', () => {
@@ -164,7 +209,9 @@ describe('every LibreBOR operation run by a real n8n (`n8n execute`)', () => {
 		const orders = sim.requestsTo('POST', '/v2/documents/order/');
 
 		expect(ordered).toEqual({ result: 'success', document_id: expect.any(String), ...orderOnly });
-		expect(sim.documents.find((document) => document.id === ordered.document_id)).toMatchObject(orderOnly);
+		expect(sim.documents.find((document) => document.id === ordered.document_id)).toMatchObject(
+			orderOnly,
+		);
 		expect(orders.filter((request) => request.form.nif === orderOnly.nif)).toHaveLength(1);
 		expect(orders.filter((request) => request.form.nif === orderAndDownload.nif)).toHaveLength(1);
 		expect(sim.ordersReceived).toBe(ordersBefore + 2);
@@ -191,7 +238,10 @@ describe('every LibreBOR operation run by a real n8n (`n8n execute`)', () => {
 		const [ordered] = nodeOutputJson(run, 'Order');
 		const [downloaded] = nodeOutputItems(run, 'Download Document');
 
-		expect(downloaded.json).toMatchObject({ document_id: ordered.document_id, status: 'completed' });
+		expect(downloaded.json).toMatchObject({
+			document_id: ordered.document_id,
+			status: 'completed',
+		});
 		expect(downloaded.binary?.pdf).toMatchObject({
 			fileName: `cuentas-anuales-${orderOnly.nif}-${orderOnly.year}.pdf`,
 			mimeType: 'application/pdf',
@@ -210,7 +260,9 @@ describe('every LibreBOR operation run by a real n8n (`n8n execute`)', () => {
 			download_link: expect.stringMatching(/^https:\/\//),
 		});
 		// It asked again after Poll Interval while the document was processing.
-		expect(sim.requestsTo('GET', `/v2/documents/${String(item.json.document_id)}/`).length).toBeGreaterThan(1);
+		expect(
+			sim.requestsTo('GET', `/v2/documents/${String(item.json.document_id)}/`).length,
+		).toBeGreaterThan(1);
 		expect(item.binary?.data).toMatchObject({
 			fileName: `cuentas-anuales-${orderAndDownload.nif}-${orderAndDownload.year}.pdf`,
 			mimeType: 'application/pdf',
@@ -234,7 +286,10 @@ describe('every LibreBOR operation run by a real n8n (`n8n execute`)', () => {
 			json: { result: 'success', nif: 'A86212420', change: 'already_followed' },
 			pairedItem: { item: 0 },
 		});
-		expect(items[1]).toMatchObject({ json: { error: expect.stringMatching(/NIF/) }, pairedItem: { item: 1 } });
+		expect(items[1]).toMatchObject({
+			json: { error: expect.stringMatching(/NIF/) },
+			pairedItem: { item: 1 },
+		});
 	});
 
 	it('never prints the password', () => {

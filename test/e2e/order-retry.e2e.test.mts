@@ -9,7 +9,14 @@ import { importCredentials, importWorkflows } from './n8nCli.mts';
 import { N8nRestClient, type ExecutionDetails } from './n8nRestClient.mts';
 import { startN8n, type N8nServer } from './n8nServer.mts';
 import type { N8nUserFolder } from './n8nUserFolder.mts';
-import { everyFewSeconds, jsonItem, noOp, splitOut, stopAndError, workflow } from './workflowBuilder.mts';
+import {
+	everyFewSeconds,
+	jsonItem,
+	noOp,
+	splitOut,
+	stopAndError,
+	workflow,
+} from './workflowBuilder.mts';
 
 const setupTimeoutMs = 600_000;
 const testTimeoutMs = 300_000;
@@ -65,7 +72,10 @@ describe('Orders of a published workflow, across executions and retries in a rea
 	}
 
 	/** Publishes the workflow until its schedule has run it once, and returns that production execution. */
-	async function runOnceInProduction(workflowId: string, previousRuns = 0): Promise<ExecutionDetails> {
+	async function runOnceInProduction(
+		workflowId: string,
+		previousRuns = 0,
+	): Promise<ExecutionDetails> {
 		await rest.activateWorkflow(workflowId);
 		const runs = await rest.waitForExecutions(workflowId, previousRuns + 1, { mode: 'trigger' });
 		await rest.deactivateWorkflow(workflowId);
@@ -73,7 +83,11 @@ describe('Orders of a published workflow, across executions and retries in a rea
 	}
 
 	async function retry(executionId: string, loadWorkflow: boolean): Promise<ExecutionDetails> {
-		const answer = await rest.request<{ id: string }>('POST', `/rest/executions/${executionId}/retry`, { loadWorkflow });
+		const answer = await rest.request<{ id: string }>(
+			'POST',
+			`/rest/executions/${executionId}/retry`,
+			{ loadWorkflow },
+		);
 		return await rest.waitForExecution(answer.id);
 	}
 
@@ -86,10 +100,18 @@ describe('Orders of a published workflow, across executions and retries in a rea
 			{ sim: afterOrdering, ref: { id: 'libreborOrdRetry1', name: 'LibreBOR retry 1' } },
 			{ sim: whileOrdering, ref: { id: 'libreborOrdRetry2', name: 'LibreBOR retry 2' } },
 		];
-		await importCredentials(folder, credentials.map(({ sim, ref }) => libreBorCredential(sim, ref)));
-		const withCredential = (definition: typeof failsAfterOrdering, credential: { id: string; name: string }) => ({
+		await importCredentials(
+			folder,
+			credentials.map(({ sim, ref }) => libreBorCredential(sim, ref)),
+		);
+		const withCredential = (
+			definition: typeof failsAfterOrdering,
+			credential: { id: string; name: string },
+		) => ({
 			...definition,
-			nodes: definition.nodes.map((node) => (node.credentials ? { ...node, credentials: { libreBorApi: credential } } : node)),
+			nodes: definition.nodes.map((node) =>
+				node.credentials ? { ...node, credentials: { libreBorApi: credential } } : node,
+			),
 		});
 		await importWorkflows(folder, [
 			withCredential(failsAfterOrdering, credentials[0].ref),
@@ -104,49 +126,66 @@ describe('Orders of a published workflow, across executions and retries in a rea
 		await Promise.all([afterOrdering?.close(), whileOrdering?.close()]);
 	}, testTimeoutMs);
 
-	it('does not order again when a failed execution is retried, with the original or the current workflow', async () => {
-		const failed = await runOnceInProduction(failsAfterOrdering.id);
-		expect(failed.status).toBe('error');
-		const placed = documentIds(afterOrdering);
-		expect(placed).toHaveLength(2);
+	it(
+		'does not order again when a failed execution is retried, with the original or the current workflow',
+		async () => {
+			const failed = await runOnceInProduction(failsAfterOrdering.id);
+			expect(failed.status).toBe('error');
+			const placed = documentIds(afterOrdering);
+			expect(placed).toHaveLength(2);
 
-		const withOriginal = await retry(failed.id, false);
-		const withCurrent = await retry(withOriginal.id, true);
-		for (const retried of [withOriginal, withCurrent]) {
-			expect(retried).toMatchObject({ mode: 'retry', status: 'error' });
-			expect(nodeOutputJson(retried.run, 'Order').map((answer) => answer.document_id)).toEqual(placed);
-		}
-		expect(documentIds(afterOrdering)).toEqual(placed);
-	}, testTimeoutMs);
+			const withOriginal = await retry(failed.id, false);
+			const withCurrent = await retry(withOriginal.id, true);
+			for (const retried of [withOriginal, withCurrent]) {
+				expect(retried).toMatchObject({ mode: 'retry', status: 'error' });
+				expect(nodeOutputJson(retried.run, 'Order').map((answer) => answer.document_id)).toEqual(
+					placed,
+				);
+			}
+			expect(documentIds(afterOrdering)).toEqual(placed);
+		},
+		testTimeoutMs,
+	);
 
-	it('reuses the orders placed before the Order node failed, in a retry after a restart and in later executions', async () => {
-		whileOrdering.balance = 2 * whileOrdering.orderPrice;
-		const failed = await runOnceInProduction(failsWhileOrdering.id);
-		expect(failed.status).toBe('error');
-		const placed = documentIds(whileOrdering);
-		expect(placed).toHaveLength(2);
+	it(
+		'reuses the orders placed before the Order node failed, in a retry after a restart and in later executions',
+		async () => {
+			whileOrdering.balance = 2 * whileOrdering.orderPrice;
+			const failed = await runOnceInProduction(failsWhileOrdering.id);
+			expect(failed.status).toBe('error');
+			const placed = documentIds(whileOrdering);
+			expect(placed).toHaveLength(2);
 
-		// A new n8n process: nothing is left in memory; the retry finds the orders in the execution's data.
-		await stop();
-		await start();
-		whileOrdering.balance = 100 * whileOrdering.orderPrice;
-		const retried = await retry(failed.id, false);
-		expect(retried.status).toBe('success');
-		const output = nodeOutputJson(retried.run, 'Order');
-		expect(output.map((answer: IDataObject) => [answer.document_id, answer.reused_order ?? false])).toEqual([
-			[placed[0], true],
-			[placed[1], true],
-			[documentIds(whileOrdering)[2], false],
-		]);
-		expect(documentIds(whileOrdering)).toHaveLength(3);
+			// A new n8n process: nothing is left in memory; the retry finds the orders in the execution's data.
+			await stop();
+			await start();
+			whileOrdering.balance = 100 * whileOrdering.orderPrice;
+			const retried = await retry(failed.id, false);
+			expect(retried.status).toBe('success');
+			const output = nodeOutputJson(retried.run, 'Order');
+			expect(
+				output.map((answer: IDataObject) => [answer.document_id, answer.reused_order ?? false]),
+			).toEqual([
+				[placed[0], true],
+				[placed[1], true],
+				[documentIds(whileOrdering)[2], false],
+			]);
+			expect(documentIds(whileOrdering)).toHaveLength(3);
 
-		// A later execution of the workflow: the first two from the static data n8n saved, the third from this process.
-		const productionRunsSoFar = (await rest.listExecutions({ workflowId: failsWhileOrdering.id, mode: 'trigger' })).length;
-		const later = await runOnceInProduction(failsWhileOrdering.id, productionRunsSoFar);
-		expect(later.status).toBe('success');
-		expect(nodeOutputJson(later.run, 'Order').map((answer) => [answer.document_id, answer.reused_order])).toEqual(
-			documentIds(whileOrdering).map((id) => [id, true]),
-		);
-		expect(documentIds(whileOrdering)).toHaveLength(3);
-	}, testTimeoutMs);
+			// A later execution of the workflow: the first two from the static data n8n saved, the third from this process.
+			const productionRunsSoFar = (
+				await rest.listExecutions({ workflowId: failsWhileOrdering.id, mode: 'trigger' })
+			).length;
+			const later = await runOnceInProduction(failsWhileOrdering.id, productionRunsSoFar);
+			expect(later.status).toBe('success');
+			expect(
+				nodeOutputJson(later.run, 'Order').map((answer) => [
+					answer.document_id,
+					answer.reused_order,
+				]),
+			).toEqual(documentIds(whileOrdering).map((id) => [id, true]));
+			expect(documentIds(whileOrdering)).toHaveLength(3);
+		},
+		testTimeoutMs,
+	);
 });

@@ -5,7 +5,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { packedLibreBorPackage, type PackedPackage } from './libreBorPackage.mts';
-import { createN8nWithLibreBor, libreBorNodeType, libreBorTriggerNodeType } from './libreBorN8n.mts';
+import {
+	createN8nWithLibreBor,
+	libreBorNodeType,
+	libreBorTriggerNodeType,
+} from './libreBorN8n.mts';
 import { linesMentioning, problemsMentioning } from './n8nLog.mts';
 import { N8nRestClient } from './n8nRestClient.mts';
 import { startN8n, type N8nServer } from './n8nServer.mts';
@@ -23,7 +27,9 @@ interface PackageManifest {
 }
 
 function manifestInside(tarball: string): PackageManifest {
-	return JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }));
+	return JSON.parse(
+		execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' }),
+	);
 }
 
 /** The source a built file comes from, if the build makes it (compiled, or copied as it is). */
@@ -43,7 +49,8 @@ describe('the packed n8n-nodes-librebor package', () => {
 
 	it('holds only the build, the README, the license and package.json', () => {
 		const outside = packed.files.filter(
-			(file) => !file.startsWith('dist/') && !['README.md', 'LICENSE', 'package.json'].includes(file),
+			(file) =>
+				!file.startsWith('dist/') && !['README.md', 'LICENSE', 'package.json'].includes(file),
 		);
 
 		expect(outside).toEqual([]);
@@ -102,7 +109,12 @@ describe('n8n-nodes-librebor installed into a real n8n', () => {
 		const node = types.find((type) => type.name === libreBorNodeType);
 
 		// Version 2 (resource locators) for new nodes; version 1 for the workflows saved before it.
-		expect(node).toMatchObject({ displayName: 'LibreBOR', version: [1, 2], defaultVersion: 2, usableAsTool: true });
+		expect(node).toMatchObject({
+			displayName: 'LibreBOR',
+			version: [1, 2],
+			defaultVersion: 2,
+			usableAsTool: true,
+		});
 		// The codex file: the node panel finds the node by these words.
 		expect(node?.codex?.alias).toEqual(expect.arrayContaining(['BORME', 'cuentas anuales']));
 		await expectIconsServed(node as unknown as IconDescription);
@@ -113,7 +125,12 @@ describe('n8n-nodes-librebor installed into a real n8n', () => {
 	it('offers the LibreBOR Trigger as a polling trigger with its icons', async () => {
 		const node = (await rest.nodeTypes()).find((type) => type.name === libreBorTriggerNodeType);
 
-		expect(node).toMatchObject({ displayName: 'LibreBOR Trigger', version: 1, polling: true, inputs: [] });
+		expect(node).toMatchObject({
+			displayName: 'LibreBOR Trigger',
+			version: 1,
+			polling: true,
+			inputs: [],
+		});
 		expect(node?.usableAsTool).toBeFalsy();
 		await expectIconsServed(node as unknown as IconDescription);
 	});
@@ -123,13 +140,17 @@ describe('n8n-nodes-librebor installed into a real n8n', () => {
 
 		expect(credential).toMatchObject({ displayName: 'LibreBOR API' });
 		const properties = new Map(credential?.properties.map((property) => [property.name, property]));
-		expect([...properties.keys()]).toEqual(expect.arrayContaining(['environment', 'baseUrl', 'username', 'password']));
+		expect([...properties.keys()]).toEqual(
+			expect.arrayContaining(['environment', 'baseUrl', 'username', 'password']),
+		);
 		expect(properties.get('password')?.typeOptions?.password).toBe(true);
 		expect(properties.get('environment')?.default).toBe('production');
 	});
 
 	it('logs no error or warning about the package', () => {
-		const suspicious = linesMentioning(server.output.all, /librebor/i).filter((line) => /error|warn|fail/i.test(line));
+		const suspicious = linesMentioning(server.output.all, /librebor/i).filter((line) =>
+			/error|warn|fail/i.test(line),
+		);
 
 		expect(problemsMentioning(server.logEntries(), /librebor/i)).toEqual([]);
 		expect(suspicious).toEqual([]);

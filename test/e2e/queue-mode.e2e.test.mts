@@ -27,7 +27,11 @@ const triggerWorkflowId = 'libreBorQueueTrig';
 const webhookPath = 'queue-follow';
 const trigger = 'New Alert';
 
-const webhook = (name: string, path: string, webhookId: string): WorkflowNode & { webhookId: string } => ({
+const webhook = (
+	name: string,
+	path: string,
+	webhookId: string,
+): WorkflowNode & { webhookId: string } => ({
 	name,
 	type: 'n8n-nodes-base.webhook',
 	typeVersion: 2,
@@ -40,7 +44,8 @@ const lastYear = new Date().getFullYear() - 1;
 const orderedNifs = ['B64717838', 'A86212420', 'J99216582'];
 
 /** 100 distinct valid company NIFs that are not on the watch list yet. */
-const newNifs = (count: number) => Array.from({ length: count }, (_, index) => makeCif('B', String(7_100_000 + index)));
+const newNifs = (count: number) =>
+	Array.from({ length: count }, (_, index) => makeCif('B', String(7_100_000 + index)));
 
 /**
  * In queue mode, main registers a published workflow's webhooks shortly after the activation call
@@ -48,15 +53,24 @@ const newNifs = (count: number) => Array.from({ length: count }, (_, index) => m
  */
 async function webhookRegistered(baseUrl: string, path: string): Promise<void> {
 	await expect
-		.poll(async () => await (await fetch(`${baseUrl}/webhook/${path}`)).text(), { timeout: 30_000, interval: 200 })
+		.poll(async () => await (await fetch(`${baseUrl}/webhook/${path}`)).text(), {
+			timeout: 30_000,
+			interval: 200,
+		})
 		.toMatch(/POST/);
 }
 
 const postJson = async (url: string, body: unknown) =>
-	await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+	await fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+	});
 
 const alertIdsEmitted = (executions: ExecutionDetails[]) =>
-	executions.flatMap((execution) => nodeOutputJson(execution.run, trigger).map((item) => String(item.id)));
+	executions.flatMap((execution) =>
+		nodeOutputJson(execution.run, trigger).map((item) => String(item.id)),
+	);
 
 describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', () => {
 	let cluster: QueueCluster;
@@ -69,70 +83,92 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 	const signIn = async () => (rest = await N8nRestClient.signIn(await cluster.startMain()));
 
 	beforeAll(async () => {
-		[sim, triggerSim] = await Promise.all([startSimulator({ seed: true }), startSimulator({ seed: true })]);
+		[sim, triggerSim] = await Promise.all([
+			startSimulator({ seed: true }),
+			startSimulator({ seed: true }),
+		]);
 		cluster = await startQueueCluster({ workerCount: 2 });
 		await importCredentials(cluster.mainFolder, [
 			libreBorCredential(sim),
 			libreBorCredential(triggerSim, triggerCredential),
 		]);
-		await importWorkflows(cluster.mainFolder, (workflows = [
-			workflow(
-				followWorkflowId,
-				'Follow companies from a webhook',
-				[
-					webhook('Webhook', webhookPath, '6f1a4c52-9d1e-4b8e-a7e5-2c1d7a1f0b01'),
-					libreBor('Follow', { resource: 'watchlist', operation: 'follow', nif: '={{ $json.body.nif }}' }),
-				],
-				[['Webhook', 'Follow']],
-			),
-			workflow(
-				orderWorkflowId,
-				'Order annual accounts from a webhook',
-				[
-					webhook('Webhook', orderWebhookPath, '0c7d2e1b-5a43-4f0e-9b8a-3e6f1d2c4a02'),
-					splitOut('One Item per Order', 'body.orders'),
-					libreBor('Order', { resource: 'document', operation: 'order', nif: '={{ $json.nif }}', year: '={{ $json.year }}' }),
-				],
-				[['Webhook', 'One Item per Order', 'Order']],
-			),
-			workflow(
-				racingOrderWorkflowId,
-				'Order one document per webhook call',
-				[
-					webhook('Webhook', racingOrderWebhookPath, '2b8f4d6a-7c1e-4a3b-9d5f-6e0a1c3b5d04'),
-					libreBor('Order', {
-						resource: 'document',
-						operation: 'order',
-						nif: '={{ $json.body.nif }}',
-						year: '={{ $json.body.year }}',
-						options: { maxOrdersPerHour: 1000 },
-					}),
-				],
-				[['Webhook', 'Order']],
-			),
-			workflow(
-				waitingOrderWorkflowId,
-				'Order annual accounts and wait for them',
-				[
-					webhook('Webhook', waitingOrderWebhookPath, '9a3e5b7c-1d2f-4e6a-8b0c-4f7e2d3c5b03'),
-					splitOut('One Item per Order', 'body.orders'),
-					libreBor('Order', {
-						resource: 'document',
-						operation: 'order',
-						nif: '={{ $json.nif }}',
-						year: '={{ $json.year }}',
-						options: { waitForCompletion: true },
-					}),
-				],
-				[['Webhook', 'One Item per Order', 'Order']],
-			),
-			workflow(
-				triggerWorkflowId,
-				'New alerts, marked as read',
-				[libreBorTrigger(trigger, { output: 'alert', options: { markAsRead: true } }, triggerCredential), noOp('Received')],
-				[[trigger, 'Received']],
-			),
-		]));
+		await importWorkflows(
+			cluster.mainFolder,
+			(workflows = [
+				workflow(
+					followWorkflowId,
+					'Follow companies from a webhook',
+					[
+						webhook('Webhook', webhookPath, '6f1a4c52-9d1e-4b8e-a7e5-2c1d7a1f0b01'),
+						libreBor('Follow', {
+							resource: 'watchlist',
+							operation: 'follow',
+							nif: '={{ $json.body.nif }}',
+						}),
+					],
+					[['Webhook', 'Follow']],
+				),
+				workflow(
+					orderWorkflowId,
+					'Order annual accounts from a webhook',
+					[
+						webhook('Webhook', orderWebhookPath, '0c7d2e1b-5a43-4f0e-9b8a-3e6f1d2c4a02'),
+						splitOut('One Item per Order', 'body.orders'),
+						libreBor('Order', {
+							resource: 'document',
+							operation: 'order',
+							nif: '={{ $json.nif }}',
+							year: '={{ $json.year }}',
+						}),
+					],
+					[['Webhook', 'One Item per Order', 'Order']],
+				),
+				workflow(
+					racingOrderWorkflowId,
+					'Order one document per webhook call',
+					[
+						webhook('Webhook', racingOrderWebhookPath, '2b8f4d6a-7c1e-4a3b-9d5f-6e0a1c3b5d04'),
+						libreBor('Order', {
+							resource: 'document',
+							operation: 'order',
+							nif: '={{ $json.body.nif }}',
+							year: '={{ $json.body.year }}',
+							options: { maxOrdersPerHour: 1000 },
+						}),
+					],
+					[['Webhook', 'Order']],
+				),
+				workflow(
+					waitingOrderWorkflowId,
+					'Order annual accounts and wait for them',
+					[
+						webhook('Webhook', waitingOrderWebhookPath, '9a3e5b7c-1d2f-4e6a-8b0c-4f7e2d3c5b03'),
+						splitOut('One Item per Order', 'body.orders'),
+						libreBor('Order', {
+							resource: 'document',
+							operation: 'order',
+							nif: '={{ $json.nif }}',
+							year: '={{ $json.year }}',
+							options: { waitForCompletion: true },
+						}),
+					],
+					[['Webhook', 'One Item per Order', 'Order']],
+				),
+				workflow(
+					triggerWorkflowId,
+					'New alerts, marked as read',
+					[
+						libreBorTrigger(
+							trigger,
+							{ output: 'alert', options: { markAsRead: true } },
+							triggerCredential,
+						),
+						noOp('Received'),
+					],
+					[[trigger, 'Received']],
+				),
+			]),
+		);
 		await signIn();
 	}, setupTimeoutMs);
 
@@ -167,7 +203,9 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 			);
 			expect(answers.map((answer) => answer.status)).toEqual(nifs.map(() => 200));
 
-			const executions = await rest.waitForExecutions(followWorkflowId, 100, { timeoutMs: 180_000 });
+			const executions = await rest.waitForExecutions(followWorkflowId, 100, {
+				timeoutMs: 180_000,
+			});
 			expect(executions).toHaveLength(100);
 			expect(executions.filter((execution) => execution.status === 'success')).toHaveLength(100);
 			const watched = new Set(sim.watchlist.map((entity) => entity.nif));
@@ -185,9 +223,14 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 		'emits 500 alerts arriving in bursts exactly once, on the workers, across a restart of main, and marks them all read',
 		async () => {
 			const polled = () =>
-				new Promise<void>((resolve) => triggerSim.onRequest({ method: 'GET', path: '/v2/alerts/' }, () => resolve()));
+				new Promise<void>((resolve) =>
+					triggerSim.onRequest({ method: 'GET', path: '/v2/alerts/' }, () => resolve()),
+				);
 			const executionsSoFar = async (count: number) =>
-				await rest.waitForExecutions(triggerWorkflowId, count, { timeoutMs: nextPollTimeoutMs, mode: 'trigger' });
+				await rest.waitForExecutions(triggerWorkflowId, count, {
+					timeoutMs: nextPollTimeoutMs,
+					mode: 'trigger',
+				});
 			const bursts: Alert[][] = [];
 
 			// The first poll only notes the alerts already there.
@@ -212,7 +255,9 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 			const emitted = alertIdsEmitted(executions);
 			expect([...emitted].sort()).toEqual([...sent].sort());
 			expect(new Set(emitted).size).toBe(500);
-			expect(executions.map((execution) => execution.status)).toEqual(executions.map(() => 'success'));
+			expect(executions.map((execution) => execution.status)).toEqual(
+				executions.map(() => 'success'),
+			);
 
 			const workerOf = cluster.workerOfExecution();
 			expect(executions.filter((execution) => !workerOf.has(execution.id))).toEqual([]);
@@ -237,9 +282,12 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 			// Money for two orders: the third fails the execution after two were placed and paid.
 			sim.balance = 2 * sim.orderPrice;
 			const seeded = sim.documents.length;
-			const placed = () => sim.documents.slice(seeded).map((document) => `${document.nif}/${document.year}`);
+			const placed = () =>
+				sim.documents.slice(seeded).map((document) => `${document.nif}/${document.year}`);
 			const orders = orderedNifs.map((nif) => ({ nif, year: lastYear }));
-			expect((await postJson(`${cluster.main!.baseUrl}/webhook/${orderWebhookPath}`, { orders })).status).toBe(200);
+			expect(
+				(await postJson(`${cluster.main!.baseUrl}/webhook/${orderWebhookPath}`, { orders })).status,
+			).toBe(200);
 			const [failed] = await rest.waitForExecutions(orderWorkflowId, 1, { timeoutMs: 120_000 });
 			expect(failed).toMatchObject({ mode: 'webhook', status: 'error' });
 			expect(placed()).toEqual(orderedNifs.slice(0, 2).map((nif) => `${nif}/${lastYear}`));
@@ -281,23 +329,42 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 			for (let round = 0; round < rounds; round++) {
 				// A year no other test orders: each round is a new document.
 				const year = lastYear - 2 - round;
-				const calls = Array.from({ length: callsPerRound }, async () =>
-					await postJson(`${cluster.main!.baseUrl}/webhook/${racingOrderWebhookPath}`, { nif, year }),
+				const calls = Array.from(
+					{ length: callsPerRound },
+					async () =>
+						await postJson(`${cluster.main!.baseUrl}/webhook/${racingOrderWebhookPath}`, {
+							nif,
+							year,
+						}),
 				);
-				expect((await Promise.all(calls)).map((answer) => answer.status)).toEqual(calls.map(() => 200));
-				const executions = await rest.waitForExecutions(racingOrderWorkflowId, callsPerRound, { timeoutMs: 120_000, except: seen });
+				expect((await Promise.all(calls)).map((answer) => answer.status)).toEqual(
+					calls.map(() => 200),
+				);
+				const executions = await rest.waitForExecutions(racingOrderWorkflowId, callsPerRound, {
+					timeoutMs: 120_000,
+					except: seen,
+				});
 				for (const execution of executions) seen.add(execution.id);
-				ordersPerRound.push(sim.documents.filter((document) => document.nif === nif && document.year === year).length);
+				ordersPerRound.push(
+					sim.documents.filter((document) => document.nif === nif && document.year === year).length,
+				);
 
 				const placed = executions.flatMap((execution) =>
-					execution.status === 'success' ? nodeOutputJson(execution.run, 'Order').filter((item) => item.reused_order !== true) : [],
+					execution.status === 'success'
+						? nodeOutputJson(execution.run, 'Order').filter((item) => item.reused_order !== true)
+						: [],
 				);
 				for (const execution of executions) {
-					const [answer] = execution.status === 'success' ? nodeOutputJson(execution.run, 'Order') : [];
+					const [answer] =
+						execution.status === 'success' ? nodeOutputJson(execution.run, 'Order') : [];
 					const message = String(execution.run.data?.resultData?.error?.message);
-					if (answer?.reused_order === true && answer.document_id === placed[0]?.document_id) outcomes.push('reused');
+					if (answer?.reused_order === true && answer.document_id === placed[0]?.document_id)
+						outcomes.push('reused');
 					else if (answer && answer.reused_order !== true) outcomes.push('placed');
-					else if (message.includes(`Another execution of this workflow sent the order for ${nif} ${year}`)) outcomes.push('refused');
+					else if (
+						message.includes(`Another execution of this workflow sent the order for ${nif} ${year}`)
+					)
+						outcomes.push('refused');
 					else outcomes.push(`${execution.status}: ${answer ? JSON.stringify(answer) : message}`);
 				}
 				const workerOf = cluster.workerOfExecution();
@@ -306,7 +373,9 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 			// Exactly one order per round, and every other execution says so: none is a silent second payment.
 			expect(ordersPerRound).toEqual(ordersPerRound.map(() => 1));
 			expect(outcomes.filter((outcome) => outcome === 'placed')).toHaveLength(rounds);
-			expect(outcomes.filter((outcome) => !['placed', 'reused', 'refused'].includes(outcome))).toEqual([]);
+			expect(
+				outcomes.filter((outcome) => !['placed', 'reused', 'refused'].includes(outcome)),
+			).toEqual([]);
 			expect(outcomes.filter((outcome) => outcome === 'refused').length).toBeGreaterThan(0);
 			expect(ranBy).toEqual(new Set(['worker-1', 'worker-2']));
 		},
@@ -325,11 +394,16 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 			// Documents stay processing until the worker is gone.
 			sim.documentProcessingMs = 600_000;
 			const orders = orderedNifs.slice(0, 2).map((nif) => ({ nif, year }));
-			expect((await postJson(`${cluster.main!.baseUrl}/webhook/${waitingOrderWebhookPath}`, { orders })).status).toBe(200);
+			expect(
+				(await postJson(`${cluster.main!.baseUrl}/webhook/${waitingOrderWebhookPath}`, { orders }))
+					.status,
+			).toBe(200);
 			await expect.poll(() => ofThisYear().length, { timeout: 60_000 }).toBeGreaterThan(0);
 
 			const [running] = await rest.listExecutions({ workflowId: waitingOrderWorkflowId });
-			const worker = cluster.workers.find((candidate) => candidate.startedExecutionIds().includes(running.id))!;
+			const worker = cluster.workers.find((candidate) =>
+				candidate.startedExecutionIds().includes(running.id),
+			)!;
 			expect(worker).toBeDefined();
 			await worker.kill();
 			for (const document of ofThisYear()) sim.finishDocument(document.id);
@@ -339,7 +413,9 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 			// again): after the job's lock expires the execution fails, and says why.
 			const execution = await rest.waitForExecution(running.id, { timeoutMs: 240_000 });
 			expect(execution.status).toBe('error');
-			expect(String(execution.run.data?.resultData?.error?.message)).toMatch(/failed to be processed too many times/);
+			expect(String(execution.run.data?.resultData?.error?.message)).toMatch(
+				/failed to be processed too many times/,
+			);
 			// What was ordered before the worker died was ordered once: nothing ordered it again.
 			const keys = () => ofThisYear().map((document) => `${document.nif}/${document.year}`);
 			expect(keys()).toContain(`${orderedNifs[0]}/${year}`);
@@ -348,22 +424,27 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 			// n8n's Retry of that execution runs no node: n8n saved none of its data, not even the webhook's.
 			const placedBefore = keys();
 			await rest.request('POST', `/rest/executions/${running.id}/retry`, { loadWorkflow: false });
-			const [retry] = (await rest.waitForExecutions(waitingOrderWorkflowId, 2, { timeoutMs: 120_000 })).filter(
-				(candidate) => candidate.id !== running.id,
-			);
+			const [retry] = (
+				await rest.waitForExecutions(waitingOrderWorkflowId, 2, { timeoutMs: 120_000 })
+			).filter((candidate) => candidate.id !== running.id);
 			expect(retry.run.data?.resultData?.runData ?? {}).toEqual({});
 			expect(keys()).toEqual(placedBefore);
 
 			// So the user sends the same orders again: a new execution, on either worker. The order the
 			// dead worker sent is refused, not paid twice (n8n's deduplication store kept its record,
 			// written before it was sent), and the execution says where to find it.
-			expect((await postJson(`${cluster.main!.baseUrl}/webhook/${waitingOrderWebhookPath}`, { orders })).status).toBe(200);
-			const [again] = (await rest.waitForExecutions(waitingOrderWorkflowId, 3, { timeoutMs: 120_000 })).filter(
-				(candidate) => candidate.id !== running.id && candidate.id !== retry.id,
-			);
+			expect(
+				(await postJson(`${cluster.main!.baseUrl}/webhook/${waitingOrderWebhookPath}`, { orders }))
+					.status,
+			).toBe(200);
+			const [again] = (
+				await rest.waitForExecutions(waitingOrderWorkflowId, 3, { timeoutMs: 120_000 })
+			).filter((candidate) => candidate.id !== running.id && candidate.id !== retry.id);
 			expect(again.status).toBe('error');
 			expect(String(again.run.data?.resultData?.error?.message)).toMatch(
-				new RegExp(`Another execution of this workflow sent the order for ${orderedNifs[0]} ${year}, and its outcome is not known here`),
+				new RegExp(
+					`Another execution of this workflow sent the order for ${orderedNifs[0]} ${year}, and its outcome is not known here`,
+				),
 			);
 			expect(keys()).toEqual(placedBefore);
 		},
@@ -371,12 +452,17 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 	);
 
 	it('logs no error or warning about the package on main or the workers', async () => {
-		const entries = [...(cluster.main?.logEntries() ?? []), ...cluster.workers.flatMap((worker) => readLogFile(worker.process.logFile))];
+		const entries = [
+			...(cluster.main?.logEntries() ?? []),
+			...cluster.workers.flatMap((worker) => readLogFile(worker.process.logFile)),
+		];
 		// The order execution that runs out of balance fails on purpose, and so do the killed worker's job
 		// (whose stack mentions the folder n8n is installed in, ~/.cache/n8n-nodes-librebor) and the
 		// execution that sends its orders again.
 		const expected =
 			/LibreBOR refused access to this feature \(402\)|job stalled more than maxStalledCount|Another execution of this workflow sent the order/;
-		expect(problemsMentioning(entries, /librebor/i).filter((entry) => !expected.test(entry.message))).toEqual([]);
+		expect(
+			problemsMentioning(entries, /librebor/i).filter((entry) => !expected.test(entry.message)),
+		).toEqual([]);
 	});
 });

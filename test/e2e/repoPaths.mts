@@ -8,7 +8,8 @@ import path from 'node:path';
 function findRepoRoot(): string {
 	for (let folder = process.cwd(); ; folder = path.dirname(folder)) {
 		if (existsSync(path.join(folder, 'scripts', 'n8n', 'install.sh'))) return folder;
-		if (path.dirname(folder) === folder) throw new Error('Run this from inside the n8n-nodes-librebor repository');
+		if (path.dirname(folder) === folder)
+			throw new Error('Run this from inside the n8n-nodes-librebor repository');
 	}
 }
 

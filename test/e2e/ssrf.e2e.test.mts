@@ -5,7 +5,12 @@ import { startSimulator, type Simulator } from '../simulator/index.mts';
 import { nodeOutputItems } from './executionRun.mts';
 import { createN8nWithLibreBor, libreBorCredential } from './libreBorN8n.mts';
 import { libreBor } from './libreBorNodes.mts';
-import { executeWorkflow, importCredentials, importWorkflows, type WorkflowExecution } from './n8nCli.mts';
+import {
+	executeWorkflow,
+	importCredentials,
+	importWorkflows,
+	type WorkflowExecution,
+} from './n8nCli.mts';
 import type { N8nUserFolder } from './n8nUserFolder.mts';
 import { manualTrigger, workflow } from './workflowBuilder.mts';
 
@@ -26,7 +31,13 @@ const downloadChain = (label: string, nif: string) => [
 	libreBor(`Order ${label}`, { resource: 'document', operation: 'order', nif, year }),
 	libreBor(
 		`Download ${label}`,
-		{ resource: 'document', operation: 'download', documentId: '={{ $json.document_id }}', binaryPropertyName: 'pdf', options: { pollInterval: 1 } },
+		{
+			resource: 'document',
+			operation: 'download',
+			documentId: '={{ $json.document_id }}',
+			binaryPropertyName: 'pdf',
+			options: { pollInterval: 1 },
+		},
 		{ onError: 'continueRegularOutput' },
 	),
 ];
@@ -50,18 +61,27 @@ describe('downloads in a real n8n with N8N_SSRF_PROTECTION_ENABLED=true', () => 
 	};
 
 	beforeAll(async () => {
-		redirector = await startHttpsTestServer((_request, response) => response.writeHead(302, { location: metadataUrl }).end());
+		redirector = await startHttpsTestServer((_request, response) =>
+			response.writeHead(302, { location: metadataUrl }).end(),
+		);
 		const redirectorUrl = `${redirector.origin.replace('127.0.0.1', 'localhost')}/files/next-hop`;
 		sim = await startSimulator({ documentSizeBytes: 2048 });
 		sim.downloadLinkOverride = (document) =>
-			document.nif === cases.metadataLink ? metadataUrl : document.nif === cases.redirectToMetadata ? redirectorUrl : document.download_link;
+			document.nif === cases.metadataLink
+				? metadataUrl
+				: document.nif === cases.redirectToMetadata
+					? redirectorUrl
+					: document.download_link;
 		folder = await createN8nWithLibreBor();
 		await importCredentials(folder, [libreBorCredential(sim)]);
 		await importWorkflows(folder, [ssrfWorkflow]);
 		execution = await executeWorkflow(folder, workflowId, {
 			env: { N8N_SSRF_PROTECTION_ENABLED: 'true', N8N_SSRF_ALLOWED_HOSTNAMES: 'localhost' },
 		});
-		if (!execution.run) throw new Error(`n8n printed no run:\n${execution.result.stdout}\n${execution.result.stderr}`);
+		if (!execution.run)
+			throw new Error(
+				`n8n printed no run:\n${execution.result.stdout}\n${execution.result.stderr}`,
+			);
 	}, setupTimeoutMs);
 
 	afterAll(async () => {
@@ -71,12 +91,16 @@ describe('downloads in a real n8n with N8N_SSRF_PROTECTION_ENABLED=true', () => 
 	});
 
 	it('refuses a download link into the metadata range, and says n8n blocked it', () => {
-		expect(downloadError('metadataLink')).toContain("n8n's outbound protection blocked the download of document");
+		expect(downloadError('metadataLink')).toContain(
+			"n8n's outbound protection blocked the download of document",
+		);
 		expect(downloadError('metadataLink')).toContain('169.254.169.254');
 	});
 
 	it('refuses the same address when the download host redirects to it', () => {
-		expect(downloadError('redirectToMetadata')).toContain("n8n's outbound protection blocked the download of document");
+		expect(downloadError('redirectToMetadata')).toContain(
+			"n8n's outbound protection blocked the download of document",
+		);
 		expect(redirector.requests).toHaveLength(1);
 	});
 

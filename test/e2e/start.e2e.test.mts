@@ -17,7 +17,11 @@ import { repoRoot } from './repoPaths.mts';
 /** The names of the example workflows, which npm start imports on its first run. */
 const EXAMPLES = readdirSync(path.join(repoRoot, 'examples'))
 	.filter((file) => file.endsWith('.json'))
-	.map((file) => (JSON.parse(readFileSync(path.join(repoRoot, 'examples', file), 'utf8')) as { name: string }).name);
+	.map(
+		(file) =>
+			(JSON.parse(readFileSync(path.join(repoRoot, 'examples', file), 'utf8')) as { name: string })
+				.name,
+	);
 
 async function stopAndExpectGone(job: MainJob, url: string): Promise<void> {
 	expect(await pressCtrlC(job)).toBe(0);
@@ -48,17 +52,32 @@ describe('npm start', () => {
 		const client = await N8nRestClient.signIn({ baseUrl: url } as N8nServer);
 		const nodeNames = (await client.nodeTypes()).map((type) => type.name);
 		expect(nodeNames).toEqual(expect.arrayContaining([libreBorNodeType, libreBorTriggerNodeType]));
-		const credentials = await client.request<Array<{ name: string; type: string }>>('GET', '/rest/credentials');
-		expect(credentials).toEqual([expect.objectContaining({ name: 'LibreBOR API', type: 'libreBorApi' })]);
-		const packages = await client.request<Array<{ packageName: string; failedLoading: boolean; installedNodes: unknown[] }>>(
+		const credentials = await client.request<Array<{ name: string; type: string }>>(
 			'GET',
-			'/rest/community-packages',
+			'/rest/credentials',
 		);
-		expect(packages).toEqual([
-			expect.objectContaining({ packageName: 'n8n-nodes-librebor', failedLoading: false, installedNodes: expect.any(Array) }),
+		expect(credentials).toEqual([
+			expect.objectContaining({ name: 'LibreBOR API', type: 'libreBorApi' }),
 		]);
-		expect(first.output()).toMatch(/Credential: +"LibreBOR API" -> simulator https:\/\/localhost:\d+\/v2/);
-		await client.request('POST', '/rest/workflows', { name: 'Built by the user', nodes: [], connections: {}, settings: {} });
+		const packages = await client.request<
+			Array<{ packageName: string; failedLoading: boolean; installedNodes: unknown[] }>
+		>('GET', '/rest/community-packages');
+		expect(packages).toEqual([
+			expect.objectContaining({
+				packageName: 'n8n-nodes-librebor',
+				failedLoading: false,
+				installedNodes: expect.any(Array),
+			}),
+		]);
+		expect(first.output()).toMatch(
+			/Credential: +"LibreBOR API" -> simulator https:\/\/localhost:\d+\/v2/,
+		);
+		await client.request('POST', '/rest/workflows', {
+			name: 'Built by the user',
+			nodes: [],
+			connections: {},
+			settings: {},
+		});
 		await stopAndExpectGone(first, url);
 		expect(readdirSync(tempFolder)).toEqual([]);
 
@@ -67,10 +86,15 @@ describe('npm start', () => {
 		expect(await editorUrl(second)).toBe(url);
 		const again = await N8nRestClient.signIn({ baseUrl: url } as N8nServer);
 		const workflows = await again.request<Array<{ name: string }>>('GET', '/rest/workflows');
-		expect(workflows.map((workflow) => workflow.name).sort()).toEqual([...EXAMPLES, 'Built by the user'].sort());
+		expect(workflows.map((workflow) => workflow.name).sort()).toEqual(
+			[...EXAMPLES, 'Built by the user'].sort(),
+		);
 		const [credential] = await again.request<Array<{ id: string }>>('GET', '/rest/credentials');
 		// The simulator listens on a new port in every run; the credential follows it.
-		const stored = await again.request<{ data: { baseUrl: string } }>('GET', `/rest/credentials/${credential.id}?includeData=true`);
+		const stored = await again.request<{ data: { baseUrl: string } }>(
+			'GET',
+			`/rest/credentials/${credential.id}?includeData=true`,
+		);
 		expect(second.output()).toContain(`-> simulator ${stored.data.baseUrl}`);
 		await stopAndExpectGone(second, url);
 		expect(readdirSync(tempFolder)).toEqual([]);

@@ -15,11 +15,21 @@ interface N8nCode {
 	/** n8n's node registry: turns a node with `usableAsTool` into its `...Tool` twin on demand. */
 	nodeTypes: INodeTypes;
 	/** n8n-workflow's Workflow, which fills in the parameters' defaults as every execution does. */
-	Workflow: new (parameters: { id: string; nodes: INode[]; connections: object; active: boolean; nodeTypes: INodeTypes }) => {
+	Workflow: new (parameters: {
+		id: string;
+		nodes: INode[];
+		connections: object;
+		active: boolean;
+		nodeTypes: INodeTypes;
+	}) => {
 		getNode(name: string): INode | null;
 	};
 	/** n8n-core's createNodeAsTool: the tool the AI Agent hands to its model and the MCP Server Trigger lists. */
-	createNodeAsTool(options: { node: INode; nodeType: INodeType; handleToolInvocation: () => Promise<unknown> }): {
+	createNodeAsTool(options: {
+		node: INode;
+		nodeType: INodeType;
+		handleToolInvocation: () => Promise<unknown>;
+	}): {
 		response: { name: string; description: string };
 	};
 }
@@ -29,7 +39,9 @@ interface N8nCode {
  * n8n loads a community package. Only the registry of loaded packages is reduced to this one.
  */
 async function loadN8nCode(folder: N8nUserFolder): Promise<N8nCode> {
-	const n8nRequire = createRequire(path.join(folder.installation.home, 'node_modules', 'n8n', 'package.json'));
+	const n8nRequire = createRequire(
+		path.join(folder.installation.home, 'node_modules', 'n8n', 'package.json'),
+	);
 	// As n8n does when it starts, so that a community package's `n8n-workflow` is n8n's own.
 	process.env.NODE_PATH = n8nRequire.resolve.paths('n8n-workflow')?.join(path.delimiter);
 	(Module as unknown as { _initPaths(): void })._initPaths();
@@ -40,7 +52,9 @@ async function loadN8nCode(folder: N8nUserFolder): Promise<N8nCode> {
 	);
 	const { Workflow } = n8nRequire('n8n-workflow');
 
-	const loader = new PackageDirectoryLoader(path.join(folder.nodesFolder, 'node_modules', libreBorPackageName));
+	const loader = new PackageDirectoryLoader(
+		path.join(folder.nodesFolder, 'node_modules', libreBorPackageName),
+	);
 	await loader.loadAll();
 	const ofThisPackage = (fullType: string) => {
 		const [packageName, nodeType] = fullType.split('.');
@@ -65,7 +79,13 @@ function toolDescriptionOf(n8n: N8nCode, typeVersion: number, parameters: INodeP
 		position: [0, 0],
 		parameters,
 	};
-	const workflow = new n8n.Workflow({ id: 'toolDescriptions', nodes: [node], connections: {}, active: false, nodeTypes: n8n.nodeTypes });
+	const workflow = new n8n.Workflow({
+		id: 'toolDescriptions',
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: n8n.nodeTypes,
+	});
 	const withDefaults = workflow.getNode(node.name);
 	if (!withDefaults) throw new Error('The workflow lost its node');
 	const tool = n8n.createNodeAsTool({
@@ -79,16 +99,25 @@ function toolDescriptionOf(n8n: N8nCode, typeVersion: number, parameters: INodeP
 /** Every resource and operation the node offers, read from its description as n8n loaded it. */
 function everyOperation(n8n: N8nCode): Array<{ resource: string; operation: string }> {
 	const { properties } = n8n.nodeTypes.getByNameAndVersion(libreBorNodeType, 2).description;
-	const values = (property?: INodeProperties) => (property?.options ?? []).map((option) => String((option as { value: unknown }).value));
+	const values = (property?: INodeProperties) =>
+		(property?.options ?? []).map((option) => String((option as { value: unknown }).value));
 	return values(properties.find((property) => property.name === 'resource')).flatMap((resource) =>
 		values(
-			properties.find((property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(resource)),
+			properties.find(
+				(property) =>
+					property.name === 'operation' &&
+					property.displayOptions?.show?.resource?.includes(resource),
+			),
 		).map((operation) => ({ resource, operation })),
 	);
 }
 
 /** Each description speaks of what its resource is about, so that no operation gets another's text. */
-const aboutResource: Record<string, RegExp> = { alert: /alerts?\b/, watchlist: /watch list/, document: /document_id/ };
+const aboutResource: Record<string, RegExp> = {
+	alert: /alerts?\b/,
+	watchlist: /watch list/,
+	document: /document_id/,
+};
 
 describe('what a model reads about each LibreBOR tool (n8n 2.41.1 builds it, for the AI Agent and the MCP Server Trigger)', () => {
 	let folder: N8nUserFolder;
@@ -105,7 +134,10 @@ describe('what a model reads about each LibreBOR tool (n8n 2.41.1 builds it, for
 
 	it('the order tool says it spends the prepaid balance and that the same NIF and year ordered again is not paid again', () => {
 		for (const typeVersion of [1, 2]) {
-			const description = toolDescriptionOf(n8n, typeVersion, { resource: 'document', operation: 'order' });
+			const description = toolDescriptionOf(n8n, typeVersion, {
+				resource: 'document',
+				operation: 'order',
+			});
 
 			expect(description).toMatch(/^Spends money/);
 			expect(description).toMatch(/prepaid balance/);
@@ -116,7 +148,9 @@ describe('what a model reads about each LibreBOR tool (n8n 2.41.1 builds it, for
 	it('every other tool says what it does and that it does not spend the balance', () => {
 		const operations = everyOperation(n8n);
 		expect(operations).toHaveLength(9);
-		for (const { resource, operation } of operations.filter(({ operation }) => operation !== 'order')) {
+		for (const { resource, operation } of operations.filter(
+			({ operation }) => operation !== 'order',
+		)) {
 			const description = toolDescriptionOf(n8n, 2, { resource, operation });
 
 			// n8n's automatic description, "<action> in LibreBOR", is what a node without its own gets.
@@ -129,13 +163,28 @@ describe('what a model reads about each LibreBOR tool (n8n 2.41.1 builds it, for
 	it('a description the user wrote replaces the default', () => {
 		const written = 'Orders the accounts of our suppliers only.';
 
-		expect(toolDescriptionOf(n8n, 2, { resource: 'document', operation: 'order', toolDescription: written })).toBe(written);
+		expect(
+			toolDescriptionOf(n8n, 2, {
+				resource: 'document',
+				operation: 'order',
+				toolDescription: written,
+			}),
+		).toBe(written);
 	});
 
 	it('the node outside an AI tool has no Description parameter', () => {
 		const workflow = new n8n.Workflow({
 			id: 'plainNode',
-			nodes: [{ id: 'n', name: 'LibreBOR', type: libreBorNodeType, typeVersion: 2, position: [0, 0], parameters: { resource: 'document', operation: 'order' } }],
+			nodes: [
+				{
+					id: 'n',
+					name: 'LibreBOR',
+					type: libreBorNodeType,
+					typeVersion: 2,
+					position: [0, 0],
+					parameters: { resource: 'document', operation: 'order' },
+				},
+			],
 			connections: {},
 			active: false,
 			nodeTypes: n8n.nodeTypes,

@@ -3,7 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Alert, type Simulator } from '../simulator/index.mts';
 import { asJson } from './alertEntries.mts';
 import { nodeOutputJson } from './executionRun.mts';
-import { createN8nWithLibreBor, libreBorCredential, libreBorCredentialRef } from './libreBorN8n.mts';
+import {
+	createN8nWithLibreBor,
+	libreBorCredential,
+	libreBorCredentialRef,
+} from './libreBorN8n.mts';
 import { libreBorTrigger } from './libreBorNodes.mts';
 import { importCredentials, importWorkflows } from './n8nCli.mts';
 import { problemsMentioning, type N8nLogEntry } from './n8nLog.mts';
@@ -31,9 +35,13 @@ const workflowId = 'libreBorTrigDurb';
 const trigger = 'New Alert';
 
 const nextAlertListing = (sim: Simulator) =>
-	new Promise<void>((resolve) => sim.onRequest({ method: 'GET', path: '/v2/alerts/' }, () => resolve()));
-const markRequests = (sim: Simulator, alert: Alert) => sim.requestsTo('GET', `/v2/alerts/mark_as_read/${alert.id}/`);
-const isUnread = (sim: Simulator, alert: Alert) => sim.unreadAlerts().some((unread) => unread.id === alert.id);
+	new Promise<void>((resolve) =>
+		sim.onRequest({ method: 'GET', path: '/v2/alerts/' }, () => resolve()),
+	);
+const markRequests = (sim: Simulator, alert: Alert) =>
+	sim.requestsTo('GET', `/v2/alerts/mark_as_read/${alert.id}/`);
+const isUnread = (sim: Simulator, alert: Alert) =>
+	sim.unreadAlerts().some((unread) => unread.id === alert.id);
 
 describe("LibreBOR Trigger under n8n's durable scheduler and durable poll cursors", () => {
 	let sim: Simulator;
@@ -46,7 +54,10 @@ describe("LibreBOR Trigger under n8n's durable scheduler and durable poll cursor
 	let firstExecution: ExecutionDetails;
 
 	const waitForExecutions = async (count: number) =>
-		await rest.waitForExecutions(workflowId, count, { timeoutMs: nextPollTimeoutMs, mode: 'trigger' });
+		await rest.waitForExecutions(workflowId, count, {
+			timeoutMs: nextPollTimeoutMs,
+			mode: 'trigger',
+		});
 
 	async function start(): Promise<void> {
 		server = await startN8n(folder, { env: DURABLE_POLLING });
@@ -68,7 +79,14 @@ describe("LibreBOR Trigger under n8n's durable scheduler and durable poll cursor
 			workflow(
 				workflowId,
 				'LibreBOR Trigger, durable polling',
-				[libreBorTrigger(trigger, { output: 'alert', options: { markAsRead: true } }, libreBorCredentialRef), noOp('Received')],
+				[
+					libreBorTrigger(
+						trigger,
+						{ output: 'alert', options: { markAsRead: true } },
+						libreBorCredentialRef,
+					),
+					noOp('Received'),
+				],
 				[[trigger, 'Received']],
 			),
 		]);
@@ -118,8 +136,12 @@ describe("LibreBOR Trigger under n8n's durable scheduler and durable poll cursor
 		testTimeoutMs,
 	);
 
-	it('logs no error or warning about the package', async () => {
-		await stop();
-		expect(logs.flatMap((entries) => problemsMentioning(entries, /librebor/i))).toEqual([]);
-	}, testTimeoutMs);
+	it(
+		'logs no error or warning about the package',
+		async () => {
+			await stop();
+			expect(logs.flatMap((entries) => problemsMentioning(entries, /librebor/i))).toEqual([]);
+		},
+		testTimeoutMs,
+	);
 });

@@ -46,14 +46,20 @@ function triggerWorkflow(testCase: TriggerCase, parameters: INodeParameters): Wo
 
 /** Resolves once the simulator has served the next alert listing: alerts added later are not in it. */
 const nextAlertListing = (sim: Simulator) =>
-	new Promise<void>((resolve) => sim.onRequest({ method: 'GET', path: '/v2/alerts/' }, () => resolve()));
+	new Promise<void>((resolve) =>
+		sim.onRequest({ method: 'GET', path: '/v2/alerts/' }, () => resolve()),
+	);
 
 const alertListings = (sim: Simulator, since = 0) =>
-	sim.requests.slice(since).filter((request) => request.method === 'GET' && request.path === '/v2/alerts/');
+	sim.requests
+		.slice(since)
+		.filter((request) => request.method === 'GET' && request.path === '/v2/alerts/');
 
-const markRequests = (sim: Simulator, alert: Alert) => sim.requestsTo('GET', `/v2/alerts/mark_as_read/${alert.id}/`);
+const markRequests = (sim: Simulator, alert: Alert) =>
+	sim.requestsTo('GET', `/v2/alerts/mark_as_read/${alert.id}/`);
 
-const isUnread = (sim: Simulator, alert: Alert) => sim.unreadAlerts().some((unread) => unread.id === alert.id);
+const isUnread = (sim: Simulator, alert: Alert) =>
+	sim.unreadAlerts().some((unread) => unread.id === alert.id);
 
 describe('LibreBOR Trigger in a published workflow of a real n8n', () => {
 	let folder: N8nUserFolder;
@@ -70,9 +76,16 @@ describe('LibreBOR Trigger in a published workflow of a real n8n', () => {
 	let firstMarked: Alert;
 	let firstMarkedExecution: ExecutionDetails;
 
-	const executionsOf = async (testCase: TriggerCase) => await rest.listExecutions({ workflowId: testCase.workflowId });
-	const waitForExecutions = async (testCase: TriggerCase, count: number): Promise<ExecutionDetails[]> =>
-		await rest.waitForExecutions(testCase.workflowId, count, { timeoutMs: nextPollTimeoutMs, mode: 'trigger' });
+	const executionsOf = async (testCase: TriggerCase) =>
+		await rest.listExecutions({ workflowId: testCase.workflowId });
+	const waitForExecutions = async (
+		testCase: TriggerCase,
+		count: number,
+	): Promise<ExecutionDetails[]> =>
+		await rest.waitForExecutions(testCase.workflowId, count, {
+			timeoutMs: nextPollTimeoutMs,
+			mode: 'trigger',
+		});
 
 	async function start(): Promise<void> {
 		server = await startN8n(folder);
@@ -108,36 +121,50 @@ describe('LibreBOR Trigger in a published workflow of a real n8n', () => {
 		await Promise.all([alerting?.sim.close(), marking?.sim.close()]);
 	}, testTimeoutMs);
 
-	it('polls as soon as it is published, and emits none of the alerts that were already there', async () => {
-		const firstPolls = Promise.all([nextAlertListing(alerting.sim), nextAlertListing(marking.sim)]);
-		await rest.activateWorkflow(alerting.workflowId);
-		await rest.activateWorkflow(marking.workflowId);
-		await firstPolls;
+	it(
+		'polls as soon as it is published, and emits none of the alerts that were already there',
+		async () => {
+			const firstPolls = Promise.all([
+				nextAlertListing(alerting.sim),
+				nextAlertListing(marking.sim),
+			]);
+			await rest.activateWorkflow(alerting.workflowId);
+			await rest.activateWorkflow(marking.workflowId);
+			await firstPolls;
 
-		expect(await executionsOf(alerting)).toEqual([]);
-		expect(await executionsOf(marking)).toEqual([]);
-	}, testTimeoutMs);
+			expect(await executionsOf(alerting)).toEqual([]);
+			expect(await executionsOf(marking)).toEqual([]);
+		},
+		testTimeoutMs,
+	);
 
-	it('shows recent alerts in a manual run ("Fetch Test Event") without using them up', async () => {
-		first = alerting.sim.addAlert({ nif: 'B64717838', label: 'Nombramientos' });
+	it(
+		'shows recent alerts in a manual run ("Fetch Test Event") without using them up',
+		async () => {
+			first = alerting.sim.addAlert({ nif: 'B64717838', label: 'Nombramientos' });
 
-		const executionId = await rest.runManually(alerting.workflowId, {
-			triggerToStartFrom: { name: trigger },
-			destinationNode: { nodeName: trigger, mode: 'inclusive' },
-		});
-		const execution = await rest.waitForExecution(executionId);
+			const executionId = await rest.runManually(alerting.workflowId, {
+				triggerToStartFrom: { name: trigger },
+				destinationNode: { nodeName: trigger, mode: 'inclusive' },
+			});
+			const execution = await rest.waitForExecution(executionId);
 
-		expect(execution).toMatchObject({ mode: 'manual', status: 'success' });
-		const shown = nodeOutputJson(execution.run, trigger);
-		expect(shown.length).toBeLessThanOrEqual(3);
-		// Oldest first, so the newest alert comes last.
-		expect(shown.at(-1)).toEqual(asJson(first));
-	}, testTimeoutMs);
+			expect(execution).toMatchObject({ mode: 'manual', status: 'success' });
+			const shown = nodeOutputJson(execution.run, trigger);
+			expect(shown.length).toBeLessThanOrEqual(3);
+			// Oldest first, so the newest alert comes last.
+			expect(shown.at(-1)).toEqual(asJson(first));
+		},
+		testTimeoutMs,
+	);
 
 	it(
 		'emits an alert that arrives afterwards at the next scheduled poll, in one execution',
 		async () => {
-			firstMarked = marking.sim.addAlert({ nif: 'B64717838', labels: ['Revocaciones', 'Nombramientos'] });
+			firstMarked = marking.sim.addAlert({
+				nif: 'B64717838',
+				labels: ['Revocaciones', 'Nombramientos'],
+			});
 
 			// Whether the alert was still unread when its execution showed up (its next poll is a minute later).
 			const marked = waitForExecutions(marking, 1).then(([execution]) => ({
@@ -145,10 +172,8 @@ describe('LibreBOR Trigger in a published workflow of a real n8n', () => {
 				unreadThen: isUnread(marking.sim, firstMarked),
 				markRequestsThen: markRequests(marking.sim, firstMarked),
 			}));
-			const [[alertExecution], { execution: markExecution, unreadThen, markRequestsThen }] = await Promise.all([
-				waitForExecutions(alerting, 1),
-				marked,
-			]);
+			const [[alertExecution], { execution: markExecution, unreadThen, markRequestsThen }] =
+				await Promise.all([waitForExecutions(alerting, 1), marked]);
 
 			expect(alertExecution).toMatchObject({ mode: 'trigger', status: 'success' });
 			expect(nodeOutputJson(alertExecution.run, trigger)).toEqual([asJson(first)]);
@@ -169,8 +194,14 @@ describe('LibreBOR Trigger in a published workflow of a real n8n', () => {
 		async () => {
 			await stop();
 			const second = alerting.sim.addAlert({ nif: 'J99216582', label: 'Ceses/Dimisiones' });
-			const secondMarked = marking.sim.addAlert({ nif: 'J99216582', label: 'Ampliación de capital' });
-			const logSince = { alerting: alerting.sim.requests.length, marking: marking.sim.requests.length };
+			const secondMarked = marking.sim.addAlert({
+				nif: 'J99216582',
+				label: 'Ampliación de capital',
+			});
+			const logSince = {
+				alerting: alerting.sim.requests.length,
+				marking: marking.sim.requests.length,
+			};
 			await start();
 
 			const alertExecutions = await waitForExecutions(alerting, 2);
@@ -194,9 +225,13 @@ describe('LibreBOR Trigger in a published workflow of a real n8n', () => {
 		testTimeoutMs,
 	);
 
-	it('logs no error or warning about the package', async () => {
-		await stop();
+	it(
+		'logs no error or warning about the package',
+		async () => {
+			await stop();
 
-		expect(logs.flatMap((entries) => problemsMentioning(entries, /librebor/i))).toEqual([]);
-	}, testTimeoutMs);
+			expect(logs.flatMap((entries) => problemsMentioning(entries, /librebor/i))).toEqual([]);
+		},
+		testTimeoutMs,
+	);
 });

@@ -78,20 +78,27 @@ export interface WorkflowDefinition {
  * node (a trigger with several branches). Each chain gets a row of the canvas, top to bottom,
  * which is also the order n8n (execution order v1) runs the branches of one node in.
  */
-export function workflow(id: string, name: string, nodes: WorkflowNode[], chains: string[][]): WorkflowDefinition {
+export function workflow(
+	id: string,
+	name: string,
+	nodes: WorkflowNode[],
+	chains: string[][],
+): WorkflowDefinition {
 	const positions = new Map<string, [number, number]>();
 	const connections: WorkflowDefinition['connections'] = {};
 	chains.forEach((chain, row) => {
 		// A chain that continues from a placed node starts to the right of it.
 		const [startX] = positions.get(chain[0]) ?? [0];
 		chain.forEach((nodeName, column) => {
-			if (!nodes.some((node) => node.name === nodeName)) throw new Error(`No node named "${nodeName}"`);
+			if (!nodes.some((node) => node.name === nodeName))
+				throw new Error(`No node named "${nodeName}"`);
 			if (!positions.has(nodeName)) positions.set(nodeName, [startX + column * 240, row * 200]);
 			const next = chain[column + 1];
 			if (next === undefined) return;
 			connections[nodeName] ??= { main: [[]] };
 			const targets = connections[nodeName].main[0];
-			if (!targets.some((target) => target.node === next)) targets.push({ node: next, type: 'main', index: 0 });
+			if (!targets.some((target) => target.node === next))
+				targets.push({ node: next, type: 'main', index: 0 });
 		});
 	});
 	return {
@@ -100,7 +107,11 @@ export function workflow(id: string, name: string, nodes: WorkflowNode[], chains
 		active: false,
 		versionId: randomUUID(),
 		settings: { executionOrder: 'v1' },
-		nodes: nodes.map((node) => ({ id: randomUUID(), position: positions.get(node.name) ?? [0, 0], ...node })),
+		nodes: nodes.map((node) => ({
+			id: randomUUID(),
+			position: positions.get(node.name) ?? [0, 0],
+			...node,
+		})),
 		connections,
 	};
 }

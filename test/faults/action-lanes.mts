@@ -1,10 +1,28 @@
 import { ACTION_OPERATIONS, type ActionOperation } from './action-operations.mts';
 import { firstError, invariantProblems, runLibreBorAction } from './action-run.mts';
-import { attemptsWhenPersistent, clearErrorProblems, requestCount, retryBudgetProblems } from './checks.mts';
-import { caseName, injectFault, modesOf, type FaultMode, type Lane, type LaneCase, type Problem } from './fault-case.mts';
+import {
+	attemptsWhenPersistent,
+	clearErrorProblems,
+	requestCount,
+	retryBudgetProblems,
+} from './checks.mts';
+import {
+	caseName,
+	injectFault,
+	modesOf,
+	type FaultMode,
+	type Lane,
+	type LaneCase,
+	type Problem,
+} from './fault-case.mts';
 import { FAULT_KINDS, type FaultKind } from './fault-kinds.mts';
 
-function actionCase(operation: ActionOperation, kind: FaultKind, mode: FaultMode, expectedError: RegExp): LaneCase {
+function actionCase(
+	operation: ActionOperation,
+	kind: FaultKind,
+	mode: FaultMode,
+	expectedError: RegExp,
+): LaneCase {
 	const recovers = kind.transient && mode === 'once';
 	return {
 		name: caseName(kind, mode),
@@ -19,12 +37,18 @@ function actionCase(operation: ActionOperation, kind: FaultKind, mode: FaultMode
 				const error = firstError(result) as Error | undefined;
 				const wrong = error
 					? `it failed: ${error.message}`
-					: (prepared.wrongOutcome(result) ?? (sent === 2 ? undefined : `${sent} requests, expected the failed one and one retry`));
+					: (prepared.wrongOutcome(result) ??
+						(sent === 2 ? undefined : `${sent} requests, expected the failed one and one retry`));
 				if (wrong) problems.push({ check: 'recovers', detail: wrong });
 				return problems;
 			}
 			problems.push(...clearErrorProblems(firstError(result), expectedError));
-			problems.push(...retryBudgetProblems(sent, kind.transient ? attemptsWhenPersistent(kind.fault, operation.target.origin) : 1));
+			problems.push(
+				...retryBudgetProblems(
+					sent,
+					kind.transient ? attemptsWhenPersistent(kind.fault, operation.target.origin) : 1,
+				),
+			);
 			return problems;
 		},
 	};

@@ -25,17 +25,27 @@ const options = { timeout: ACTION_TIMEOUT_S };
 const fromApi = (kind: FaultKind) => kind.apiError;
 
 const outputCount = (result: ActionResult, count: number) =>
-	result.items.length === count ? undefined : `${result.items.length} output items instead of ${count}`;
+	result.items.length === count
+		? undefined
+		: `${result.items.length} output items instead of ${count}`;
 
 const documentRead: RequestMatcher = { method: 'GET', path: /^\/v2\/documents\/[^/]+\/$/ };
 
 function downloadDocument(sim: Simulator): PreparedRun {
 	const documentId = sim.documents[0].id;
 	return {
-		parameters: { resource: 'document', operation: 'download', documentId, binaryPropertyName: 'data', options },
+		parameters: {
+			resource: 'document',
+			operation: 'download',
+			documentId,
+			binaryPropertyName: 'data',
+			options,
+		},
 		wrongOutcome: (result) =>
 			outputCount(result, 1) ??
-			(result.items[0].binary?.data && result.items[0].json.document_id === documentId ? undefined : 'no file in the output'),
+			(result.items[0].binary?.data && result.items[0].json.document_id === documentId
+				? undefined
+				: 'no file in the output'),
 	};
 }
 
@@ -50,7 +60,9 @@ export const ACTION_OPERATIONS: ActionOperation[] = [
 				parameters: { resource: 'alert', operation: 'getMany', options },
 				wrongOutcome: (result) =>
 					outputCount(result, 2) ??
-					(alerts.every((alert) => result.items.some((item) => item.json.id === alert.id)) ? undefined : 'alerts missing'),
+					(alerts.every((alert) => result.items.some((item) => item.json.id === alert.id))
+						? undefined
+						: 'alerts missing'),
 			};
 		},
 	},
@@ -63,7 +75,8 @@ export const ACTION_OPERATIONS: ActionOperation[] = [
 			return {
 				parameters: { resource: 'alert', operation: 'markAsRead', alertId: alert.id, options },
 				wrongOutcome: (result) =>
-					outputCount(result, 1) ?? (sim.unreadAlerts().length === 0 ? undefined : 'the alert is still unread'),
+					outputCount(result, 1) ??
+					(sim.unreadAlerts().length === 0 ? undefined : 'the alert is still unread'),
 			};
 		},
 	},
@@ -76,7 +89,8 @@ export const ACTION_OPERATIONS: ActionOperation[] = [
 			return {
 				parameters: { resource: 'alert', operation: 'markAllAsRead', options },
 				wrongOutcome: (result) =>
-					outputCount(result, 1) ?? (sim.unreadAlerts().length === 0 ? undefined : 'alerts are still unread'),
+					outputCount(result, 1) ??
+					(sim.unreadAlerts().length === 0 ? undefined : 'alerts are still unread'),
 			};
 		},
 	},
@@ -88,7 +102,8 @@ export const ACTION_OPERATIONS: ActionOperation[] = [
 			return {
 				parameters: { resource: 'watchlist', operation: 'follow', nif: NIF, options },
 				wrongOutcome: (result) =>
-					outputCount(result, 1) ?? (sim.watchlist.some((entity) => entity.nif === NIF) ? undefined : 'not followed'),
+					outputCount(result, 1) ??
+					(sim.watchlist.some((entity) => entity.nif === NIF) ? undefined : 'not followed'),
 			};
 		},
 	},
@@ -101,7 +116,8 @@ export const ACTION_OPERATIONS: ActionOperation[] = [
 			return {
 				parameters: { resource: 'watchlist', operation: 'unfollow', nif: NIF, options },
 				wrongOutcome: (result) =>
-					outputCount(result, 1) ?? (sim.watchlist.some((entity) => entity.nif === NIF) ? 'still followed' : undefined),
+					outputCount(result, 1) ??
+					(sim.watchlist.some((entity) => entity.nif === NIF) ? 'still followed' : undefined),
 			};
 		},
 	},
@@ -128,7 +144,8 @@ export const ACTION_OPERATIONS: ActionOperation[] = [
 			return {
 				parameters: { resource: 'document', operation: 'get', documentId, options },
 				wrongOutcome: (result) =>
-					outputCount(result, 1) ?? (result.items[0].json.document_id === documentId ? undefined : 'wrong document'),
+					outputCount(result, 1) ??
+					(result.items[0].json.document_id === documentId ? undefined : 'wrong document'),
 			};
 		},
 	},

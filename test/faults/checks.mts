@@ -24,12 +24,16 @@ export function clearErrorProblems(error: unknown, expected: RegExp): Problem[] 
 	const problem = (detail: string): Problem[] => [{ check: 'fails clearly', detail }];
 	if (!error) return problem('it did not fail');
 	if (!(error instanceof NodeApiError || error instanceof NodeOperationError)) {
-		return problem(`it failed with a ${(error as Error)?.constructor?.name ?? typeof error}, not a node error: ${String(error)}`);
+		return problem(
+			`it failed with a ${(error as Error)?.constructor?.name ?? typeof error}, not a node error: ${String(error)}`,
+		);
 	}
 	const description = error.description ?? '';
-	if (!expected.test(error.message)) return problem(`the message "${error.message}" does not match ${expected}`);
+	if (!expected.test(error.message))
+		return problem(`the message "${error.message}" does not match ${expected}`);
 	if (looksRaw(error.message)) return problem(`the message is raw: "${error.message}"`);
-	if (description.trim() === '' || looksRaw(description)) return problem(`the description is missing or raw: "${description}"`);
+	if (description.trim() === '' || looksRaw(description))
+		return problem(`the description is missing or raw: "${description}"`);
 	return [];
 }
 
@@ -51,10 +55,20 @@ export function errorText(error: unknown): string {
 export const requestCount = (sim: Simulator, target: RequestMatcher) =>
 	sim.requests.filter((request) => requestMatches(target, request)).length;
 
-export function retryBudgetProblems(sent: number, expected: number | { atMost: number }): Problem[] {
+export function retryBudgetProblems(
+	sent: number,
+	expected: number | { atMost: number },
+): Problem[] {
 	const ok = typeof expected === 'number' ? sent === expected : sent <= expected.atMost;
 	const wanted = typeof expected === 'number' ? `${expected}` : `at most ${expected.atMost}`;
-	return ok ? [] : [{ check: 'retry budget', detail: `${sent} requests went to the failing endpoint, expected ${wanted}` }];
+	return ok
+		? []
+		: [
+				{
+					check: 'retry budget',
+					detail: `${sent} requests went to the failing endpoint, expected ${wanted}`,
+				},
+			];
 }
 
 /** At most one order request per NIF and year, and no more orders received than that. */
@@ -71,7 +85,10 @@ export function duplicateOrderProblems(sim: Simulator): Problem[] {
 		detail: `${count} order requests for ${key}`,
 	}));
 	if (sim.ordersReceived > perKey.size) {
-		problems.push({ check: 'no duplicate order', detail: `${sim.ordersReceived} orders for ${perKey.size} documents` });
+		problems.push({
+			check: 'no duplicate order',
+			detail: `${sim.ordersReceived} orders for ${perKey.size} documents`,
+		});
 	}
 	return problems;
 }

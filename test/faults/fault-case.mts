@@ -1,4 +1,9 @@
-import type { FaultHandle, RequestMatcher, Simulator, SimulatorOptions } from '../simulator/index.mts';
+import type {
+	FaultHandle,
+	RequestMatcher,
+	Simulator,
+	SimulatorOptions,
+} from '../simulator/index.mts';
 import type { FaultKind } from './fault-kinds.mts';
 
 /**
@@ -39,9 +44,15 @@ export interface Lane {
 }
 
 /** The modes a fault is tried in: a transient one once and every time, any other once (it is never retried). */
-export const modesOf = (kind: FaultKind): FaultMode[] => (kind.transient ? ['once', 'every time'] : ['once']);
+export const modesOf = (kind: FaultKind): FaultMode[] =>
+	kind.transient ? ['once', 'every time'] : ['once'];
 
-export function injectFault(sim: Simulator, target: RequestMatcher, kind: FaultKind, mode: FaultMode): FaultHandle {
+export function injectFault(
+	sim: Simulator,
+	target: RequestMatcher,
+	kind: FaultKind,
+	mode: FaultMode,
+): FaultHandle {
 	return sim.injectFault({
 		...target,
 		...kind.fault,

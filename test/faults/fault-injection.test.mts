@@ -21,7 +21,9 @@ for (const lane of LANES) {
 	describe(lane.name, () => {
 		for (const laneCase of lane.cases) {
 			it(laneCase.name, () => {
-				const problems: Problem[] = verdicts.get(laneCase) ?? [{ check: 'harness', detail: 'the case did not run' }];
+				const problems: Problem[] = verdicts.get(laneCase) ?? [
+					{ check: 'harness', detail: 'the case did not run' },
+				];
 				expect(problems).toEqual([]);
 			});
 		}

@@ -12,7 +12,9 @@ async function runLane(lane: Lane, verdicts: Verdicts): Promise<void> {
 			try {
 				verdicts.set(laneCase, await laneCase.run(sim));
 			} catch (error) {
-				verdicts.set(laneCase, [{ check: 'harness', detail: `the case could not run: ${(error as Error).stack}` }]);
+				verdicts.set(laneCase, [
+					{ check: 'harness', detail: `the case could not run: ${(error as Error).stack}` },
+				]);
 			}
 		}
 	} finally {

@@ -1,8 +1,22 @@
 import type { ActionResult } from '../harness/index.mts';
 import type { RequestMatcher } from '../simulator/index.mts';
 import { firstError, invariantProblems, runLibreBorAction } from './action-run.mts';
-import { attemptsWhenPersistent, clearErrorProblems, errorText, requestCount, retryBudgetProblems } from './checks.mts';
-import { caseName, injectFault, modesOf, type FaultMode, type Lane, type LaneCase, type Problem } from './fault-case.mts';
+import {
+	attemptsWhenPersistent,
+	clearErrorProblems,
+	errorText,
+	requestCount,
+	retryBudgetProblems,
+} from './checks.mts';
+import {
+	caseName,
+	injectFault,
+	modesOf,
+	type FaultMode,
+	type Lane,
+	type LaneCase,
+	type Problem,
+} from './fault-case.mts';
 import { ACTION_TIMEOUT_S, FAULT_KINDS, type FaultKind } from './fault-kinds.mts';
 
 const ORDER_REQUEST: RequestMatcher = { method: 'POST', path: /^\/v2\/(documents\/)?order\/$/ };
@@ -15,7 +29,8 @@ const ORDER_ITEMS = [{ nif: 'B64717838' }, { nif: 'ES-B64717838' }, { nif: 'A862
 const MAY_BE_PLACED = /may (already )?have been placed/i;
 
 /** Says that the order went through and which document to pick up, not merely a path with the ID in it. */
-const tellsHowToResume = (text: string, documentId: string) => text.includes(documentId) && /\b(ordered|placed)\b/i.test(text);
+const tellsHowToResume = (text: string, documentId: string) =>
+	text.includes(documentId) && /\b(ordered|placed)\b/i.test(text);
 
 const errorOfItem = (result: ActionResult, index: number) => result.items[index]?.error;
 
@@ -32,17 +47,30 @@ function orderCase(kind: FaultKind, mode: FaultMode): LaneCase {
 		async run(sim) {
 			injectFault(sim, ORDER_REQUEST, kind, mode);
 			const result = await runLibreBorAction(sim, {
-				parameters: { resource: 'document', operation: 'order', nif: '={{ $json.nif }}', year: YEAR, options: { timeout: ACTION_TIMEOUT_S } },
+				parameters: {
+					resource: 'document',
+					operation: 'order',
+					nif: '={{ $json.nif }}',
+					year: YEAR,
+					options: { timeout: ACTION_TIMEOUT_S },
+				},
 				items: ORDER_ITEMS,
 				continueOnFail: true,
 			});
 			const problems: Problem[] = invariantProblems(sim, result);
 			problems.push(...retryBudgetProblems(requestCount(sim, ORDER_REQUEST), 2));
 			problems.push(...clearErrorProblems(errorOfItem(result, 0), expectedError));
-			if (!errorOfItem(result, 1)) problems.push({ check: 'fails clearly', detail: 'the repeated order did not share the failure' });
+			if (!errorOfItem(result, 1))
+				problems.push({
+					check: 'fails clearly',
+					detail: 'the repeated order did not share the failure',
+				});
 			const otherOrderFailed = errorOfItem(result, 2) !== undefined;
 			if (otherOrderFailed !== !placed) {
-				problems.push({ check: 'fails clearly', detail: `the other company's order ${otherOrderFailed ? 'failed' : 'went through'}` });
+				problems.push({
+					check: 'fails clearly',
+					detail: `the other company's order ${otherOrderFailed ? 'failed' : 'went through'}`,
+				});
 			}
 			return problems;
 		},
@@ -81,10 +109,15 @@ function readsAfterOrderCase(kind: FaultKind, mode: FaultMode): LaneCase {
 				return problems;
 			}
 			problems.push(...clearErrorProblems(error, kind.apiError));
-			problems.push(...retryBudgetProblems(reads, kind.transient ? attemptsWhenPersistent(kind.fault) : 1));
+			problems.push(
+				...retryBudgetProblems(reads, kind.transient ? attemptsWhenPersistent(kind.fault) : 1),
+			);
 			const documentId = sim.documents[0]?.id;
 			if (documentId && !tellsHowToResume(errorText(error), documentId)) {
-				problems.push({ check: 'names the placed document', detail: `the error does not say that document ${documentId} was ordered` });
+				problems.push({
+					check: 'names the placed document',
+					detail: `the error does not say that document ${documentId} was ordered`,
+				});
 			}
 			return problems;
 		},
@@ -102,6 +135,8 @@ export const ORDER_LANES: Lane[] = [
 	},
 	{
 		name: 'Document > Order with Download, faults on the reads after the order',
-		cases: FAULT_KINDS.flatMap((kind) => modesOf(kind).map((mode) => readsAfterOrderCase(kind, mode))),
+		cases: FAULT_KINDS.flatMap((kind) =>
+			modesOf(kind).map((mode) => readsAfterOrderCase(kind, mode)),
+		),
 	},
 ];

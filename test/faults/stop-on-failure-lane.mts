@@ -66,7 +66,12 @@ const BATCH_OPERATIONS: BatchOperation[] = [
 		target: { method: 'GET', origin: 'download', path: '/files/*' },
 		expectedError: REFUSED_PASSWORD.downloadError!,
 		prepare: (sim) => ({
-			parameters: { resource: 'document', operation: 'download', documentId: '={{ $json.documentId }}', binaryPropertyName: 'data' },
+			parameters: {
+				resource: 'document',
+				operation: 'download',
+				documentId: '={{ $json.documentId }}',
+				binaryPropertyName: 'data',
+			},
 			items: documentItems(sim),
 		}),
 	},
@@ -93,9 +98,15 @@ function stopCase(operation: BatchOperation): LaneCase {
 			const result = await runLibreBorAction(sim, input);
 			await untilQuiet(sim);
 			const sent = requestCount(sim, operation.target);
-			const problems: Problem[] = [...invariantProblems(sim, result), ...clearErrorProblems(result.error, operation.expectedError)];
+			const problems: Problem[] = [
+				...invariantProblems(sim, result),
+				...clearErrorProblems(result.error, operation.expectedError),
+			];
 			if (sent > DEFAULT_CONCURRENCY) {
-				problems.push({ check: 'stops on failure', detail: `${sent} of ${ITEMS} items were sent, more than the ${DEFAULT_CONCURRENCY} in flight` });
+				problems.push({
+					check: 'stops on failure',
+					detail: `${sent} of ${ITEMS} items were sent, more than the ${DEFAULT_CONCURRENCY} in flight`,
+				});
 			}
 			return problems;
 		},

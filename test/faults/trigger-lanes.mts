@@ -3,7 +3,15 @@ import type { CursorStorage } from '../harness/index.mts';
 import type { RequestMatcher, Simulator } from '../simulator/index.mts';
 import { alertIdsOf, CURSOR_STORAGES, triggerSession } from '../trigger/trigger-session.mts';
 import { clearErrorProblems, errorText, secretProblems } from './checks.mts';
-import { caseName, injectFault, modesOf, type FaultMode, type Lane, type LaneCase, type Problem } from './fault-case.mts';
+import {
+	caseName,
+	injectFault,
+	modesOf,
+	type FaultMode,
+	type Lane,
+	type LaneCase,
+	type Problem,
+} from './fault-case.mts';
 import { FAULT_KINDS, SLOW_ANSWER, type FaultKind } from './fault-kinds.mts';
 
 const LISTING: RequestMatcher = { method: 'GET', path: '/v2/alerts/' };
@@ -36,14 +44,30 @@ function exactlyOnceProblems(added: string[], emitted: string[]): Problem[] {
 	const unknown = emitted.filter((id) => !counts.has(id));
 	for (const id of emitted) if (counts.has(id)) counts.set(id, counts.get(id)! + 1);
 	const wrong = [...counts].filter(([, count]) => count !== 1);
-	const problems: Problem[] = wrong.map(([id, count]) => ({ check: 'exactly once', detail: `alert ${id} emitted ${count} times` }));
-	if (unknown.length > 0) problems.push({ check: 'exactly once', detail: `${unknown.length} emitted alerts were never added` });
+	const problems: Problem[] = wrong.map(([id, count]) => ({
+		check: 'exactly once',
+		detail: `alert ${id} emitted ${count} times`,
+	}));
+	if (unknown.length > 0)
+		problems.push({
+			check: 'exactly once',
+			detail: `${unknown.length} emitted alerts were never added`,
+		});
 	return problems;
 }
 
 /** Drives an active trigger through the scenario and checks that every alert came out once. */
-async function runScenario(sim: Simulator, variant: TriggerVariant, kind: FaultKind, mode: FaultMode, steps: Step[]) {
-	const session = triggerSession(sim, { cursorStorage: variant.cursorStorage, parameters: { options: { markAsRead: variant.markAsRead } } });
+async function runScenario(
+	sim: Simulator,
+	variant: TriggerVariant,
+	kind: FaultKind,
+	mode: FaultMode,
+	steps: Step[],
+) {
+	const session = triggerSession(sim, {
+		cursorStorage: variant.cursorStorage,
+		parameters: { options: { markAsRead: variant.markAsRead } },
+	});
 	const target = variant.markAsRead ? EVERY_ALERTS_REQUEST : LISTING;
 	const added: string[] = [];
 	const emitted: string[] = [];
@@ -67,7 +91,8 @@ async function runScenario(sim: Simulator, variant: TriggerVariant, kind: FaultK
 
 	await poll(false);
 	const problems: Problem[] = [];
-	if (emitted.length > 0 || errors.length > 0) problems.push({ check: 'harness', detail: 'the activation poll did not start clean' });
+	if (emitted.length > 0 || errors.length > 0)
+		problems.push({ check: 'harness', detail: 'the activation poll did not start clean' });
 	for (const step of steps) {
 		added.push(...sim.addAlerts(step.newAlerts).map(({ id }) => id));
 		await poll(step.faulted);
@@ -77,10 +102,16 @@ async function runScenario(sim: Simulator, variant: TriggerVariant, kind: FaultK
 	problems.push(...exactlyOnceProblems(added, emitted));
 	problems.push(...errors.flatMap((error) => clearErrorProblems(error, kind.apiError)));
 	if (kind.transient && mode === 'once' && errors.length > 0) {
-		problems.push({ check: 'recovers', detail: `${errors.length} polls failed: ${(errors[0] as Error).message}` });
+		problems.push({
+			check: 'recovers',
+			detail: `${errors.length} polls failed: ${(errors[0] as Error).message}`,
+		});
 	}
 	if (variant.markAsRead && sim.unreadAlerts().length > 0) {
-		problems.push({ check: 'marks every alert', detail: `${sim.unreadAlerts().length} alerts are still unread` });
+		problems.push({
+			check: 'marks every alert',
+			detail: `${sim.unreadAlerts().length} alerts are still unread`,
+		});
 	}
 	problems.push(...secretProblems(visible, sim.credentials.password));
 	return problems;
@@ -112,7 +143,12 @@ const slowPastTheDefaultTimeout = (): Lane => {
 	const steps = [SCENARIO[0], SCENARIO[1], SCENARIO[3]];
 	return {
 		name: `${variantName(variant)}, its default timeout`,
-		cases: [{ name: caseName(kind, 'once'), run: async (sim) => await runScenario(sim, variant, kind, 'once', steps) }],
+		cases: [
+			{
+				name: caseName(kind, 'once'),
+				run: async (sim) => await runScenario(sim, variant, kind, 'once', steps),
+			},
+		],
 	};
 };
 

@@ -14,7 +14,9 @@ const test = (overrides: IDataObject = {}) =>
 describe('LibreBOR API credential', () => {
 	it('passes the credential test with the right user and password, with a read-only call', async () => {
 		expect(await test()).toMatchObject({ status: 'OK' });
-		expect(sim().requests.map((request) => `${request.method} ${request.path}`)).toEqual(['GET /v2/alerts/following/']);
+		expect(sim().requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+			'GET /v2/alerts/following/',
+		]);
 	});
 
 	it('tolerates a trailing slash on a custom base URL', async () => {
@@ -46,13 +48,27 @@ describe('LibreBOR API credential', () => {
 	});
 
 	it('resolves production, sandbox and custom base URLs', () => {
-		expect(resolveBaseUrl({ environment: 'production' })).toEqual({ baseUrl: 'https://api.librebor.me/v2' });
+		expect(resolveBaseUrl({ environment: 'production' })).toEqual({
+			baseUrl: 'https://api.librebor.me/v2',
+		});
 		expect(resolveBaseUrl({})).toEqual({ baseUrl: 'https://api.librebor.me/v2' });
-		expect(resolveBaseUrl({ environment: 'sandbox' })).toEqual({ baseUrl: 'https://sandbox-api.librebor.me/v2' });
-		expect(resolveBaseUrl({ environment: 'custom', baseUrl: ' https://proxy.example.com/librebor/v2// ' })).toEqual({
+		expect(resolveBaseUrl({ environment: 'sandbox' })).toEqual({
+			baseUrl: 'https://sandbox-api.librebor.me/v2',
+		});
+		expect(
+			resolveBaseUrl({
+				environment: 'custom',
+				baseUrl: ' https://proxy.example.com/librebor/v2// ',
+			}),
+		).toEqual({
 			baseUrl: 'https://proxy.example.com/librebor/v2',
 		});
-		for (const bad of ['https://proxy.example.com/', 'ftp://x/v2', 'https://u:p@x.example/v2', 'not a url']) {
+		for (const bad of [
+			'https://proxy.example.com/',
+			'ftp://x/v2',
+			'https://u:p@x.example/v2',
+			'not a url',
+		]) {
 			expect(resolveBaseUrl({ environment: 'custom', baseUrl: bad })).toHaveProperty('problem');
 		}
 	});
@@ -69,9 +85,15 @@ describe('LibreBOR API credential', () => {
 		expect(sim().requests).toEqual([]);
 		expect(JSON.stringify(elsewhere.run)).not.toContain(credentials.libreBorApi.password);
 
-		const apiHost = await runAction({ nodeType: new AuthenticatedGetTestNode(), parameters: { url: `${sim().baseUrl}/alerts/` }, credentials });
+		const apiHost = await runAction({
+			nodeType: new AuthenticatedGetTestNode(),
+			parameters: { url: `${sim().baseUrl}/alerts/` },
+			credentials,
+		});
 		expect(apiHost.error).toBeUndefined();
-		const basic = Buffer.from(`${credentials.libreBorApi.username}:${credentials.libreBorApi.password}`).toString('base64');
+		const basic = Buffer.from(
+			`${credentials.libreBorApi.username}:${credentials.libreBorApi.password}`,
+		).toString('base64');
 		expect(sim().requestsTo('GET', '/v2/alerts/')[0].headers.authorization).toBe(`Basic ${basic}`);
 	});
 });

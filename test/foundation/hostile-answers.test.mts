@@ -9,13 +9,24 @@ import { credentialsFor, jsonOf, runLibreBor, useSimulator } from '../support/li
 // vitest timeout below is a stall detector: a pattern that backtracks on these inputs takes minutes.
 const sim = useSimulator({ documentSizeBytes: 1024 });
 const stallGuardMs = 5_000;
-const followingList: INodeParameters = { resource: 'watchlist', operation: 'getMany', returnAll: true };
+const followingList: INodeParameters = {
+	resource: 'watchlist',
+	operation: 'getMany',
+	returnAll: true,
+};
 
 describe('Answers that could stall a pattern or flood a message', () => {
 	it(
 		'reports a 1 MB error page of "<" with a short message',
 		async () => {
-			sim().injectFault({ path: '/v2/alerts/following/', status: 500, retryAfter: 0, times: Infinity, body: '<'.repeat(1 << 20), contentType: 'text/html' });
+			sim().injectFault({
+				path: '/v2/alerts/following/',
+				status: 500,
+				retryAfter: 0,
+				times: Infinity,
+				body: '<'.repeat(1 << 20),
+				contentType: 'text/html',
+			});
 			const result = await runLibreBor(sim(), followingList, { continueOnFail: true });
 			const error = String(jsonOf(result)[0].error);
 			expect(error).toMatch(/500/);
@@ -27,7 +38,11 @@ describe('Answers that could stall a pattern or flood a message', () => {
 	it(
 		'caps the text a server puts in a JSON error, and says it was cut',
 		async () => {
-			sim().injectFault({ path: '/v2/alerts/following/', status: 400, body: JSON.stringify({ detail: 'x'.repeat(100_000) }) });
+			sim().injectFault({
+				path: '/v2/alerts/following/',
+				status: 400,
+				body: JSON.stringify({ detail: 'x'.repeat(100_000) }),
+			});
 			const result = await runLibreBor(sim(), followingList);
 			const said = `${result.error?.message} ${result.error?.description}`;
 			expect(said).toContain('xxxx…');
@@ -40,8 +55,14 @@ describe('Answers that could stall a pattern or flood a message', () => {
 		'refuses a custom base URL of 40,000 slashes at once, in the credential test and on a call',
 		async () => {
 			const baseUrl = `https://localhost${'/'.repeat(40_000)}v2`;
-			const tested = await testCredential(new LibreBorApi(), credentialsFor(sim(), { baseUrl }).libreBorApi);
-			expect(tested).toMatchObject({ status: 'Error', message: expect.stringMatching(/empty path segment/) });
+			const tested = await testCredential(
+				new LibreBorApi(),
+				credentialsFor(sim(), { baseUrl }).libreBorApi,
+			);
+			expect(tested).toMatchObject({
+				status: 'Error',
+				message: expect.stringMatching(/empty path segment/),
+			});
 			const result = await runLibreBor(sim(), followingList, { credentials: { baseUrl } });
 			expect(result.error).toBeDefined();
 			expect(sim().requests).toEqual([]);
@@ -52,9 +73,18 @@ describe('Answers that could stall a pattern or flood a message', () => {
 
 describe('File names a download host sends', () => {
 	const downloadWithName = async (contentDisposition: string) => {
-		const ordered = await runLibreBor(sim(), { resource: 'document', operation: 'order', nif: 'B64717838', year: 2023 });
+		const ordered = await runLibreBor(sim(), {
+			resource: 'document',
+			operation: 'order',
+			nif: 'B64717838',
+			year: 2023,
+		});
 		const documentId = String(jsonOf(ordered)[0].document_id);
-		sim().injectFault({ origin: 'download', afterHandling: true, headers: { 'content-disposition': contentDisposition } });
+		sim().injectFault({
+			origin: 'download',
+			afterHandling: true,
+			headers: { 'content-disposition': contentDisposition },
+		});
 		const result = await runLibreBor(sim(), {
 			resource: 'document',
 			operation: 'download',
@@ -100,15 +130,51 @@ describe('Records that look like n8n items', () => {
 	const alertId = '3f1c2b9e-8d4a-4c6b-9f0e-2a7d5c1b8e34';
 
 	it.each([
-		['Watch List > Get Many', followingList, 'GET', '/v2/alerts/following/', { entities: [{ nif: 'B64717838', ...lookalike }] }],
-		['Alert > Get Many', { resource: 'alert', operation: 'getMany', output: 'alert', returnAll: true }, 'GET', '/v2/alerts/', [{ id: alertId, ...lookalike }]],
-		['Alert > Mark as Read', { resource: 'alert', operation: 'markAsRead', alertId }, 'GET', `/v2/alerts/mark_as_read/${alertId}/`, { result: 'success', ...lookalike }],
-		['Document > Get', { resource: 'document', operation: 'get', documentId: 'doc-1' }, 'GET', '/v2/documents/doc-1/', { document: { status: 'processing', ...lookalike } }],
-		['Watch List > Follow', { resource: 'watchlist', operation: 'follow', nif: 'B64717838' }, 'POST', '/v2/alerts/follow/', { result: 'success', ...lookalike }],
+		[
+			'Watch List > Get Many',
+			followingList,
+			'GET',
+			'/v2/alerts/following/',
+			{ entities: [{ nif: 'B64717838', ...lookalike }] },
+		],
+		[
+			'Alert > Get Many',
+			{ resource: 'alert', operation: 'getMany', output: 'alert', returnAll: true },
+			'GET',
+			'/v2/alerts/',
+			[{ id: alertId, ...lookalike }],
+		],
+		[
+			'Alert > Mark as Read',
+			{ resource: 'alert', operation: 'markAsRead', alertId },
+			'GET',
+			`/v2/alerts/mark_as_read/${alertId}/`,
+			{ result: 'success', ...lookalike },
+		],
+		[
+			'Document > Get',
+			{ resource: 'document', operation: 'get', documentId: 'doc-1' },
+			'GET',
+			'/v2/documents/doc-1/',
+			{ document: { status: 'processing', ...lookalike } },
+		],
+		[
+			'Watch List > Follow',
+			{ resource: 'watchlist', operation: 'follow', nif: 'B64717838' },
+			'POST',
+			'/v2/alerts/follow/',
+			{ result: 'success', ...lookalike },
+		],
 	] as Array<[string, INodeParameters, string, string, unknown]>)(
 		'%s keeps an answer with json, binary, pairedItem and error keys inside the item json',
 		async (_operation, parameters, method, path, answer) => {
-			sim().injectFault({ method, path, status: 200, body: JSON.stringify(answer), times: Infinity });
+			sim().injectFault({
+				method,
+				path,
+				status: 200,
+				body: JSON.stringify(answer),
+				times: Infinity,
+			});
 			const result = await runLibreBor(sim(), parameters);
 			expect(result.error).toBeUndefined();
 			expect(result.items).toHaveLength(1);

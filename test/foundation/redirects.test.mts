@@ -14,7 +14,9 @@ import { credentialsFor, runLibreBor, useSimulator } from '../support/libreBor.m
 const sim = useSimulator();
 
 const answerEmptyList = (response: import('node:http').ServerResponse) =>
-	response.writeHead(200, { 'content-type': 'application/json' }).end('{"entities":[],"alerts":[]}');
+	response
+		.writeHead(200, { 'content-type': 'application/json' })
+		.end('{"entities":[],"alerts":[]}');
 
 let otherHost: HttpsTestServer;
 let plainHttp: Server;
@@ -46,24 +48,52 @@ const targets = [
 ] as const;
 
 /** Every request the redirect targets received, whatever headers it had. */
-const reachedTargets = () => [...otherHost.requests.map((request) => request.headers), ...plainHttpSeen];
+const reachedTargets = () => [
+	...otherHost.requests.map((request) => request.headers),
+	...plainHttpSeen,
+];
 
 function redirect(path: string, status: number, to: () => string, method?: string) {
-	sim().injectFault({ method, path, status, headers: { location: `${to()}${path}` }, body: '', times: Infinity });
+	sim().injectFault({
+		method,
+		path,
+		status,
+		headers: { location: `${to()}${path}` },
+		body: '',
+		times: Infinity,
+	});
 }
 
 describe.each(targets)('A redirect to %s', (_target, origin) => {
 	it('fails the credential test with advice, and the target receives no password', async () => {
 		redirect('/v2/alerts/following/', 302, origin);
 		const tested = await testCredential(new LibreBorApi(), credentialsFor(sim()).libreBorApi);
-		expect(tested).toEqual({ status: 'Error', message: expect.stringContaining('never sent on a redirect') });
+		expect(tested).toEqual({
+			status: 'Error',
+			message: expect.stringContaining('never sent on a redirect'),
+		});
 		expect(reachedTargets().filter((headers) => headers.authorization)).toEqual([]);
 	});
 
 	it.each([
-		['a read', 'GET', '/v2/alerts/following/', { resource: 'watchlist', operation: 'getMany', returnAll: true }],
-		['a follow', 'POST', '/v2/alerts/follow/', { resource: 'watchlist', operation: 'follow', nif: 'B64717838' }],
-		['an order', 'POST', '/v2/documents/order/', { resource: 'document', operation: 'order', nif: 'B64717838', year: 2023 }],
+		[
+			'a read',
+			'GET',
+			'/v2/alerts/following/',
+			{ resource: 'watchlist', operation: 'getMany', returnAll: true },
+		],
+		[
+			'a follow',
+			'POST',
+			'/v2/alerts/follow/',
+			{ resource: 'watchlist', operation: 'follow', nif: 'B64717838' },
+		],
+		[
+			'an order',
+			'POST',
+			'/v2/documents/order/',
+			{ resource: 'document', operation: 'order', nif: 'B64717838', year: 2023 },
+		],
 	] as Array<[string, string, string, INodeParameters]>)(
 		'is not followed by %s, which fails saying so and sends nothing to the target',
 		async (_call, method, path, parameters) => {
@@ -84,12 +114,31 @@ describe.each(targets)('A redirect to %s', (_target, origin) => {
 
 describe('A download link', () => {
 	it('is not followed when a hop redirects it down to plain http://, which receives nothing', async () => {
-		const ordered = await runLibreBor(sim(), { resource: 'document', operation: 'order', nif: 'B64717838', year: 2023 });
+		const ordered = await runLibreBor(sim(), {
+			resource: 'document',
+			operation: 'order',
+			nif: 'B64717838',
+			year: 2023,
+		});
 		const documentId = String(ordered.items[0].json.document_id);
-		const hop = sim().injectFault({ origin: 'download', method: 'GET', path: /^\//, status: 302, headers: { location: `${plainHttpOrigin}/file.pdf` }, body: '' });
-		const result = await runLibreBor(sim(), { resource: 'document', operation: 'download', documentId, binaryPropertyName: 'data' });
+		const hop = sim().injectFault({
+			origin: 'download',
+			method: 'GET',
+			path: /^\//,
+			status: 302,
+			headers: { location: `${plainHttpOrigin}/file.pdf` },
+			body: '',
+		});
+		const result = await runLibreBor(sim(), {
+			resource: 'document',
+			operation: 'download',
+			documentId,
+			binaryPropertyName: 'data',
+		});
 		expect(hop.hits).toBe(1);
-		expect(result.error?.message).toBe(`Refused to download document ${documentId} over http://: only HTTPS download links are followed`);
+		expect(result.error?.message).toBe(
+			`Refused to download document ${documentId} over http://: only HTTPS download links are followed`,
+		);
 		expect(plainHttpSeen).toEqual([]);
 	});
 });

@@ -33,20 +33,46 @@ const VALID_NIFS = [
 	['X1234567L', 'X1234567L'],
 	['Y1234567X', 'Y1234567X'],
 ];
-const INVALID_ALERT_IDS = ['', 'all', '123', 'not-a-uuid', '3f1c2b9e-8d4a-4c6b-9f0e-2a7d5c1b8e3', '3f1c2b9e-8d4a-4c6b-9f0e-2a7d5c1b8e34/../all', '../all'];
-const INVALID_DOCUMENT_IDS = ['', ' ', '../1', 'a/b', 'a?b=1', 'a#b', '%2e%2e', 'x'.repeat(200), '-leading-dash', 'a b'];
+const INVALID_ALERT_IDS = [
+	'',
+	'all',
+	'123',
+	'not-a-uuid',
+	'3f1c2b9e-8d4a-4c6b-9f0e-2a7d5c1b8e3',
+	'3f1c2b9e-8d4a-4c6b-9f0e-2a7d5c1b8e34/../all',
+	'../all',
+];
+const INVALID_DOCUMENT_IDS = [
+	'',
+	' ',
+	'../1',
+	'a/b',
+	'a?b=1',
+	'a#b',
+	'%2e%2e',
+	'x'.repeat(200),
+	'-leading-dash',
+	'a b',
+];
 const INVALID_YEARS = [0, 1989, new Date().getUTCFullYear() + 1, 2023.5, -2023, 'abc', ''];
 
 /** Runs one operation over many bad values, with continue-on-fail so that every item reports. */
 async function refuseAll(parameters: INodeParameters, field: string, values: GenericValue[]) {
-	const result = await runLibreBor(sim(), { ...parameters, [field]: `={{ $json.value }}` }, {
-		items: values.map((value) => ({ value })),
-		continueOnFail: true,
-	});
+	const result = await runLibreBor(
+		sim(),
+		{ ...parameters, [field]: `={{ $json.value }}` },
+		{
+			items: values.map((value) => ({ value })),
+			continueOnFail: true,
+		},
+	);
 	expect(result.items).toHaveLength(values.length);
 	expect(pairedItemsOf(result)).toEqual(values.map((_, item) => ({ item })));
 	expect(sim().requests).toEqual([]);
-	return result.items.map((item) => ({ error: item.json.error, description: item.error?.description }));
+	return result.items.map((item) => ({
+		error: item.json.error,
+		description: item.error?.description,
+	}));
 }
 
 describe('input validation, before any request', () => {
@@ -69,13 +95,21 @@ describe('input validation, before any request', () => {
 	});
 
 	it('refuses every invalid NIF for a document order, spending nothing', async () => {
-		const outputs = await refuseAll({ resource: 'document', operation: 'order', year: 2023 }, 'nif', INVALID_NIFS);
+		const outputs = await refuseAll(
+			{ resource: 'document', operation: 'order', year: 2023 },
+			'nif',
+			INVALID_NIFS,
+		);
 		expect(outputs.every((output) => /NIF/.test(String(output.error)))).toBe(true);
 		expect(sim().ordersReceived).toBe(0);
 	});
 
 	it('refuses every invalid year for a document order', async () => {
-		const outputs = await refuseAll({ resource: 'document', operation: 'order', nif: 'B64717838' }, 'year', INVALID_YEARS);
+		const outputs = await refuseAll(
+			{ resource: 'document', operation: 'order', nif: 'B64717838' },
+			'year',
+			INVALID_YEARS,
+		);
 		for (const output of outputs) {
 			expect(output.error).toMatch(/The year .* is not valid/);
 			expect(output.description).toMatch(/from 1990 to \d{4}/);
@@ -83,18 +117,25 @@ describe('input validation, before any request', () => {
 	});
 
 	it('refuses every malformed alert ID', async () => {
-		const outputs = await refuseAll({ resource: 'alert', operation: 'markAsRead' }, 'alertId', INVALID_ALERT_IDS);
+		const outputs = await refuseAll(
+			{ resource: 'alert', operation: 'markAsRead' },
+			'alertId',
+			INVALID_ALERT_IDS,
+		);
 		for (const output of outputs) expect(output.error).toMatch(/The alert ID .* is not valid/);
 	});
 
-	it.each(['get', 'download'])('refuses every unsafe document ID for document > %s', async (operation) => {
-		const outputs = await refuseAll(
-			{ resource: 'document', operation, binaryPropertyName: 'data' },
-			'documentId',
-			INVALID_DOCUMENT_IDS,
-		);
-		for (const output of outputs) expect(output.error).toMatch(/The document ID .* is not valid/);
-	});
+	it.each(['get', 'download'])(
+		'refuses every unsafe document ID for document > %s',
+		async (operation) => {
+			const outputs = await refuseAll(
+				{ resource: 'document', operation, binaryPropertyName: 'data' },
+				'documentId',
+				INVALID_DOCUMENT_IDS,
+			);
+			for (const output of outputs) expect(output.error).toMatch(/The document ID .* is not valid/);
+		},
+	);
 });
 
 describe('continue on fail', () => {
@@ -102,7 +143,10 @@ describe('continue on fail', () => {
 		const result = await runLibreBor(
 			sim(),
 			{ resource: 'watchlist', operation: 'follow', nif: '={{ $json.nif }}' },
-			{ items: [{ nif: 'A86212420' }, { nif: 'B00000001' }, { nif: 'J99216582' }], continueOnFail: true },
+			{
+				items: [{ nif: 'A86212420' }, { nif: 'B00000001' }, { nif: 'J99216582' }],
+				continueOnFail: true,
+			},
 		);
 		expect(result.error).toBeUndefined();
 		const outputs = jsonOf(result);
@@ -111,14 +155,21 @@ describe('continue on fail', () => {
 		expect(result.items[1].error?.description).toMatch(/Spanish tax identifier/);
 		expect(outputs[2]).toMatchObject({ nif: 'J99216582', change: 'followed' });
 		expect(pairedItemsOf(result)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(sim().watchlist.map((entity) => entity.nif).sort()).toEqual(['A86212420', 'J99216582']);
+		expect(
+			sim()
+				.watchlist.map((entity) => entity.nif)
+				.sort(),
+		).toEqual(['A86212420', 'J99216582']);
 	});
 
 	it('keeps ordering the other documents when one NIF is bad', async () => {
 		const result = await runLibreBor(
 			sim(),
 			{ resource: 'document', operation: 'order', nif: '={{ $json.nif }}', year: 2023 },
-			{ items: [{ nif: 'B64717838' }, { nif: 'nonsense' }, { nif: 'A86212420' }], continueOnFail: true },
+			{
+				items: [{ nif: 'B64717838' }, { nif: 'nonsense' }, { nif: 'A86212420' }],
+				continueOnFail: true,
+			},
 		);
 		expect(sim().ordersReceived).toBe(2);
 		expect(jsonOf(result).map((output) => Boolean(output.error))).toEqual([false, true, false]);

@@ -8,7 +8,9 @@ function binaryOf(item: INodeExecutionData, propertyName: string): IBinaryData {
 	const binary = item.binary?.[propertyName];
 	if (!binary) {
 		const present = Object.keys(item.binary ?? {}).join(', ') || 'none';
-		throw new UnexpectedError(`The item has no binary property "${propertyName}" (present: ${present})`);
+		throw new UnexpectedError(
+			`The item has no binary property "${propertyName}" (present: ${present})`,
+		);
 	}
 	return binary;
 }
@@ -19,15 +21,24 @@ export async function readBinary(item: INodeExecutionData, propertyName = 'data'
 }
 
 /** The same content as a stream, the way downstream n8n nodes read large files. */
-export async function readBinaryStream(item: INodeExecutionData, propertyName = 'data'): Promise<Readable> {
+export async function readBinaryStream(
+	item: INodeExecutionData,
+	propertyName = 'data',
+): Promise<Readable> {
 	const binary = binaryOf(item, propertyName);
-	if (!binary.id) throw new UnexpectedError(`Binary property "${propertyName}" is held in memory, not stored as a file`);
+	if (!binary.id)
+		throw new UnexpectedError(
+			`Binary property "${propertyName}" is held in memory, not stored as a file`,
+		);
 	return await Container.get(BinaryDataService).getAsStream(binary.id);
 }
 
 /** Where the filesystem binary-data mode stored the file, to prove it went to disk. */
 export function binaryFilePath(item: INodeExecutionData, propertyName = 'data'): string {
 	const binary = binaryOf(item, propertyName);
-	if (!binary.id) throw new UnexpectedError(`Binary property "${propertyName}" is held in memory, not stored as a file`);
+	if (!binary.id)
+		throw new UnexpectedError(
+			`Binary property "${propertyName}" is held in memory, not stored as a file`,
+		);
 	return Container.get(BinaryDataService).getPath(binary.id);
 }

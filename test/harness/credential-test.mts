@@ -35,10 +35,16 @@ export async function testCredential(
 		return { status: 'Error', message: 'No testing function found for this credential.' };
 	}
 
-	const credentialsHelper = new HarnessCredentialsHelper(new CredentialTypeRegistry([credentialType]), {
-		[credentialType.name]: data,
+	const credentialsHelper = new HarnessCredentialsHelper(
+		new CredentialTypeRegistry([credentialType]),
+		{
+			[credentialType.name]: data,
+		},
+	);
+	const additionalData = createAdditionalData({
+		credentialsHelper,
+		workflowId: 'harness-credential-test',
 	});
-	const additionalData = createAdditionalData({ credentialsHelper, workflowId: 'harness-credential-test' });
 
 	let credentialsDecrypted: ICredentialsDecrypted;
 	try {
@@ -46,7 +52,12 @@ export async function testCredential(
 			id: 'credential-under-test',
 			name: `${credentialType.displayName} account`,
 			type: credentialType.name,
-			data: credentialsHelper.applyDefaults(additionalData, { ...data }, credentialType.name, 'internal'),
+			data: credentialsHelper.applyDefaults(
+				additionalData,
+				{ ...data },
+				credentialType.name,
+				'internal',
+			),
 		};
 	} catch (error) {
 		return { status: 'Error', message: String((error as Error).message) };
@@ -81,7 +92,9 @@ export async function testCredential(
 		typeVersion: 1,
 		position: [0, 0],
 		parameters: {},
-		credentials: { [credentialType.name]: { id: credentialsDecrypted.id, name: credentialsDecrypted.name } },
+		credentials: {
+			[credentialType.name]: { id: credentialsDecrypted.id, name: credentialsDecrypted.name },
+		},
 	};
 	const workflow = new Workflow({
 		nodes: [node],
@@ -112,7 +125,11 @@ export async function testCredential(
 
 	const answer = response?.[0]?.[0]?.json;
 	for (const rule of credentialType.test.rules ?? []) {
-		if (rule.type === 'responseSuccessBody' && answer && valueAt(answer, rule.properties.key) === rule.properties.value) {
+		if (
+			rule.type === 'responseSuccessBody' &&
+			answer &&
+			valueAt(answer, rule.properties.key) === rule.properties.value
+		) {
 			return { status: 'Error', message: rule.properties.message };
 		}
 	}
@@ -127,15 +144,22 @@ type CredentialTestError = Error & {
 };
 
 /** The message n8n shows for a failed test: the rule's, the HTTP status text, the network code, or the error. */
-function failureOf(error: CredentialTestError, credentialType: ICredentialType): INodeCredentialTestResult {
+function failureOf(
+	error: CredentialTestError,
+	credentialType: ICredentialType,
+): INodeCredentialTestResult {
 	const response = error.cause?.response;
 	if (response) {
 		const rule = credentialType.test?.rules?.find(
-			(candidate) => candidate.type === 'responseCode' && candidate.properties.value === response.status,
+			(candidate) =>
+				candidate.type === 'responseCode' && candidate.properties.value === response.status,
 		);
 		if (rule) return { status: 'Error', message: rule.properties.message };
 		if (response.status < 199 || response.status > 299) {
-			return { status: 'Error', message: response.statusText || `Received HTTP status code: ${response.status}` };
+			return {
+				status: 'Error',
+				message: response.statusText || `Received HTTP status code: ${response.status}`,
+			};
 		}
 	} else if (error.cause?.code) {
 		return { status: 'Error', message: error.cause.code };

@@ -11,13 +11,16 @@ export class CredentialTypeRegistry {
 	private readonly byName = new Map<string, ICredentialType>();
 
 	constructor(credentialTypes: ICredentialType[]) {
-		for (const credentialType of credentialTypes) this.byName.set(credentialType.name, credentialType);
+		for (const credentialType of credentialTypes)
+			this.byName.set(credentialType.name, credentialType);
 	}
 
 	getByName(name: string): ICredentialType {
 		const credentialType = this.byName.get(name);
 		if (!credentialType) {
-			throw new UnexpectedError(`Unknown credential type "${name}"`, { tags: { credentialType: name } });
+			throw new UnexpectedError(`Unknown credential type "${name}"`, {
+				tags: { credentialType: name },
+			});
 		}
 		return credentialType;
 	}

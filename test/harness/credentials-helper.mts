@@ -74,7 +74,9 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		}
 
 		if (!workflow || !node) {
-			throw new UnexpectedError('Workflow and node are required for declarative credential authentication');
+			throw new UnexpectedError(
+				'Workflow and node are required for declarative credential authentication',
+			);
 		}
 		requestOptions.headers ??= {};
 		if (authenticate.type === 'generic') {
@@ -138,8 +140,14 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		return (typeDefinition.supportedNodes ?? []).some((name) => nodeType.endsWith(`.${name}`));
 	}
 
-	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<Credentials> {
-		const credentials = new Credentials({ id: nodeCredentials.id, name: nodeCredentials.name }, type);
+	async getCredentials(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<Credentials> {
+		const credentials = new Credentials(
+			{ id: nodeCredentials.id, name: nodeCredentials.name },
+			type,
+		);
 		await credentials.setData(this.storedData(nodeCredentials, type));
 		return credentials;
 	}
@@ -156,7 +164,14 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 	): Promise<ICredentialDataDecryptedObject> {
 		const stored = this.storedData(nodeCredentials, type);
 		if (raw === true) return stored;
-		return this.applyDefaults(additionalData, stored, type, mode, executeData, expressionResolveValues);
+		return this.applyDefaults(
+			additionalData,
+			stored,
+			type,
+			mode,
+			executeData,
+			expressionResolveValues,
+		);
 	}
 
 	applyDefaults(
@@ -222,18 +237,26 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		type: string,
 		data: ICredentialDataDecryptedObject,
 	): Promise<void> {
-		this.credentialsByType[type] = { ...this.credentialsByType[type], oauthTokenData: data.oauthTokenData };
+		this.credentialsByType[type] = {
+			...this.credentialsByType[type],
+			oauthTokenData: data.oauthTokenData,
+		};
 	}
 
 	getCredentialsProperties(type: string): INodeProperties[] {
 		return this.credentialTypes.getProperties(type);
 	}
 
-	private storedData(nodeCredentials: INodeCredentialsDetails, type: string): ICredentialDataDecryptedObject {
+	private storedData(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): ICredentialDataDecryptedObject {
 		const stored = this.credentialsByType[type];
 		if (!stored) {
 			// The message n8n gives when a node points at a credential that is not there.
-			throw new UserError(`Credential with ID "${nodeCredentials.id}" does not exist for type "${type}".`);
+			throw new UserError(
+				`Credential with ID "${nodeCredentials.id}" does not exist for type "${type}".`,
+			);
 		}
 		return { ...stored };
 	}

@@ -67,7 +67,12 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 			return { opened: new Promise<void>((resolve) => (open = resolve)), open: () => open() };
 		};
 		const [read, writing, written, answering] = [gate(), gate(), gate(), gate()];
-		this.paused = { read: read.open, writing: writing.opened, written: written.open, answering: answering.opened };
+		this.paused = {
+			read: read.open,
+			writing: writing.opened,
+			written: written.open,
+			answering: answering.opened,
+		};
 		return {
 			read: read.opened,
 			write: async () => {
@@ -82,7 +87,10 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		return `${contextData.workflow.id}|${scope === 'node' ? `n:${contextData.node?.id}` : ''}`;
 	}
 
-	private async read(scope: DeduplicationScope, contextData: ICheckProcessedContextData): Promise<Row> {
+	private async read(
+		scope: DeduplicationScope,
+		contextData: ICheckProcessedContextData,
+	): Promise<Row> {
 		const stored = this.stores.get(InMemoryDeduplicator.rowOf(scope, contextData));
 		const row = { values: [...(stored ?? [])], existed: stored !== undefined };
 		await roundTrip();
@@ -97,7 +105,11 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		return row;
 	}
 
-	private async write(scope: DeduplicationScope, contextData: ICheckProcessedContextData, row: Row) {
+	private async write(
+		scope: DeduplicationScope,
+		contextData: ICheckProcessedContextData,
+		row: Row,
+	) {
 		await roundTrip();
 		const key = InMemoryDeduplicator.rowOf(scope, contextData);
 		if (!row.existed && this.stores.has(key)) {
@@ -107,7 +119,8 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 	}
 
 	private static entriesOnly(options: ICheckProcessedOptions) {
-		if (options.mode !== 'entries') throw new Error(`The test store keeps entries only, not ${options.mode}`);
+		if (options.mode !== 'entries')
+			throw new Error(`The test store keeps entries only, not ${options.mode}`);
 	}
 
 	async checkProcessedAndRecord(
@@ -153,14 +166,23 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 		// n8n leaves a missing row missing.
 		if (!row.existed) return;
 		const removed = new Set(items.map(String));
-		await this.write(scope, contextData, { ...row, values: row.values.filter((value) => !removed.has(value)) });
+		await this.write(scope, contextData, {
+			...row,
+			values: row.values.filter((value) => !removed.has(value)),
+		});
 	}
 
-	async clearAllProcessedItems(scope: DeduplicationScope, contextData: ICheckProcessedContextData): Promise<void> {
+	async clearAllProcessedItems(
+		scope: DeduplicationScope,
+		contextData: ICheckProcessedContextData,
+	): Promise<void> {
 		this.stores.delete(InMemoryDeduplicator.rowOf(scope, contextData));
 	}
 
-	async getProcessedDataCount(scope: DeduplicationScope, contextData: ICheckProcessedContextData): Promise<number> {
+	async getProcessedDataCount(
+		scope: DeduplicationScope,
+		contextData: ICheckProcessedContextData,
+	): Promise<number> {
 		return (await this.read(scope, contextData)).values.length;
 	}
 }

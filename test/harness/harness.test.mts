@@ -27,7 +27,10 @@ import {
 const numbersOf = (items: Awaited<ReturnType<typeof runPoll>>['items']) =>
 	items?.[0].map((item) => item.json.number) ?? null;
 
-const newNumbersSession = (source: NumberSource, cursorStorage?: 'static-data' | 'durable-cursor') => {
+const newNumbersSession = (
+	source: NumberSource,
+	cursorStorage?: 'static-data' | 'durable-cursor',
+) => {
 	const NewNumbers = newNumbersTestTrigger(source);
 	return createPollSession({ nodeType: new NewNumbers(), parameters: {}, cursorStorage });
 };
@@ -182,7 +185,12 @@ describe('polling with the default static-data storage', () => {
 		expect(numbersOf(tick.items)).toEqual([4, 5]);
 		expect(tick.staticData).toEqual({ 'node:New Numbers': { highest: 5 } });
 
-		const manual = await runPoll({ nodeType: new NewNumbers(), parameters: {}, staticData, mode: 'manual' });
+		const manual = await runPoll({
+			nodeType: new NewNumbers(),
+			parameters: {},
+			staticData,
+			mode: 'manual',
+		});
 		expect(numbersOf(manual.items)).toEqual([5]);
 		expect(manual.staticData).toEqual(staticData);
 	});
@@ -224,12 +232,19 @@ describe('HTTPS through n8n-core request helpers', () => {
 	});
 
 	beforeAll(async () => {
-		expect(process.env.NODE_EXTRA_CA_CERTS, 'run with NODE_EXTRA_CA_CERTS=test/simulator/tls/ca.pem').toBeTruthy();
+		expect(
+			process.env.NODE_EXTRA_CA_CERTS,
+			'run with NODE_EXTRA_CA_CERTS=test/simulator/tls/ca.pem',
+		).toBeTruthy();
 		const expected = `Basic ${Buffer.from(`${user.username}:${user.password}`).toString('base64')}`;
 		server = await startHttpsTestServer((request, response) => {
-			const allowed = request.headers.authorization === expected || request.headers['x-test-token'] === 'Token abc';
+			const allowed =
+				request.headers.authorization === expected ||
+				request.headers['x-test-token'] === 'Token abc';
 			response.writeHead(allowed ? 200 : 401, { 'content-type': 'application/json' });
-			response.end(JSON.stringify(allowed ? { ok: true, path: request.url } : { error: 'unauthorized' }));
+			response.end(
+				JSON.stringify(allowed ? { ok: true, path: request.url } : { error: 'unauthorized' }),
+			);
 		});
 	});
 
@@ -243,7 +258,9 @@ describe('HTTPS through n8n-core request helpers', () => {
 		});
 
 		expect(result.error).toBeUndefined();
-		expect(result.items).toEqual([{ json: { ok: true, path: '/v2/ping' }, pairedItem: { item: 0 } }]);
+		expect(result.items).toEqual([
+			{ json: { ok: true, path: '/v2/ping' }, pairedItem: { item: 0 } },
+		]);
 		const seen = server.requests.find((request) => request.url === '/v2/ping');
 		expect(seen?.headers.authorization).toBe(
 			`Basic ${Buffer.from(`${user.username}:${user.password}`).toString('base64')}`,
@@ -259,7 +276,9 @@ describe('HTTPS through n8n-core request helpers', () => {
 		});
 
 		expect(result.error).toBeUndefined();
-		expect(server.requests.find((request) => request.url === '/token')?.headers['x-test-token']).toBe('Token abc');
+		expect(
+			server.requests.find((request) => request.url === '/token')?.headers['x-test-token'],
+		).toBe('Token abc');
 	});
 
 	it('authenticates a poll through PollContext', async () => {

@@ -30,7 +30,11 @@ export async function startHttpsTestServer(
 			key: readFileSync(path.join(TLS_FOLDER, 'server-key.pem')),
 		},
 		(request, response) => {
-			requests.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers });
+			requests.push({
+				method: request.method ?? '',
+				url: request.url ?? '',
+				headers: request.headers,
+			});
 			handle(request, response);
 		},
 	);

@@ -50,12 +50,19 @@ export function createInputNodeType(items: INodeExecutionData[]): INodeType {
 	};
 }
 
-async function storeInlineBinary(this: IExecuteFunctions, binary: IBinaryKeyData): Promise<IBinaryKeyData> {
+async function storeInlineBinary(
+	this: IExecuteFunctions,
+	binary: IBinaryKeyData,
+): Promise<IBinaryKeyData> {
 	const stored: IBinaryKeyData = {};
 	for (const [property, data] of Object.entries(binary)) {
 		stored[property] = data.id
 			? data
-			: await this.helpers.prepareBinaryData(Buffer.from(data.data, BINARY_ENCODING), data.fileName, data.mimeType);
+			: await this.helpers.prepareBinaryData(
+					Buffer.from(data.data, BINARY_ENCODING),
+					data.fileName,
+					data.mimeType,
+				);
 	}
 	return stored;
 }

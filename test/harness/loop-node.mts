@@ -25,10 +25,16 @@ export function createLoopNodeType(batchSize: number): INodeType {
 			properties: [],
 		},
 		async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-			const memory = this.getContext('node') as IDataObject & { left?: INodeExecutionData[]; done?: INodeExecutionData[] };
+			const memory = this.getContext('node') as IDataObject & {
+				left?: INodeExecutionData[];
+				done?: INodeExecutionData[];
+			};
 			const input = this.getInputData();
 			if (memory.left === undefined) {
-				memory.left = input.map((item, index) => ({ json: item.json, pairedItem: { item: index } }));
+				memory.left = input.map((item, index) => ({
+					json: item.json,
+					pairedItem: { item: index },
+				}));
 				memory.done = [];
 			} else {
 				memory.done!.push(...input);

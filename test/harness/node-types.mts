@@ -21,9 +21,13 @@ export const latestVersionOf = (nodeType: INodeType): number => {
  */
 export function asLoadedByN8n(nodeType: INodeType): INodeType {
 	const description = { ...nodeType.description, properties: [...nodeType.description.properties] };
-	const loaded = Object.assign(Object.create(Object.getPrototypeOf(nodeType) as object) as INodeType, nodeType, {
-		description,
-	});
+	const loaded = Object.assign(
+		Object.create(Object.getPrototypeOf(nodeType) as object) as INodeType,
+		nodeType,
+		{
+			description,
+		},
+	);
 	if (description.polling && !description.properties.some(({ name }) => name === 'pollTimes')) {
 		description.properties.unshift(...commonPollingParameters);
 	}

@@ -56,7 +56,8 @@ export const SCHEDULER_POLL_BUDGET_MS = 36_000;
 const nodeKey = (nodeName: string) => `node:${nodeName}`;
 
 /** A copy as the database would return it: plain JSON, without the change markers. */
-const asStored = (data: IDataObject): IDataObject => JSON.parse(JSON.stringify(data)) as IDataObject;
+const asStored = (data: IDataObject): IDataObject =>
+	JSON.parse(JSON.stringify(data)) as IDataObject;
 
 /** What n8n's database holds for the workflow: its static data, and the durable poll cursors. */
 export class PersistedPollState {
@@ -84,7 +85,9 @@ export class PersistedPollState {
 
 	/** PollCursorService.resolveCursor: the stored cursor, or the node's static data until one is committed. */
 	cursorOf(nodeName: string): IDataObject {
-		return asStored(this.cursors.get(nodeName) ?? (this.staticData[nodeKey(nodeName)] as IDataObject) ?? {});
+		return asStored(
+			this.cursors.get(nodeName) ?? (this.staticData[nodeKey(nodeName)] as IDataObject) ?? {},
+		);
 	}
 
 	commitCursor(nodeName: string, cursor: IDataObject): void {
@@ -104,7 +107,9 @@ export class PollOutcome {
 	}
 }
 
-type StagedCursor = { migrated: true; snapshot: IDataObject; seed: IDataObject } | { migrated: false };
+type StagedCursor =
+	| { migrated: true; snapshot: IDataObject; seed: IDataObject }
+	| { migrated: false };
 
 /**
  * The PollContext n8n's trigger factory builds for an active poll trigger, with the same
@@ -158,7 +163,9 @@ export function createActivePollContext(options: {
 	const resolveNodeStaticData = (): IDataObject => {
 		const staged = stagedCursor.getStore();
 		if (!staged) {
-			throw new UnexpectedError('Poll node read its static data outside of a poll; __runPoll was not entered');
+			throw new UnexpectedError(
+				'Poll node read its static data outside of a poll; __runPoll was not entered',
+			);
 		}
 		return staged.migrated ? staged.snapshot : workflow.getStaticData('node', node);
 	};

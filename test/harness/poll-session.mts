@@ -20,7 +20,12 @@ import { runManualPoll } from './manual-poll.mts';
 import { buildNodeUnderTest } from './node-under-test.mts';
 import { asLoadedByN8n, HarnessNodeTypes } from './node-types.mts';
 import type { CursorStorage } from './poll-persistence.mts';
-import { createActivePollContext, PersistedPollState, PollOutcome, SCHEDULER_POLL_BUDGET_MS } from './poll-persistence.mts';
+import {
+	createActivePollContext,
+	PersistedPollState,
+	PollOutcome,
+	SCHEDULER_POLL_BUDGET_MS,
+} from './poll-persistence.mts';
 
 export type PollMode = 'trigger' | 'manual';
 
@@ -109,7 +114,9 @@ export class PollSession {
 
 	/** The static data of the active in-memory workflow, including what is not saved yet. */
 	get liveStaticData(): IDataObject | undefined {
-		return this.active ? (JSON.parse(JSON.stringify(this.active.workflow.staticData)) as IDataObject) : undefined;
+		return this.active
+			? (JSON.parse(JSON.stringify(this.active.workflow.staticData)) as IDataObject)
+			: undefined;
 	}
 
 	/** Whether the next trigger poll is the first of an activation (n8n's "testing" poll). */
@@ -136,7 +143,8 @@ export class PollSession {
 		const activationPoll = !this.active;
 		this.active ??= this.activate();
 		// n8n's scheduler runs each later tick in a workflow and context of its own.
-		const { execute, outcome } = this.cursorStorage === 'scheduler' && !activationPoll ? this.scheduledTask() : this.active;
+		const { execute, outcome } =
+			this.cursorStorage === 'scheduler' && !activationPoll ? this.scheduledTask() : this.active;
 		outcome.reset();
 		try {
 			await execute(activationPoll);
@@ -206,4 +214,5 @@ export class PollSession {
 	}
 }
 
-export const createPollSession = (options: PollSessionOptions): PollSession => new PollSession(options);
+export const createPollSession = (options: PollSessionOptions): PollSession =>
+	new PollSession(options);

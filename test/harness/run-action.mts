@@ -21,7 +21,12 @@ import type { CredentialsByType } from './credentials-helper.mts';
 import { HarnessCredentialsHelper } from './credentials-helper.mts';
 import { ensureEngine } from './engine.mts';
 import type { InputItems } from './input-node.mts';
-import { createInputNodeType, INPUT_NODE_NAME, INPUT_NODE_TYPE, toExecutionItems } from './input-node.mts';
+import {
+	createInputNodeType,
+	INPUT_NODE_NAME,
+	INPUT_NODE_TYPE,
+	toExecutionItems,
+} from './input-node.mts';
 import { createLoopNodeType, LOOP_NODE_NAME, LOOP_NODE_TYPE } from './loop-node.mts';
 import { buildNodeUnderTest } from './node-under-test.mts';
 import { asLoadedByN8n, HarnessNodeTypes } from './node-types.mts';
@@ -82,7 +87,10 @@ export interface ActionResult {
 let executionCounter = 0;
 
 /** n8n-core keeps only a field copy of a node's error; this keeps the instance the node threw. */
-function recordingThrownError(nodeType: INodeType, thrown: { error?: ExecutionBaseError }): INodeType {
+function recordingThrownError(
+	nodeType: INodeType,
+	thrown: { error?: ExecutionBaseError },
+): INodeType {
 	const { execute } = nodeType;
 	if (!execute) return nodeType;
 	nodeType.execute = async function (this: IExecuteFunctions) {
@@ -117,8 +125,16 @@ export async function runAction(options: RunActionOptions): Promise<ActionResult
 	const loopNode =
 		options.loopBatchSize === undefined
 			? undefined
-			: { id: 'test-loop', name: LOOP_NODE_NAME, type: LOOP_NODE_TYPE, typeVersion: 1, position: [-100, 0] as [number, number], parameters: {} };
-	if (options.loopBatchSize !== undefined) nodeTypes.register(LOOP_NODE_TYPE, createLoopNodeType(options.loopBatchSize));
+			: {
+					id: 'test-loop',
+					name: LOOP_NODE_NAME,
+					type: LOOP_NODE_TYPE,
+					typeVersion: 1,
+					position: [-100, 0] as [number, number],
+					parameters: {},
+				};
+	if (options.loopBatchSize !== undefined)
+		nodeTypes.register(LOOP_NODE_TYPE, createLoopNodeType(options.loopBatchSize));
 
 	const mode = options.retryOf ? 'retry' : (options.mode ?? 'manual');
 	const executionId = String(++executionCounter);
@@ -134,7 +150,11 @@ export async function runAction(options: RunActionOptions): Promise<ActionResult
 		connections: connectionsOf(nodeUnderTest.name, loopNode !== undefined),
 		settings: { executionOrder: 'v1', ...(options.timezone ? { timezone: options.timezone } : {}) },
 	};
-	const workflow = new Workflow({ ...workflowData, nodeTypes, staticData: options.workflow?.staticData });
+	const workflow = new Workflow({
+		...workflowData,
+		nodeTypes,
+		staticData: options.workflow?.staticData,
+	});
 	const additionalData = createAdditionalData({
 		credentialsHelper: new HarnessCredentialsHelper(
 			new CredentialTypeRegistry(options.credentialTypes ?? defaultCredentialTypes()),
@@ -146,10 +166,17 @@ export async function runAction(options: RunActionOptions): Promise<ActionResult
 	});
 
 	const execution = options.retryOf
-		? new WorkflowExecute(additionalData, mode, retryData(options.retryOf)).processRunExecutionData(workflow)
-		: new WorkflowExecute(additionalData, mode).run({ workflow, startNode: workflow.getNode(INPUT_NODE_NAME)! });
+		? new WorkflowExecute(additionalData, mode, retryData(options.retryOf)).processRunExecutionData(
+				workflow,
+			)
+		: new WorkflowExecute(additionalData, mode).run({
+				workflow,
+				startNode: workflow.getNode(INPUT_NODE_NAME)!,
+			});
 	const cancelTimer =
-		options.cancelAfterMs === undefined ? undefined : setTimeout(() => execution.cancel(), options.cancelAfterMs);
+		options.cancelAfterMs === undefined
+			? undefined
+			: setTimeout(() => execution.cancel(), options.cancelAfterMs);
 	void options.cancelWhen?.then(() => execution.cancel());
 	const run = await execution.finally(() => clearTimeout(cancelTimer));
 

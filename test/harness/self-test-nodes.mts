@@ -30,7 +30,9 @@ const actionDescription = (name: string, properties: INodeProperties[]): INodeTy
 
 /** Upper-cases one field of every item, keeping its binary data. */
 export class UppercaseTestNode implements INodeType {
-	description = actionDescription('Uppercase', [{ displayName: 'Field', name: 'field', type: 'string', default: 'name' }]);
+	description = actionDescription('Uppercase', [
+		{ displayName: 'Field', name: 'field', type: 'string', default: 'name' },
+	]);
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return [
@@ -48,16 +50,22 @@ export class UppercaseTestNode implements INodeType {
 
 /** Fails the items whose `name` is the `reject` parameter, following n8n's continue-on-fail pattern. */
 export class RejectItemTestNode implements INodeType {
-	description = actionDescription('Reject Item', [{ displayName: 'Reject', name: 'reject', type: 'string', default: '' }]);
+	description = actionDescription('Reject Item', [
+		{ displayName: 'Reject', name: 'reject', type: 'string', default: '' },
+	]);
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const output: INodeExecutionData[] = [];
 		for (const [itemIndex, item] of this.getInputData().entries()) {
 			try {
 				if (item.json.name === this.getNodeParameter('reject', itemIndex)) {
-					throw new NodeOperationError(this.getNode(), `Item "${String(item.json.name)}" is rejected`, {
-						itemIndex,
-					});
+					throw new NodeOperationError(
+						this.getNode(),
+						`Item "${String(item.json.name)}" is rejected`,
+						{
+							itemIndex,
+						},
+					);
 				}
 				output.push({ json: { ...item.json, accepted: true }, pairedItem: { item: itemIndex } });
 			} catch (error) {
@@ -73,7 +81,12 @@ export class RejectItemTestNode implements INodeType {
 export class AuthenticatedGetTestNode implements INodeType {
 	description = actionDescription('Authenticated Get', [
 		{ displayName: 'URL', name: 'url', type: 'string', default: '' },
-		{ displayName: 'Credential Type', name: 'credentialType', type: 'string', default: 'libreBorApi' },
+		{
+			displayName: 'Credential Type',
+			name: 'credentialType',
+			type: 'string',
+			default: 'libreBorApi',
+		},
 	]);
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -122,7 +135,9 @@ export function newNumbersTestTrigger(source: NumberSource): new () => INodeType
 			if (this.getMode() === 'manual') return [[{ json: { number: highest } }]];
 
 			const firstPoll = mark.highest === undefined;
-			const fresh = firstPoll ? [] : source.numbers.filter((number) => number > (mark.highest as number));
+			const fresh = firstPoll
+				? []
+				: source.numbers.filter((number) => number > (mark.highest as number));
 			mark.highest = Math.max((mark.highest as number | undefined) ?? 0, highest);
 			if (source.failure) throw new NodeOperationError(this.getNode(), source.failure);
 			return fresh.length ? [fresh.map((number) => ({ json: { number } }))] : null;
@@ -162,7 +177,13 @@ export class HarnessTokenApi implements ICredentialType {
 	displayName = 'Harness Token API';
 
 	properties: INodeProperties[] = [
-		{ displayName: 'Token', name: 'token', type: 'string', typeOptions: { password: true }, default: '' },
+		{
+			displayName: 'Token',
+			name: 'token',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+		},
 		{ displayName: 'Header Name', name: 'headerName', type: 'string', default: 'X-Test-Token' },
 		{ displayName: 'URL', name: 'url', type: 'string', default: '' },
 	];

@@ -51,36 +51,41 @@ describe('one pacer for every request of a run', () => {
 		expect(sim().traffic.maxInFlight).toBe(DEFAULT_PARALLEL_REQUESTS);
 	});
 
-	it('follows a rate limit that doubles halfway through a run and halves again, with no failed item and few 429s', { timeout: 120_000 }, async () => {
-		// 10/s, then 20/s, then 10/s: at 40/s, a new TLS connection per request in this one process
-		// would make the run CPU-bound on a small shared machine before the limit did.
-		const admittedAt: number[] = [];
-		const throttledBefore: number[] = [];
-		sim().rateLimitPerSecond = 10;
-		sim().onRequest(
-			FOLLOW,
-			() => {
-				admittedAt.push(Date.now());
-				throttledBefore.push(sim().traffic.throttled);
-				if (admittedAt.length === 60) sim().rateLimitPerSecond = 20;
-				if (admittedAt.length === 200) sim().rateLimitPerSecond = 10;
-			},
-			Infinity,
-		);
-		const result = await runLibreBor(sim(), follow(), { items: nifItems(280) });
-		expect(result.error).toBeUndefined();
-		expect(sim().watchlist).toHaveLength(280);
-		expect(share429()).toBeLessThanOrEqual(0.1);
+	it(
+		'follows a rate limit that doubles halfway through a run and halves again, with no failed item and few 429s',
+		{ timeout: 120_000 },
+		async () => {
+			// 10/s, then 20/s, then 10/s: at 40/s, a new TLS connection per request in this one process
+			// would make the run CPU-bound on a small shared machine before the limit did.
+			const admittedAt: number[] = [];
+			const throttledBefore: number[] = [];
+			sim().rateLimitPerSecond = 10;
+			sim().onRequest(
+				FOLLOW,
+				() => {
+					admittedAt.push(Date.now());
+					throttledBefore.push(sim().traffic.throttled);
+					if (admittedAt.length === 60) sim().rateLimitPerSecond = 20;
+					if (admittedAt.length === 200) sim().rateLimitPerSecond = 10;
+				},
+				Infinity,
+			);
+			const result = await runLibreBor(sim(), follow(), { items: nifItems(280) });
+			expect(result.error).toBeUndefined();
+			expect(sim().watchlist).toHaveLength(280);
+			expect(share429()).toBeLessThanOrEqual(0.1);
 
-		const perSecond = (from: number, to: number) => ((to - from - 1) * 1000) / (admittedAt[to - 1] - admittedAt[from]);
-		// Up: over the second half of the 20/s stretch (its last 3.5 s), well above the 10/s learned before.
-		expect(perSecond(130, 200)).toBeGreaterThan(15);
-		// Down: over the second half of the 10/s stretch that follows, near the limit and hardly a 429.
-		expect(perSecond(240, 280)).toBeGreaterThan(7.5);
-		expect(throttledBefore[279] - throttledBefore[240]).toBeLessThanOrEqual(5);
-	});
+			const perSecond = (from: number, to: number) =>
+				((to - from - 1) * 1000) / (admittedAt[to - 1] - admittedAt[from]);
+			// Up: over the second half of the 20/s stretch (its last 3.5 s), well above the 10/s learned before.
+			expect(perSecond(130, 200)).toBeGreaterThan(15);
+			// Down: over the second half of the 10/s stretch that follows, near the limit and hardly a 429.
+			expect(perSecond(240, 280)).toBeGreaterThan(7.5);
+			expect(throttledBefore[279] - throttledBefore[240]).toBeLessThanOrEqual(5);
+		},
+	);
 
-	it("pauses every item, not only the one answered 429, for as long as Retry-After asks", async () => {
+	it('pauses every item, not only the one answered 429, for as long as Retry-After asks', async () => {
 		sim().injectFault({ ...FOLLOW, status: 429, retryAfter: 2 });
 		const result = await runLibreBor(sim(), follow(), { items: nifItems(30) });
 		expect(result.error).toBeUndefined();
@@ -89,7 +94,9 @@ describe('one pacer for every request of a run', () => {
 		const follows = sim().requestsTo('POST', '/v2/alerts/follow/');
 		const throttledAt = follows[0].time;
 		// Requests already on their way when the 429 went out may still arrive; nothing new starts.
-		const sentDuringPause = follows.filter((request) => request.time > throttledAt + 250 && request.time < throttledAt + 1_900);
+		const sentDuringPause = follows.filter(
+			(request) => request.time > throttledAt + 250 && request.time < throttledAt + 1_900,
+		);
 		expect(sentDuringPause).toEqual([]);
 		expect(follows).toHaveLength(31);
 	});
@@ -106,7 +113,13 @@ describe('one pacer for every request of a run', () => {
 		sim().latencyMs = 30;
 		const result = await runLibreBor(
 			sim(),
-			{ resource: 'document', operation: 'order', nif: '={{ $json.nif }}', year: 2023, options: {} },
+			{
+				resource: 'document',
+				operation: 'order',
+				nif: '={{ $json.nif }}',
+				year: 2023,
+				options: {},
+			},
 			{ items: nifItems(4) },
 		);
 		expect(result.error).toBeUndefined();
@@ -119,15 +132,20 @@ describe('one pacer for every request of a run', () => {
 		sim().onRequest(
 			FOLLOW,
 			() => {
-				if (++follows === 3) sim().injectFault({ ...FOLLOW, status: 429, retryAfter: 1, times: Infinity });
+				if (++follows === 3)
+					sim().injectFault({ ...FOLLOW, status: 429, retryAfter: 1, times: Infinity });
 			},
 			3,
 		);
 		const startedAt = Date.now();
 		const budgetMs = 2_400;
-		const result = await runLibreBor(sim(), follow({ budgetMinutes: budgetMs / 60_000, concurrency: 1 }), {
-			items: nifItems(8),
-		});
+		const result = await runLibreBor(
+			sim(),
+			follow({ budgetMinutes: budgetMs / 60_000, concurrency: 1 }),
+			{
+				items: nifItems(8),
+			},
+		);
 		const error = result.error as Error & { description?: string };
 		expect(error?.message).toMatch(/time budget/);
 		expect(error?.message).toContain('3 of 8 items were done');
@@ -139,7 +157,10 @@ describe('one pacer for every request of a run', () => {
 
 	it('fails the items at once, without waiting, when Retry-After asks for longer than the budget', async () => {
 		sim().injectFault({ ...FOLLOW, status: 429, retryAfter: 3600 });
-		const result = await runLibreBor(sim(), follow({ concurrency: 1 }), { items: nifItems(3), continueOnFail: true });
+		const result = await runLibreBor(sim(), follow({ concurrency: 1 }), {
+			items: nifItems(3),
+			continueOnFail: true,
+		});
 		expect(result.items.map((item) => item.error?.message)).toEqual([
 			expect.stringMatching(/time budget of 5 min is spent; 0 of 3 items were done/),
 			expect.stringMatching(/time budget of 5 min is spent; 0 of 3 items were done/),
@@ -148,13 +169,23 @@ describe('one pacer for every request of a run', () => {
 		expect(sim().requestsTo('POST', '/v2/alerts/follow/')).toHaveLength(1);
 	});
 
-	it('fails every waiting item, instead of hanging, when a Retry-After runs past the budget', { timeout: 20_000 }, async () => {
-		sim().injectFault({ ...FOLLOW, status: 429, retryAfter: 3600, times: Infinity });
-		const result = await runLibreBor(sim(), follow(), { items: nifItems(20), continueOnFail: true });
-		expect(result.items).toHaveLength(20);
-		for (const item of result.items) expect(item.error?.message).toMatch(/time budget of 5 min is spent; 0 of 20 items were done/);
-		expect(pairedItemsOf(result)).toEqual(nifItems(20).map((_, item) => ({ item })));
-	});
+	it(
+		'fails every waiting item, instead of hanging, when a Retry-After runs past the budget',
+		{ timeout: 20_000 },
+		async () => {
+			sim().injectFault({ ...FOLLOW, status: 429, retryAfter: 3600, times: Infinity });
+			const result = await runLibreBor(sim(), follow(), {
+				items: nifItems(20),
+				continueOnFail: true,
+			});
+			expect(result.items).toHaveLength(20);
+			for (const item of result.items)
+				expect(item.error?.message).toMatch(
+					/time budget of 5 min is spent; 0 of 20 items were done/,
+				);
+			expect(pairedItemsOf(result)).toEqual(nifItems(20).map((_, item) => ({ item })));
+		},
+	);
 
 	it('waits out a later 429 after the run stopped one item for lack of progress and then went on', async () => {
 		// Six pauses in a row without a fine answer fail the item being tried; the others then succeed.
@@ -167,8 +198,17 @@ describe('one pacer for every request of a run', () => {
 			},
 			Infinity,
 		);
-		const result = await runLibreBor(sim(), follow({ concurrency: 1 }), { items: nifItems(6), continueOnFail: true });
+		const result = await runLibreBor(sim(), follow({ concurrency: 1 }), {
+			items: nifItems(6),
+			continueOnFail: true,
+		});
 		expect(result.items[0].error?.message).toMatch(/LibreBOR refused every request for too long/);
-		expect(result.items.slice(1).map((item) => item.error?.message)).toEqual([undefined, undefined, undefined, undefined, undefined]);
+		expect(result.items.slice(1).map((item) => item.error?.message)).toEqual([
+			undefined,
+			undefined,
+			undefined,
+			undefined,
+			undefined,
+		]);
 	});
 });

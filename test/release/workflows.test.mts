@@ -8,11 +8,21 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
 import { LibreBorApi } from '../../credentials/LibreBorApi.credentials.ts';
-import { githubRepository, metadataProblems, nextVersion, releaseChangelog } from '../../scripts/release.mts';
+import {
+	githubRepository,
+	metadataProblems,
+	nextVersion,
+	releaseChangelog,
+} from '../../scripts/release.mts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
-type Step = { run?: string; uses?: string; with?: Record<string, unknown>; env?: Record<string, string> };
+type Step = {
+	run?: string;
+	uses?: string;
+	with?: Record<string, unknown>;
+	env?: Record<string, string>;
+};
 type Workflow = {
 	on: Record<string, unknown>;
 	permissions?: Record<string, string>;
@@ -43,8 +53,14 @@ describe('CI workflow', () => {
 	});
 
 	it('runs the same entry point as a developer, and needs no secret', () => {
-		expect(steps(flow).map((s) => s.run).filter(Boolean)).toEqual(['bash .ci/run']);
-		expect(readFileSync(path.join(root, '.github/workflows/ci.yml'), 'utf8')).not.toContain('secrets.');
+		expect(
+			steps(flow)
+				.map((s) => s.run)
+				.filter(Boolean),
+		).toEqual(['bash .ci/run']);
+		expect(readFileSync(path.join(root, '.github/workflows/ci.yml'), 'utf8')).not.toContain(
+			'secrets.',
+		);
 	});
 });
 
@@ -60,7 +76,10 @@ describe('publish workflow', () => {
 		writeFileSync(calls, '');
 		const npm = `#!/bin/sh\n[ -z "\${NODE_AUTH_TOKEN+set}" ] || echo "NODE_AUTH_TOKEN set" >> '${calls}'\necho "$*" >> '${calls}'\n`;
 		writeFileSync(path.join(bin, 'npm'), npm, { mode: 0o755 });
-		const stepEnv = Object.entries(publishStep().env ?? {}).map(([name, value]) => [name, value.replace('${{ secrets.NPM_TOKEN }}', secret)]);
+		const stepEnv = Object.entries(publishStep().env ?? {}).map(([name, value]) => [
+			name,
+			value.replace('${{ secrets.NPM_TOKEN }}', secret),
+		]);
 		execFileSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', publishStep().run!], {
 			env: { PATH: `${bin}:${process.env.PATH}`, ...Object.fromEntries(stepEnv) },
 		});
@@ -78,12 +97,19 @@ describe('publish workflow', () => {
 
 	it('uses Node 24 and an npm that supports trusted publishing (11.5.1 or later)', () => {
 		expect(String(setupNode(flow).with?.['node-version'])).toBe('24');
-		expect(runs.slice(0, runs.indexOf('npm run setup'))).toEqual(['npm install --global npm@^11.5.1']);
+		expect(runs.slice(0, runs.indexOf('npm run setup'))).toEqual([
+			'npm install --global npm@^11.5.1',
+		]);
 	});
 
 	it('sets up, builds, lints and runs the fast tests before publishing with provenance', () => {
 		const publish = runs.findIndex((r) => r.includes('npm publish'));
-		expect(runs.slice(1, publish)).toEqual(['npm run setup', 'npm run build', 'npm run lint', 'npm run test:fast']);
+		expect(runs.slice(1, publish)).toEqual([
+			'npm run setup',
+			'npm run build',
+			'npm run lint',
+			'npm run test:fast',
+		]);
 		expect(publish).toBe(runs.length - 1);
 	});
 
@@ -100,8 +126,9 @@ describe('publish workflow', () => {
 		expect(secretUses).toEqual([publishStep()]);
 	});
 
-	it('refuses a publish from anywhere but the publish step, as n8n\'s starter does (prepublishOnly)', () => {
-		const prepublish = (env: NodeJS.ProcessEnv) => spawnSync('npm', ['run', 'prepublishOnly'], { cwd: root, encoding: 'utf8', env });
+	it("refuses a publish from anywhere but the publish step, as n8n's starter does (prepublishOnly)", () => {
+		const prepublish = (env: NodeJS.ProcessEnv) =>
+			spawnSync('npm', ['run', 'prepublishOnly'], { cwd: root, encoding: 'utf8', env });
 		const { RELEASE_MODE: _, ...laptop } = process.env;
 		const refused = prepublish(laptop);
 		expect(refused.status).not.toBe(0);
@@ -120,7 +147,12 @@ describe('published tarball', () => {
 
 	beforeAll(() => {
 		execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
-		const [pack] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' }));
+		const [pack] = JSON.parse(
+			execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+				cwd: root,
+				encoding: 'utf8',
+			}),
+		);
 		files = pack.files.map((file: { path: string }) => file.path).sort();
 	}, 120_000);
 
@@ -136,12 +168,20 @@ describe('published tarball', () => {
 			'dist/nodes/LibreBor/LibreBorTrigger.node.json',
 		];
 		for (const file of expected) expect(files).toContain(file);
-		expect(files.filter((f) => f.startsWith('dist/icons/'))).toEqual(['dist/icons/librebor.dark.svg', 'dist/icons/librebor.svg']);
+		expect(files.filter((f) => f.startsWith('dist/icons/'))).toEqual([
+			'dist/icons/librebor.dark.svg',
+			'dist/icons/librebor.svg',
+		]);
 		const unexpected = files.filter(
-			(f) => !expected.includes(f) && !f.startsWith('dist/icons/') && !/^dist\/(credentials|nodes)\/.+\.js$/.test(f),
+			(f) =>
+				!expected.includes(f) &&
+				!f.startsWith('dist/icons/') &&
+				!/^dist\/(credentials|nodes)\/.+\.js$/.test(f),
 		);
 		expect(unexpected).toEqual([]);
-		expect(files.some((f) => f.startsWith('test/') || f.endsWith('.ts') || f.endsWith('.map'))).toBe(false);
+		expect(
+			files.some((f) => f.startsWith('test/') || f.endsWith('.ts') || f.endsWith('.map')),
+		).toBe(false);
 	});
 });
 
@@ -150,11 +190,23 @@ describe('package metadata', () => {
 
 	it('names its GitHub repository, homepage and author consistently, and documents itself in the README there', () => {
 		expect(metadataProblems(packageJson)).toEqual([]);
-		const codexFiles = ['LibreBor', 'LibreBorTrigger'].map((node) => readFileSync(path.join(root, `nodes/LibreBor/${node}.node.json`), 'utf8'));
-		const codexLinks = codexFiles.flatMap((codex) => Object.values(JSON.parse(codex).resources as Record<string, Array<{ url: string }>>).flat());
+		const codexFiles = ['LibreBor', 'LibreBorTrigger'].map((node) =>
+			readFileSync(path.join(root, `nodes/LibreBor/${node}.node.json`), 'utf8'),
+		);
+		const codexLinks = codexFiles.flatMap((codex) =>
+			Object.values(JSON.parse(codex).resources as Record<string, Array<{ url: string }>>).flat(),
+		);
 		const links = [new LibreBorApi().documentationUrl, ...codexLinks.map((link) => link.url)];
-		expect(links.map((url) => url.replace(/#.*/, ''))).toEqual(links.map(() => githubRepository(packageJson)?.url));
-		expect(links.map((url) => url.replace(/.*#/, '#'))).toEqual(['#credentials', '#credentials', '#readme', '#credentials', '#readme']);
+		expect(links.map((url) => url.replace(/#.*/, ''))).toEqual(
+			links.map(() => githubRepository(packageJson)?.url),
+		);
+		expect(links.map((url) => url.replace(/.*#/, '#'))).toEqual([
+			'#credentials',
+			'#credentials',
+			'#readme',
+			'#credentials',
+			'#readme',
+		]);
 	});
 });
 
@@ -167,23 +219,49 @@ describe('release command', () => {
 
 	it('moves the Unreleased changes under the new version with the date', () => {
 		const changelog = readFileSync(path.join(root, 'CHANGELOG.md'), 'utf8');
-		const released = releaseChangelog(changelog, '1.0.0', '2026-05-01', 'https://github.com/n8n-nodes-librebor/n8n-nodes-librebor');
+		const released = releaseChangelog(
+			changelog,
+			'1.0.0',
+			'2026-05-01',
+			'https://github.com/n8n-nodes-librebor/n8n-nodes-librebor',
+		);
 		expect(released).toMatch(/## \[Unreleased\]\n\n## \[1\.0\.0\] - 2026-05-01\n\n### Added/);
-		expect(released).toContain('[1.0.0]: https://github.com/n8n-nodes-librebor/n8n-nodes-librebor/releases/tag/v1.0.0');
+		expect(released).toContain(
+			'[1.0.0]: https://github.com/n8n-nodes-librebor/n8n-nodes-librebor/releases/tag/v1.0.0',
+		);
 	});
 
 	// n8n's reviewers compare these with the GitHub repository the package is published from.
 	it.each([
-		['still has the starter\'s placeholders', { repository: { url: 'https://github.com/<...>/n8n-nodes-<...>.git' }, homepage: '', author: { name: '', email: '' } }, /"repository"[^]*"homepage"[^]*"author"/],
-		['names a homepage off its repository', { homepage: 'https://librebor.me' }, /"homepage" must be the repository's page/],
-		['names another GitHub user as author', { author: { name: 'A', email: 'someone@users.noreply.github.com' } }, /"author" email is GitHub's address of someone/],
+		[
+			"still has the starter's placeholders",
+			{
+				repository: { url: 'https://github.com/<...>/n8n-nodes-<...>.git' },
+				homepage: '',
+				author: { name: '', email: '' },
+			},
+			/"repository"[^]*"homepage"[^]*"author"/,
+		],
+		[
+			'names a homepage off its repository',
+			{ homepage: 'https://librebor.me' },
+			/"homepage" must be the repository's page/,
+		],
+		[
+			'names another GitHub user as author',
+			{ author: { name: 'A', email: 'someone@users.noreply.github.com' } },
+			/"author" email is GitHub's address of someone/,
+		],
 	])('refuses to release a package.json that %s', (_, metadata, refusal) => {
 		const copy = mkdtempSync(path.join(tmpdir(), 'release-'));
 		mkdirSync(path.join(copy, 'scripts'));
 		copyFileSync(path.join(root, 'scripts/release.mts'), path.join(copy, 'scripts/release.mts'));
 		const packageJson = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 		writeFileSync(path.join(copy, 'package.json'), JSON.stringify({ ...packageJson, ...metadata }));
-		const release = spawnSync('node', ['scripts/release.mts', 'patch', '--dry-run'], { cwd: copy, encoding: 'utf8' });
+		const release = spawnSync('node', ['scripts/release.mts', 'patch', '--dry-run'], {
+			cwd: copy,
+			encoding: 'utf8',
+		});
 		expect(release.status).toBe(1);
 		expect(release.stderr).toMatch(/^Refusing to release/);
 		expect(release.stderr).toMatch(refusal);

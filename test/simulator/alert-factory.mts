@@ -64,7 +64,8 @@ export function buildAlert(spec: AlertSpec, company: Company, now: Date = new Da
 		data = spec.entries.map((entry) => {
 			const base = makeEntry(company, entry.label ?? spec.label ?? 'Nombramientos', when);
 			const merged = { ...base, ...entry };
-			if (entry.positions && entry.total_positions === undefined) merged.total_positions = entry.positions.length;
+			if (entry.positions && entry.total_positions === undefined)
+				merged.total_positions = entry.positions.length;
 			return merged;
 		});
 	} else {

@@ -79,7 +79,11 @@ export class AlertStore {
 
 	private collectUnread(limit: number): StoredAlert[] {
 		const result: StoredAlert[] = [];
-		for (let i = this.ordered.length - 1; i >= 0 && result.length < limit && result.length < this.unread; i--) {
+		for (
+			let i = this.ordered.length - 1;
+			i >= 0 && result.length < limit && result.length < this.unread;
+			i--
+		) {
 			if (!this.ordered[i].read) result.push(this.ordered[i]);
 		}
 		return result;

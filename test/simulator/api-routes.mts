@@ -44,7 +44,11 @@ function isAuthorized(header: string | undefined, credentials: Credentials): boo
 	if (!encoded) return false;
 	const decoded = Buffer.from(encoded, 'base64').toString('utf8');
 	const colon = decoded.indexOf(':');
-	return colon >= 0 && decoded.slice(0, colon) === credentials.username && decoded.slice(colon + 1) === credentials.password;
+	return (
+		colon >= 0 &&
+		decoded.slice(0, colon) === credentials.username &&
+		decoded.slice(colon + 1) === credentials.password
+	);
 }
 
 /** The NIF parameter, or the answer refusing it. */
@@ -56,7 +60,8 @@ function requireNif(params: Params): string | Answer {
 }
 
 function requireType(params: Params, expected: string): Answer | undefined {
-	if (params.type === undefined || params.type === '') return error(400, 'The type parameter is required.');
+	if (params.type === undefined || params.type === '')
+		return error(400, 'The type parameter is required.');
 	if (params.type !== expected) return error(400, `Unsupported type: ${params.type}`);
 	return undefined;
 }
@@ -78,7 +83,8 @@ function parseSendEmail(raw: string | undefined): boolean | Answer {
 	return error(400, `Invalid send_email: ${raw}`);
 }
 
-const isAnswer = (value: unknown): value is Answer => typeof value === 'object' && value !== null && 'status' in value;
+const isAnswer = (value: unknown): value is Answer =>
+	typeof value === 'object' && value !== null && 'status' in value;
 
 function buildRoutes(state: SimulatorState): Route[] {
 	const follow: Handler = (params) => {
@@ -122,7 +128,11 @@ function buildRoutes(state: SimulatorState): Route[] {
 	return [
 		{ method: 'POST', pattern: /^\/v2\/alerts\/follow\/$/, handler: follow },
 		{ method: 'POST', pattern: /^\/v2\/alerts\/unfollow\/$/, handler: unfollow },
-		{ method: 'GET', pattern: /^\/v2\/alerts\/$/, handler: () => rawJsonAnswer(200, state.alerts.unreadJson(state.alertListCap)) },
+		{
+			method: 'GET',
+			pattern: /^\/v2\/alerts\/$/,
+			handler: () => rawJsonAnswer(200, state.alerts.unreadJson(state.alertListCap)),
+		},
 		{
 			method: 'GET',
 			pattern: /^\/v2\/alerts\/mark_as_read\/all\/$/,
@@ -134,9 +144,16 @@ function buildRoutes(state: SimulatorState): Route[] {
 		{
 			method: 'GET',
 			pattern: /^\/v2\/alerts\/mark_as_read\/([^/]+)\/$/,
-			handler: (_params, match) => (state.alerts.markRead(decodeURIComponent(match[1])) ? success() : error(404, 'Alert not found')),
+			handler: (_params, match) =>
+				state.alerts.markRead(decodeURIComponent(match[1]))
+					? success()
+					: error(404, 'Alert not found'),
 		},
-		{ method: 'GET', pattern: /^\/v2\/alerts\/following\/$/, handler: () => jsonAnswer(200, { entities: state.watchlist }) },
+		{
+			method: 'GET',
+			pattern: /^\/v2\/alerts\/following\/$/,
+			handler: () => jsonAnswer(200, { entities: state.watchlist }),
+		},
 		{ method: 'POST', pattern: /^\/v2\/documents\/order\/$/, handler: order },
 		{ method: 'GET', pattern: /^\/v2\/documents\/([^/]+)\/$/, handler: getDocument },
 		{ method: 'POST', pattern: /^\/v2\/order\/$/, handler: order },
@@ -144,14 +161,20 @@ function buildRoutes(state: SimulatorState): Route[] {
 	];
 }
 
-export function createApiHandler(state: SimulatorState, credentials: Credentials): (request: LoggedRequest) => Answer {
+export function createApiHandler(
+	state: SimulatorState,
+	credentials: Credentials,
+): (request: LoggedRequest) => Answer {
 	const routes = buildRoutes(state);
 
 	const routeNotFound = (): Answer =>
-		state.routeNotFoundStyle === 'json' ? jsonAnswer(404, { detail: 'Not found.' }) : htmlAnswer(404, NOT_FOUND_HTML);
+		state.routeNotFoundStyle === 'json'
+			? jsonAnswer(404, { detail: 'Not found.' })
+			: htmlAnswer(404, NOT_FOUND_HTML);
 
 	return (request) => {
-		if (state.disablePrimaryDocumentPaths && request.path.startsWith('/v2/documents/')) return routeNotFound();
+		if (state.disablePrimaryDocumentPaths && request.path.startsWith('/v2/documents/'))
+			return routeNotFound();
 		// Like Django's URL resolver: the first pattern that matches the path decides; the method comes after.
 		let matched: { route: Route; match: RegExpExecArray } | undefined;
 		for (const route of routes) {
@@ -163,11 +186,19 @@ export function createApiHandler(state: SimulatorState, credentials: Credentials
 		}
 		if (!matched) return routeNotFound();
 		if (!isAuthorized(request.headers.authorization, credentials)) {
-			return jsonAnswer(401, { detail: 'Invalid username/password.' }, { 'www-authenticate': 'Basic realm="LibreBOR"' });
+			return jsonAnswer(
+				401,
+				{ detail: 'Invalid username/password.' },
+				{ 'www-authenticate': 'Basic realm="LibreBOR"' },
+			);
 		}
 		const { route, match } = matched;
 		if (route.method !== request.method) {
-			return jsonAnswer(405, { detail: `Method "${request.method}" not allowed.` }, { allow: `${route.method}, OPTIONS` });
+			return jsonAnswer(
+				405,
+				{ detail: `Method "${request.method}" not allowed.` },
+				{ allow: `${route.method}, OPTIONS` },
+			);
 		}
 		return route.handler({ ...request.query, ...request.form }, match);
 	};

@@ -8,7 +8,8 @@ function numberFromEnv(name: string, fallback: number): number {
 	const raw = process.env[name];
 	if (raw === undefined || raw === '') return fallback;
 	const value = Number(raw);
-	if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
+	if (!Number.isFinite(value) || value < 0)
+		throw new Error(`${name} must be a non-negative number, got "${raw}"`);
 	return value;
 }
 

@@ -10,12 +10,40 @@ export const SEED_COMPANIES: readonly Company[] = [
 	{ nif: 'A28012342', name: 'CONSTRUCCIONES MESETA SA', slug: 'construcciones-meseta' },
 	{ nif: 'B12345674', name: 'CERAMICAS AZAHAR SL', slug: 'ceramicas-azahar' },
 	{ nif: 'B87654323', name: 'DATOS Y LOGISTICA DEL SUR SL', slug: 'datos-y-logistica-del-sur' },
-	{ nif: 'F46001236', name: 'HORTA VALENCIANA SOCIEDAD COOPERATIVA', slug: 'horta-valenciana-sociedad-cooperativa' },
+	{
+		nif: 'F46001236',
+		name: 'HORTA VALENCIANA SOCIEDAD COOPERATIVA',
+		slug: 'horta-valenciana-sociedad-cooperativa',
+	},
 ];
 
-const FIRST_WORDS = ['INDUSTRIAS', 'SERVICIOS', 'INVERSIONES', 'DESARROLLOS', 'SOLUCIONES', 'GRUPO', 'TALLERES', 'COMERCIAL'];
-const SECOND_WORDS = ['IBERICA', 'DEL NORTE', 'LEVANTINA', 'ATLANTICA', 'CASTELLANA', 'MEDITERRANEA', 'ANDALUZA', 'GALAICA'];
-const LEGAL_FORMS: Record<string, string> = { A: 'SA', B: 'SL', F: 'SOCIEDAD COOPERATIVA', J: 'SC', U: 'UTE' };
+const FIRST_WORDS = [
+	'INDUSTRIAS',
+	'SERVICIOS',
+	'INVERSIONES',
+	'DESARROLLOS',
+	'SOLUCIONES',
+	'GRUPO',
+	'TALLERES',
+	'COMERCIAL',
+];
+const SECOND_WORDS = [
+	'IBERICA',
+	'DEL NORTE',
+	'LEVANTINA',
+	'ATLANTICA',
+	'CASTELLANA',
+	'MEDITERRANEA',
+	'ANDALUZA',
+	'GALAICA',
+];
+const LEGAL_FORMS: Record<string, string> = {
+	A: 'SA',
+	B: 'SL',
+	F: 'SOCIEDAD COOPERATIVA',
+	J: 'SC',
+	U: 'UTE',
+};
 
 export function slugify(name: string): string {
 	return name

@@ -33,7 +33,9 @@ function parseJson(body: string): Record<string, unknown> | undefined {
 	if (body.trim() === '') return {};
 	try {
 		const value: unknown = JSON.parse(body);
-		return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+		return value && typeof value === 'object' && !Array.isArray(value)
+			? (value as Record<string, unknown>)
+			: undefined;
 	} catch {
 		return undefined;
 	}
@@ -44,11 +46,17 @@ function faultFromJson(json: Record<string, unknown>): Fault {
 	const { pathPattern, times, ...rest } = json;
 	const fault = rest as Fault;
 	if (typeof pathPattern === 'string') fault.path = new RegExp(pathPattern);
-	if (times !== undefined) fault.times = times === 'Infinity' || times === null ? Infinity : Number(times);
+	if (times !== undefined)
+		fault.times = times === 'Infinity' || times === null ? Infinity : Number(times);
 	return fault;
 }
 
-function handle(simulator: Simulator, method: string, path: string, json: Record<string, unknown>): Answer {
+function handle(
+	simulator: Simulator,
+	method: string,
+	path: string,
+	json: Record<string, unknown>,
+): Answer {
 	const route = `${method} ${path.replace(/\/$/, '')}`;
 	switch (route) {
 		case 'POST /__sim/alerts':
@@ -84,11 +92,19 @@ function handle(simulator: Simulator, method: string, path: string, json: Record
 	}
 }
 
-export async function handleControlRequest(simulator: Simulator, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handleControlRequest(
+	simulator: Simulator,
+	req: IncomingMessage,
+	res: ServerResponse,
+): Promise<void> {
 	const request = await readRequest(req, 'api');
 	const json = parseJson(request.body);
 	if (!json) {
-		await writeAnswer(res, jsonAnswer(400, { detail: 'The body must be a JSON object.' }), request.method);
+		await writeAnswer(
+			res,
+			jsonAnswer(400, { detail: 'The body must be a JSON object.' }),
+			request.method,
+		);
 		return;
 	}
 	await writeAnswer(res, handle(simulator, request.method, request.path, json), request.method);

@@ -10,7 +10,10 @@ const HEADER = Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1');
 const TRAILER = Buffer.from('\n%%EOF\n', 'latin1');
 const FILLER = Buffer.alloc(CHUNK_SIZE, '0 0 0 rg 0 0 612 792 re f\n', 'latin1');
 
-async function* throttled(chunks: Iterable<Buffer>, bytesPerSecond: number): AsyncGenerator<Buffer> {
+async function* throttled(
+	chunks: Iterable<Buffer>,
+	bytesPerSecond: number,
+): AsyncGenerator<Buffer> {
 	const started = Date.now();
 	let sent = 0;
 	for (const chunk of chunks) {
@@ -38,7 +41,9 @@ export function pdfLikeStream(size: number, bytesPerSecond = 0): Readable {
 		}
 		if (tail.length > 0) yield tail;
 	}
-	return Readable.from(bytesPerSecond > 0 ? throttled(chunks(), bytesPerSecond) : chunks(), { objectMode: false });
+	return Readable.from(bytesPerSecond > 0 ? throttled(chunks(), bytesPerSecond) : chunks(), {
+		objectMode: false,
+	});
 }
 
 export function createDownloadHandler(state: SimulatorState): (request: LoggedRequest) => Answer {
@@ -47,7 +52,11 @@ export function createDownloadHandler(state: SimulatorState): (request: LoggedRe
 		const document = token ? state.documentByToken(token) : undefined;
 		if (!document || !state.isFinished(document)) return jsonAnswer(404, { detail: 'Not found.' });
 		if (request.method !== 'GET' && request.method !== 'HEAD') {
-			return jsonAnswer(405, { detail: `Method "${request.method}" not allowed.` }, { allow: 'GET, HEAD' });
+			return jsonAnswer(
+				405,
+				{ detail: `Method "${request.method}" not allowed.` },
+				{ allow: 'GET, HEAD' },
+			);
 		}
 		const size = state.documentSizeBytes;
 		return {

@@ -13,8 +13,16 @@ export interface Answer {
 	body: string | (() => Readable);
 }
 
-export function jsonAnswer(status: number, value: unknown, headers: Record<string, string> = {}): Answer {
-	return { status, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(value) };
+export function jsonAnswer(
+	status: number,
+	value: unknown,
+	headers: Record<string, string> = {},
+): Answer {
+	return {
+		status,
+		headers: { 'content-type': 'application/json', ...headers },
+		body: JSON.stringify(value),
+	};
 }
 
 export function rawJsonAnswer(status: number, json: string): Answer {
@@ -81,7 +89,8 @@ export async function readRequest(req: IncomingMessage, origin: Origin): Promise
 	const body = await readBody(req);
 	const headers: Record<string, string> = {};
 	for (const [name, value] of Object.entries(req.headers)) {
-		if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+		if (value !== undefined)
+			headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
 	}
 	return {
 		origin,
@@ -95,7 +104,11 @@ export async function readRequest(req: IncomingMessage, origin: Origin): Promise
 	};
 }
 
-export async function writeAnswer(res: ServerResponse, answer: Answer, method: string): Promise<void> {
+export async function writeAnswer(
+	res: ServerResponse,
+	answer: Answer,
+	method: string,
+): Promise<void> {
 	const headers = { ...answer.headers };
 	if (typeof answer.body === 'string') {
 		const payload = Buffer.from(answer.body, 'utf8');

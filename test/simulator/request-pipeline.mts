@@ -4,7 +4,14 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FaultQueue } from './faults.mts';
 import { replacesAnswer } from './faults.mts';
-import { dropConnection, jsonAnswer, readRequest, writeAnswer, writeTruncated, type Answer } from './http-io.mts';
+import {
+	dropConnection,
+	jsonAnswer,
+	readRequest,
+	writeAnswer,
+	writeTruncated,
+	type Answer,
+} from './http-io.mts';
 import type { RequestHooks } from './request-hooks.mts';
 import type { RequestLog } from './request-log.mts';
 import type { Traffic } from './traffic.mts';
@@ -24,7 +31,8 @@ export interface PipelineContext {
 
 function faultHeaders(fault: Fault): Record<string, string> {
 	const headers: Record<string, string> = {};
-	for (const [name, value] of Object.entries(fault.headers ?? {})) headers[name.toLowerCase()] = value;
+	for (const [name, value] of Object.entries(fault.headers ?? {}))
+		headers[name.toLowerCase()] = value;
 	if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
 	if (fault.contentType !== undefined) headers['content-type'] = fault.contentType;
 	return headers;
@@ -43,7 +51,11 @@ function withFaultHeaders(answer: Answer, fault: Fault): Answer {
 	return { ...answer, headers: { ...answer.headers, ...faultHeaders(fault) } };
 }
 
-export async function runPipeline(req: IncomingMessage, res: ServerResponse, context: PipelineContext): Promise<void> {
+export async function runPipeline(
+	req: IncomingMessage,
+	res: ServerResponse,
+	context: PipelineContext,
+): Promise<void> {
 	let request: LoggedRequest;
 	try {
 		request = await readRequest(req, context.origin);
@@ -59,7 +71,11 @@ export async function runPipeline(req: IncomingMessage, res: ServerResponse, con
 	const retryAfter = context.rateLimited ? traffic.admit() : undefined;
 	if (retryAfter !== undefined) {
 		const limited = jsonAnswer(429, { detail: 'Request was throttled.' });
-		return writeAnswer(res, { ...limited, headers: { ...limited.headers, 'retry-after': String(retryAfter) } }, request.method);
+		return writeAnswer(
+			res,
+			{ ...limited, headers: { ...limited.headers, 'retry-after': String(retryAfter) } },
+			request.method,
+		);
 	}
 
 	const latency = context.latencyMs();
@@ -78,13 +94,20 @@ export async function runPipeline(req: IncomingMessage, res: ServerResponse, con
 	if (fault) {
 		if (fault.afterHandling && fault.delayMs) await sleep(fault.delayMs);
 		if (fault.afterHandling && fault.drop) return writeTruncatedOrDrop(res, answer, request);
-		answer = fault.afterHandling && replacesAnswer(fault) ? faultAnswer(fault) : withFaultHeaders(answer, fault);
+		answer =
+			fault.afterHandling && replacesAnswer(fault)
+				? faultAnswer(fault)
+				: withFaultHeaders(answer, fault);
 	}
 	await writeAnswer(res, answer, request.method);
 }
 
 /** A lost API answer is a connection cut before any byte; a lost download is a truncated body. */
-function writeTruncatedOrDrop(res: ServerResponse, answer: Answer, request: LoggedRequest): Promise<void> | void {
+function writeTruncatedOrDrop(
+	res: ServerResponse,
+	answer: Answer,
+	request: LoggedRequest,
+): Promise<void> | void {
 	if (request.origin === 'download' && answer.status < 300) return writeTruncated(res, answer);
 	return dropConnection(res);
 }

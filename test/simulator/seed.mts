@@ -13,12 +13,24 @@ export function seedState(state: SimulatorState, now = Date.now()): void {
 
 	const at = (hoursAgo: number) => new Date(now - hoursAgo * HOUR_MS).toISOString();
 	state.addAlert({ nif: 'A86212420', label: 'Nombramientos', created_at: at(50) });
-	state.addAlert({ nif: 'B64717838', labels: ['Revocaciones', 'Nombramientos'], created_at: at(26) });
+	state.addAlert({
+		nif: 'B64717838',
+		labels: ['Revocaciones', 'Nombramientos'],
+		created_at: at(26),
+	});
 	state.addAlert({ nif: 'J99216582', label: 'Ampliación de capital', created_at: at(3) });
 
 	// The seeded document was paid for before the simulated balance was set.
 	const balance = state.balance;
-	const ordered = state.order({ nif: 'A86212420', year: new Date(now).getUTCFullYear() - 2, type: 'accounts', sendEmail: false }, now - HOUR_MS);
+	const ordered = state.order(
+		{
+			nif: 'A86212420',
+			year: new Date(now).getUTCFullYear() - 2,
+			type: 'accounts',
+			sendEmail: false,
+		},
+		now - HOUR_MS,
+	);
 	if (ordered.ok) state.finishDocument(ordered.document.id);
 	state.balance = balance;
 }

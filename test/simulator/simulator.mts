@@ -53,18 +53,27 @@ export class Simulator {
 
 	constructor(options: SimulatorOptions = {}, tls: TlsMaterial = loadTls(options.tlsDir)) {
 		this.options = options;
-		this.credentials = { username: options.username ?? DEFAULT_USERNAME, password: options.password ?? DEFAULT_PASSWORD };
+		this.credentials = {
+			username: options.username ?? DEFAULT_USERNAME,
+			password: options.password ?? DEFAULT_PASSWORD,
+		};
 		this.state = this.freshState();
 		this.handleApi = createApiHandler(this.state, this.credentials);
 		this.handleDownload = createDownloadHandler(this.state);
 		if (options.rateLimitPerSecond) this.traffic.rateLimitPerSecond = options.rateLimitPerSecond;
 
 		const apiContext = this.pipelineContext('api', (request) => this.handleApi(request));
-		const downloadContext = this.pipelineContext('download', (request) => this.handleDownload(request));
-		this.apiServer = this.createHttpsServer(tls, (req, res) =>
-			req.url?.startsWith('/__sim/') ? handleControlRequest(this, req, res) : runPipeline(req, res, apiContext),
+		const downloadContext = this.pipelineContext('download', (request) =>
+			this.handleDownload(request),
 		);
-		this.downloadServer = this.createHttpsServer(tls, (req, res) => runPipeline(req, res, downloadContext));
+		this.apiServer = this.createHttpsServer(tls, (req, res) =>
+			req.url?.startsWith('/__sim/')
+				? handleControlRequest(this, req, res)
+				: runPipeline(req, res, apiContext),
+		);
+		this.downloadServer = this.createHttpsServer(tls, (req, res) =>
+			runPipeline(req, res, downloadContext),
+		);
 	}
 
 	async listen(): Promise<void> {
@@ -88,7 +97,8 @@ export class Simulator {
 		this.faults.clear();
 		this.hooks.clear();
 		this.traffic = new Traffic();
-		if (this.options.rateLimitPerSecond) this.traffic.rateLimitPerSecond = this.options.rateLimitPerSecond;
+		if (this.options.rateLimitPerSecond)
+			this.traffic.rateLimitPerSecond = this.options.rateLimitPerSecond;
 	}
 
 	/** N requests a second to the API, beyond which it answers 429 with Retry-After (Infinity: no limit). */
@@ -302,7 +312,10 @@ export class Simulator {
 		};
 	}
 
-	private createHttpsServer(tls: TlsMaterial, listener: (req: IncomingMessage, res: ServerResponse) => Promise<void>): Server {
+	private createHttpsServer(
+		tls: TlsMaterial,
+		listener: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+	): Server {
 		const server = createServer({ cert: tls.cert, key: tls.key }, (req, res) => {
 			listener(req, res).catch((error: unknown) => {
 				if (!res.headersSent) {

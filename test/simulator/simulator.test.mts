@@ -21,12 +21,18 @@ interface Reply {
 
 let sim: Simulator;
 
-const basicAuth = () => `Basic ${Buffer.from(`${sim.credentials.username}:${sim.credentials.password}`).toString('base64')}`;
+const basicAuth = () =>
+	`Basic ${Buffer.from(`${sim.credentials.username}:${sim.credentials.password}`).toString('base64')}`;
 
-async function call(method: 'GET' | 'POST' | 'DELETE', url: string, options: CallOptions = {}): Promise<Reply> {
+async function call(
+	method: 'GET' | 'POST' | 'DELETE',
+	url: string,
+	options: CallOptions = {},
+): Promise<Reply> {
 	const headers: Record<string, string> = { ...options.headers };
 	const auth = options.auth === undefined ? sim.credentials : options.auth;
-	if (auth) headers.authorization = `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`;
+	if (auth)
+		headers.authorization = `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`;
 	let body: string | undefined;
 	if (options.form) {
 		headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -35,10 +41,16 @@ async function call(method: 'GET' | 'POST' | 'DELETE', url: string, options: Cal
 	const absolute = url.startsWith('https://') ? url : `${sim.baseUrl}${url}`;
 	const response = await request(absolute, { method, headers, body });
 	const text = await response.body.text();
-	return { status: response.statusCode, headers: response.headers, text, json: () => JSON.parse(text) };
+	return {
+		status: response.statusCode,
+		headers: response.headers,
+		text,
+		json: () => JSON.parse(text),
+	};
 }
 
-const api = (method: 'GET' | 'POST', path: string, options?: CallOptions) => call(method, path, options);
+const api = (method: 'GET' | 'POST', path: string, options?: CallOptions) =>
+	call(method, path, options);
 beforeAll(async () => {
 	sim = await startSimulator();
 });
@@ -82,10 +94,14 @@ describe('origins and authentication', () => {
 
 describe('watch list', () => {
 	it('follows from form fields or the query string, once per company', async () => {
-		const follow = await api('POST', '/alerts/follow/', { form: { nif: 'B64717838', type: 'company' } });
+		const follow = await api('POST', '/alerts/follow/', {
+			form: { nif: 'B64717838', type: 'company' },
+		});
 		expect(follow.status).toBe(200);
 		expect(follow.json()).toEqual({ result: 'success' });
-		expect((await api('POST', '/alerts/follow/?nif=B64717838&type=company')).json()).toEqual({ result: 'success' });
+		expect((await api('POST', '/alerts/follow/?nif=B64717838&type=company')).json()).toEqual({
+			result: 'success',
+		});
 		expect((await api('POST', '/alerts/follow/?nif=A86212420&type=company')).status).toBe(200);
 
 		const following = (await api('GET', '/alerts/following/')).json();
@@ -97,14 +113,25 @@ describe('watch list', () => {
 			nif: 'B64717838',
 			added_at: expect.stringMatching(WATCH_TIMESTAMP),
 		});
-		expect(sim.requestsTo('POST', '/v2/alerts/follow/')[0].form).toEqual({ nif: 'B64717838', type: 'company' });
+		expect(sim.requestsTo('POST', '/v2/alerts/follow/')[0].form).toEqual({
+			nif: 'B64717838',
+			type: 'company',
+		});
 	});
 
 	it('reads multipart and JSON bodies too', async () => {
 		const multipart = new FormData();
 		multipart.set('nif', 'A86212420');
 		multipart.set('type', 'company');
-		expect((await request(`${sim.baseUrl}/alerts/follow/`, { method: 'POST', body: multipart, headers: { authorization: basicAuth() } })).statusCode).toBe(200);
+		expect(
+			(
+				await request(`${sim.baseUrl}/alerts/follow/`, {
+					method: 'POST',
+					body: multipart,
+					headers: { authorization: basicAuth() },
+				})
+			).statusCode,
+		).toBe(200);
 		const json = await request(`${sim.baseUrl}/alerts/follow/`, {
 			method: 'POST',
 			body: JSON.stringify({ nif: 'B64717838', type: 'company' }),
@@ -140,8 +167,14 @@ describe('watch list', () => {
 
 	it('unfollows a followed company and answers 404 otherwise', async () => {
 		sim.follow('J99216582');
-		expect((await api('POST', '/alerts/unfollow/', { form: { nif: 'J99216582', type: 'company' } })).json()).toEqual({ result: 'success' });
-		const again = await api('POST', '/alerts/unfollow/', { form: { nif: 'J99216582', type: 'company' } });
+		expect(
+			(
+				await api('POST', '/alerts/unfollow/', { form: { nif: 'J99216582', type: 'company' } })
+			).json(),
+		).toEqual({ result: 'success' });
+		const again = await api('POST', '/alerts/unfollow/', {
+			form: { nif: 'J99216582', type: 'company' },
+		});
 		expect(again.status).toBe(404);
 		expect(again.json()).toEqual({ result: 'error', message: 'Entity not followed' });
 	});
@@ -155,7 +188,11 @@ describe('alerts', () => {
 		const custom = sim.addAlert({ nif: 'B64717838', labels: ['Revocaciones', 'Ceses/Dimisiones'] });
 
 		const alerts = (await api('GET', '/alerts/')).json();
-		expect(alerts.map((alert: { id: string }) => alert.id)).toEqual([custom.id, newer.id, older.id]);
+		expect(alerts.map((alert: { id: string }) => alert.id)).toEqual([
+			custom.id,
+			newer.id,
+			older.id,
+		]);
 		expect(sim.unreadAlerts().map((alert) => alert.id)).toEqual([custom.id, newer.id, older.id]);
 
 		const alert = alerts[2];
@@ -169,18 +206,45 @@ describe('alerts', () => {
 		});
 		const [entry] = alert.data;
 		expect(entry.label).toBe('Nombramientos');
-		expect(entry.borme).toEqual({ cve: expect.any(String), url: expect.stringMatching(/^https:\/\//), date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), province: expect.any(String) });
-		expect(entry.company).toEqual({ name: 'ALTAMIRA INFRAESTRUCTURAS SA', slug: 'altamira-infraestructuras' });
-		expect(entry.positions[0]).toMatchObject({ type: 'Person', role: expect.any(String), name_person: expect.any(String), slug_person: expect.any(String) });
+		expect(entry.borme).toEqual({
+			cve: expect.any(String),
+			url: expect.stringMatching(/^https:\/\//),
+			date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+			province: expect.any(String),
+		});
+		expect(entry.company).toEqual({
+			name: 'ALTAMIRA INFRAESTRUCTURAS SA',
+			slug: 'altamira-infraestructuras',
+		});
+		expect(entry.positions[0]).toMatchObject({
+			type: 'Person',
+			role: expect.any(String),
+			name_person: expect.any(String),
+			slug_person: expect.any(String),
+		});
 		expect(entry.total_positions).toBe(entry.positions.length);
-		expect(entry.announcement).toMatchObject({ year: expect.any(Number), number: expect.any(Number), branch: '', office: '', registry_data: expect.any(String) });
-		expect(alerts[0].data.map((e: { label: string }) => e.label)).toEqual(['Revocaciones', 'Ceses/Dimisiones']);
+		expect(entry.announcement).toMatchObject({
+			year: expect.any(Number),
+			number: expect.any(Number),
+			branch: '',
+			office: '',
+			registry_data: expect.any(String),
+		});
+		expect(alerts[0].data.map((e: { label: string }) => e.label)).toEqual([
+			'Revocaciones',
+			'Ceses/Dimisiones',
+		]);
 	});
 
 	it('marks one alert, then all alerts, as read', async () => {
 		const [first, second, third] = sim.addAlerts(3);
-		expect((await api('GET', `/alerts/mark_as_read/${second.id}/`)).json()).toEqual({ result: 'success' });
-		expect((await api('GET', '/alerts/')).json().map((a: { id: string }) => a.id)).toEqual([third.id, first.id]);
+		expect((await api('GET', `/alerts/mark_as_read/${second.id}/`)).json()).toEqual({
+			result: 'success',
+		});
+		expect((await api('GET', '/alerts/')).json().map((a: { id: string }) => a.id)).toEqual([
+			third.id,
+			first.id,
+		]);
 
 		const unknown = await api('GET', '/alerts/mark_as_read/00000000-0000-4000-8000-000000000000/');
 		expect(unknown.status).toBe(404);
@@ -196,7 +260,10 @@ describe('alerts', () => {
 		const listed = (await api('GET', '/alerts/')).json();
 		expect(listed.map((a: { id: string }) => a.id)).toEqual([alerts[4].id, alerts[3].id]);
 		await api('GET', `/alerts/mark_as_read/${alerts[4].id}/`);
-		expect((await api('GET', '/alerts/')).json().map((a: { id: string }) => a.id)).toEqual([alerts[3].id, alerts[2].id]);
+		expect((await api('GET', '/alerts/')).json().map((a: { id: string }) => a.id)).toEqual([
+			alerts[3].id,
+			alerts[2].id,
+		]);
 	});
 
 	it('builds alerts from explicit entries and extra fields', () => {
@@ -228,8 +295,15 @@ describe('alerts', () => {
 });
 
 describe('documents', () => {
-	const order = (form: Record<string, string> = { nif: 'A86212420', type: 'accounts', year: '2023', send_email: 'true' }, path = '/documents/order/') =>
-		api('POST', path, { form });
+	const order = (
+		form: Record<string, string> = {
+			nif: 'A86212420',
+			type: 'accounts',
+			year: '2023',
+			send_email: 'true',
+		},
+		path = '/documents/order/',
+	) => api('POST', path, { form });
 
 	it('orders a document, spends the balance and refuses once it is spent', async () => {
 		sim.balance = 10;
@@ -237,12 +311,17 @@ describe('documents', () => {
 		const first = await order();
 		expect(first.status).toBe(200);
 		expect(first.json()).toEqual({ document_id: expect.any(String), result: 'success' });
-		expect((await api('POST', '/documents/order/?nif=A86212420&type=accounts&year=2022')).status).toBe(200);
+		expect(
+			(await api('POST', '/documents/order/?nif=A86212420&type=accounts&year=2022')).status,
+		).toBe(200);
 		expect(sim.balance).toBe(0);
 
 		const refused = await order();
 		expect(refused.status).toBe(402);
-		expect(refused.json()).toEqual({ result: 'error', message: 'Insufficient balance. Top up in the user panel, Documents section.' });
+		expect(refused.json()).toEqual({
+			result: 'error',
+			message: 'Insufficient balance. Top up in the user panel, Documents section.',
+		});
 		expect(sim.documents).toHaveLength(2);
 		expect(sim.ordersReceived).toBe(3);
 	});
@@ -267,7 +346,14 @@ describe('documents', () => {
 		sim.documentProcessingMs = 150;
 		const id = (await order()).json().document_id;
 		const processing = (await api('GET', `/documents/${id}/`)).json();
-		expect(processing.document).toMatchObject({ id, status: 'processing', download_link: null, nif: 'A86212420', year: 2023, type: 'accounts' });
+		expect(processing.document).toMatchObject({
+			id,
+			status: 'processing',
+			download_link: null,
+			nif: 'A86212420',
+			year: 2023,
+			type: 'accounts',
+		});
 
 		await new Promise((resolve) => setTimeout(resolve, 170));
 		const finished = (await api('GET', `/documents/${id}/`)).json().document;
@@ -297,17 +383,27 @@ describe('documents', () => {
 		sim.finishedStatus = 'failed';
 		sim.downloadLinkOverride = () => null;
 		const id = (await order()).json().document_id;
-		expect((await api('GET', `/documents/${id}/`)).json().document).toMatchObject({ status: 'failed', download_link: null });
+		expect((await api('GET', `/documents/${id}/`)).json().document).toMatchObject({
+			status: 'failed',
+			download_link: null,
+		});
 
 		sim.finishedStatus = 'ready';
 		sim.downloadLinkOverride = (document) => document.download_link!.replace('https://', 'http://');
-		expect((await api('GET', `/documents/${id}/`)).json().document).toMatchObject({ status: 'ready', download_link: expect.stringMatching(/^http:\/\/localhost:/) });
+		expect((await api('GET', `/documents/${id}/`)).json().document).toMatchObject({
+			status: 'ready',
+			download_link: expect.stringMatching(/^http:\/\/localhost:/),
+		});
 	});
 });
 
 describe('download host', () => {
 	async function finishedLink(): Promise<string> {
-		const id = (await api('POST', '/documents/order/', { form: { nif: 'B64717838', type: 'accounts', year: '2022' } })).json().document_id;
+		const id = (
+			await api('POST', '/documents/order/', {
+				form: { nif: 'B64717838', type: 'accounts', year: '2022' },
+			})
+		).json().document_id;
 		return (await api('GET', `/documents/${id}/`)).json().document.download_link;
 	}
 
@@ -318,7 +414,9 @@ describe('download host', () => {
 		expect(response.statusCode).toBe(200);
 		expect(response.headers['content-type']).toBe('application/pdf');
 		expect(response.headers['content-length']).toBe(String(20 * 1024));
-		expect(response.headers['content-disposition']).toBe('attachment; filename="cuentas-anuales-B64717838-2022.pdf"');
+		expect(response.headers['content-disposition']).toBe(
+			'attachment; filename="cuentas-anuales-B64717838-2022.pdf"',
+		);
 		expect(body.length).toBe(20 * 1024);
 		expect(body.subarray(0, 8).toString('latin1')).toBe('%PDF-1.4');
 		expect(body.subarray(-6).toString('latin1')).toBe('%%EOF\n');
@@ -339,7 +437,13 @@ describe('download host', () => {
 
 describe('faults', () => {
 	it('answers with an injected status, headers and default body, once', async () => {
-		const fault = sim.injectFault({ method: 'GET', path: '/v2/alerts/', status: 429, retryAfter: 2, headers: { 'X-Test': 'yes' } });
+		const fault = sim.injectFault({
+			method: 'GET',
+			path: '/v2/alerts/',
+			status: 429,
+			retryAfter: 2,
+			headers: { 'X-Test': 'yes' },
+		});
 		const throttled = await api('GET', '/alerts/');
 		expect(throttled.status).toBe(429);
 		expect(throttled.headers['retry-after']).toBe('2');
@@ -352,7 +456,12 @@ describe('faults', () => {
 
 	it('serves raw bodies: malformed JSON, an HTML page, an empty body', async () => {
 		sim.injectFault({ path: '/v2/alerts/', body: '[{"id": ' });
-		sim.injectFault({ path: '/v2/alerts/', status: 502, body: '<html>Bad gateway</html>', contentType: 'text/html' });
+		sim.injectFault({
+			path: '/v2/alerts/',
+			status: 502,
+			body: '<html>Bad gateway</html>',
+			contentType: 'text/html',
+		});
 		sim.injectFault({ path: '/v2/alerts/', status: 200, body: '' });
 		expect(await api('GET', '/alerts/')).toMatchObject({ status: 200, text: '[{"id": ' });
 		const html = await api('GET', '/alerts/');
@@ -391,27 +500,47 @@ describe('faults', () => {
 
 	it('drops the connection without answering, changing nothing', async () => {
 		sim.injectFault({ method: 'POST', path: '/v2/documents/order/', drop: true });
-		await expect(api('POST', '/documents/order/', { form: { nif: 'A86212420', type: 'accounts', year: '2023' } })).rejects.toThrow();
+		await expect(
+			api('POST', '/documents/order/', {
+				form: { nif: 'A86212420', type: 'accounts', year: '2023' },
+			}),
+		).rejects.toThrow();
 		expect(sim.documents).toHaveLength(0);
 		expect(sim.balance).toBe(100);
 		expect(sim.ordersReceived).toBe(0);
 	});
 
 	it('loses the answer of a request it really handled', async () => {
-		sim.injectFault({ method: 'POST', path: '/v2/documents/order/', drop: true, afterHandling: true });
-		await expect(api('POST', '/documents/order/', { form: { nif: 'A86212420', type: 'accounts', year: '2023' } })).rejects.toThrow();
+		sim.injectFault({
+			method: 'POST',
+			path: '/v2/documents/order/',
+			drop: true,
+			afterHandling: true,
+		});
+		await expect(
+			api('POST', '/documents/order/', {
+				form: { nif: 'A86212420', type: 'accounts', year: '2023' },
+			}),
+		).rejects.toThrow();
 		expect(sim.documents).toHaveLength(1);
 		expect(sim.balance).toBe(95);
 		expect(sim.ordersReceived).toBe(1);
 
 		sim.injectFault({ path: '/v2/alerts/follow/', afterHandling: true, status: 504 });
-		expect((await api('POST', '/alerts/follow/', { form: { nif: 'A86212420', type: 'company' } })).status).toBe(504);
+		expect(
+			(await api('POST', '/alerts/follow/', { form: { nif: 'A86212420', type: 'company' } }))
+				.status,
+		).toBe(504);
 		expect(sim.watchlist).toHaveLength(1);
 	});
 
 	it('truncates a download when its answer is lost mid-way', async () => {
 		sim.documentSizeBytes = 256 * 1024;
-		const id = (await api('POST', '/documents/order/', { form: { nif: 'A86212420', type: 'accounts', year: '2023' } })).json().document_id;
+		const id = (
+			await api('POST', '/documents/order/', {
+				form: { nif: 'A86212420', type: 'accounts', year: '2023' },
+			})
+		).json().document_id;
 		const link = (await api('GET', `/documents/${id}/`)).json().document.download_link;
 		sim.injectFault({ origin: 'download', drop: true, afterHandling: true });
 		const response = await request(link);
@@ -427,8 +556,13 @@ describe('hooks, latency and control API', () => {
 		sim.onRequest({ method: 'GET', path: '/v2/alerts/' }, () => {
 			late = sim.addAlert().id;
 		});
-		expect((await api('GET', '/alerts/')).json().map((a: { id: string }) => a.id)).toEqual([before.id]);
-		expect((await api('GET', '/alerts/')).json().map((a: { id: string }) => a.id)).toEqual([late, before.id]);
+		expect((await api('GET', '/alerts/')).json().map((a: { id: string }) => a.id)).toEqual([
+			before.id,
+		]);
+		expect((await api('GET', '/alerts/')).json().map((a: { id: string }) => a.id)).toEqual([
+			late,
+			before.id,
+		]);
 		expect(sim.unreadAlerts()).toHaveLength(2);
 
 		let calls = 0;
@@ -455,22 +589,38 @@ describe('hooks, latency and control API', () => {
 			body: JSON.stringify({ nif: 'B64717838', label: 'Revocaciones' }),
 		});
 		expect(created.statusCode).toBe(201);
-		const alert = (await created.body.json()) as { entity_slug: string; data: Array<{ label: string }> };
+		const alert = (await created.body.json()) as {
+			entity_slug: string;
+			data: Array<{ label: string }>;
+		};
 		expect(alert.entity_slug).toBe('brisas-del-llobregat');
 		expect(alert.data[0].label).toBe('Revocaciones');
 
 		const state = await (await request(`${origin}/__sim/state`)).body.json();
-		expect(state).toMatchObject({ unreadAlerts: 1, watchlistSize: 0, ordersReceived: 0, balance: 100 });
+		expect(state).toMatchObject({
+			unreadAlerts: 1,
+			watchlistSize: 0,
+			ordersReceived: 0,
+			balance: 100,
+		});
 		expect(sim.requests).toHaveLength(0);
 	});
 
 	it('injects faults, changes settings and resets through /__sim/', async () => {
 		const origin = sim.baseUrl.replace(/\/v2$/, '');
 		const post = async (path: string, json: unknown) =>
-			(await request(`${origin}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(json) })).body.json();
+			(
+				await request(`${origin}${path}`, {
+					method: 'POST',
+					headers: { 'content-type': 'application/json' },
+					body: JSON.stringify(json),
+				})
+			).body.json();
 		await post('/__sim/faults', { pathPattern: '^/v2/alerts/$', status: 503, times: 'Infinity' });
 		expect((await api('GET', '/alerts/')).status).toBe(503);
-		expect(await post('/__sim/settings', { balance: 7, alertListCap: 1 })).toMatchObject({ balance: 7 });
+		expect(await post('/__sim/settings', { balance: 7, alertListCap: 1 })).toMatchObject({
+			balance: 7,
+		});
 		expect(sim.alertListCap).toBe(1);
 		await post('/__sim/reset', {});
 		expect((await api('GET', '/alerts/')).status).toBe(200);
@@ -480,10 +630,16 @@ describe('hooks, latency and control API', () => {
 	it('seeds a believable account, and reset restores it', async () => {
 		const seeded = await startSimulator({ seed: true, balance: 40 });
 		try {
-			expect(seeded.watchlist.map((entity) => entity.nif)).toEqual(['A86212420', 'B64717838', 'J99216582']);
+			expect(seeded.watchlist.map((entity) => entity.nif)).toEqual([
+				'A86212420',
+				'B64717838',
+				'J99216582',
+			]);
 			expect(seeded.unreadAlerts().length).toBeGreaterThanOrEqual(3);
 			expect(seeded.documents).toHaveLength(1);
-			expect(seeded.viewDocument(seeded.documents[0].id)?.download_link).toMatch(/^https:\/\/localhost:\d+\/files\//);
+			expect(seeded.viewDocument(seeded.documents[0].id)?.download_link).toMatch(
+				/^https:\/\/localhost:\d+\/files\//,
+			);
 			expect(seeded.balance).toBe(40);
 			seeded.addAlerts(2);
 			seeded.unfollow('A86212420');
@@ -501,7 +657,10 @@ describe('hooks, latency and control API', () => {
 		let connects = 0;
 		agent.on('connect', () => connects++);
 		for (let i = 0; i < 20; i++) {
-			const response = await request(`${sim.baseUrl}/alerts/`, { dispatcher: agent, headers: { authorization } });
+			const response = await request(`${sim.baseUrl}/alerts/`, {
+				dispatcher: agent,
+				headers: { authorization },
+			});
 			await response.body.text();
 		}
 		expect(connects).toBe(1);
@@ -511,7 +670,8 @@ describe('hooks, latency and control API', () => {
 
 describe('NIF rules', () => {
 	it('accepts the reference identifiers and computes CIF check characters', () => {
-		for (const nif of ['A86212420', 'B64717838', 'J99216582', '12345678Z', 'X1234567L']) expect(isValidNif(nif)).toBe(true);
+		for (const nif of ['A86212420', 'B64717838', 'J99216582', '12345678Z', 'X1234567L'])
+			expect(isValidNif(nif)).toBe(true);
 		expect(isValidNif('A86212421')).toBe(false);
 		expect(makeCif('S', '2800001')).toBe('S2800001F');
 		expect(makeCif('A', '2801234')).toBe('A28012342');

@@ -4,7 +4,14 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { buildAlert } from './alert-factory.mts';
 import { AlertStore } from './alert-store.mts';
 import { CompanyDirectory } from './companies.mts';
-import type { Alert, AlertSpec, DocumentRecord, DocumentView, SimulatorOptions, WatchedEntity } from './types.mts';
+import type {
+	Alert,
+	AlertSpec,
+	DocumentRecord,
+	DocumentView,
+	SimulatorOptions,
+	WatchedEntity,
+} from './types.mts';
 
 export const DEFAULT_DOCUMENT_SIZE = 20 * 1024;
 
@@ -20,7 +27,9 @@ export interface OrderInput {
 	sendEmail: boolean;
 }
 
-export type OrderOutcome = { ok: true; document: DocumentRecord } | { ok: false; reason: 'insufficient-balance' };
+export type OrderOutcome =
+	| { ok: true; document: DocumentRecord }
+	| { ok: false; reason: 'insufficient-balance' };
 
 export class SimulatorState {
 	alertListCap: number;
@@ -106,7 +115,8 @@ export class SimulatorState {
 	}
 
 	private nextAlertNif(): string {
-		const pool = this.watched.size > 0 ? [...this.watched.keys()] : this.companies.all().map((c) => c.nif);
+		const pool =
+			this.watched.size > 0 ? [...this.watched.keys()] : this.companies.all().map((c) => c.nif);
 		return pool[this.nextEntityIndex++ % pool.length];
 	}
 
@@ -172,7 +182,9 @@ export class SimulatorState {
 		if (!this.isFinished(document, now)) return view;
 		view.status = this.finishedStatus;
 		const link = `${this.downloadOrigin()}/files/${document.downloadToken}`;
-		view.download_link = this.downloadLinkOverride ? this.downloadLinkOverride({ ...view, download_link: link }) : link;
+		view.download_link = this.downloadLinkOverride
+			? this.downloadLinkOverride({ ...view, download_link: link })
+			: link;
 		return view;
 	}
 }

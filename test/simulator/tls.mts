@@ -18,7 +18,9 @@ export function findTlsDir(start = process.cwd()): string {
 		if (existsSync(join(candidate, 'server.pem'))) return candidate;
 		const parent = dirname(directory);
 		if (parent === directory) {
-			throw new Error(`Cannot find ${RELATIVE_TLS_DIR}/server.pem above ${start}; set tlsDir or LIBREBOR_SIM_TLS_DIR`);
+			throw new Error(
+				`Cannot find ${RELATIVE_TLS_DIR}/server.pem above ${start}; set tlsDir or LIBREBOR_SIM_TLS_DIR`,
+			);
 		}
 		directory = parent;
 	}

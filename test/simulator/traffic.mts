@@ -36,7 +36,10 @@ export class Traffic {
 			this.admitted++;
 			return undefined;
 		}
-		this.tokens = Math.min(this.limitPerSecond, this.tokens + ((now - this.refilledAt) / 1000) * this.limitPerSecond);
+		this.tokens = Math.min(
+			this.limitPerSecond,
+			this.tokens + ((now - this.refilledAt) / 1000) * this.limitPerSecond,
+		);
 		this.refilledAt = now;
 		if (this.tokens >= 1) {
 			this.tokens--;

@@ -37,8 +37,18 @@ export function useSimulator(options: SimulatorOptions = {}): () => Simulator {
 export function visibleText(result: ActionResult): string {
 	const error = result.error as (Error & { description?: string; context?: unknown }) | undefined;
 	return JSON.stringify({
-		items: result.items.map((item) => ({ json: item.json, binary: item.binary, error: item.error?.message, description: item.error?.description })),
-		error: error && { message: error.message, description: error.description, stack: error.stack, context: error.context },
+		items: result.items.map((item) => ({
+			json: item.json,
+			binary: item.binary,
+			error: item.error?.message,
+			description: item.error?.description,
+		})),
+		error: error && {
+			message: error.message,
+			description: error.description,
+			stack: error.stack,
+			context: error.context,
+		},
 	});
 }
 
@@ -74,7 +84,11 @@ export interface RunOptions {
 }
 
 /** Runs the LibreBOR node through n8n's engine against the simulator; never leaks the password. */
-export async function runLibreBor(sim: Simulator, parameters: INodeParameters, options: RunOptions = {}) {
+export async function runLibreBor(
+	sim: Simulator,
+	parameters: INodeParameters,
+	options: RunOptions = {},
+) {
 	const result = await runAction({
 		nodeType: options.nodeType ?? new LibreBor(),
 		workflow: options.workflow,

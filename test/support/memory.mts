@@ -16,7 +16,10 @@ const liveBytes = () => {
  * runs. Collecting before each sample keeps garbage that is merely waiting for the
  * collector from looking like memory the work holds on to.
  */
-export async function peakLiveMemoryGrowth(work: () => Promise<unknown>, sampleEveryMs = 50): Promise<number> {
+export async function peakLiveMemoryGrowth(
+	work: () => Promise<unknown>,
+	sampleEveryMs = 50,
+): Promise<number> {
 	collectGarbage();
 	const baseline = liveBytes();
 	let peak = baseline;

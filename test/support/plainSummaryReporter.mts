@@ -15,6 +15,8 @@ export default class PlainSummaryReporter implements Reporter {
 				else counts.skipped++;
 			}
 		}
-		process.stdout.write(`\n${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
+		process.stdout.write(
+			`\n${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`,
+		);
 	}
 }

@@ -21,7 +21,9 @@ function field(output: string, label: string): string {
  * The seeded simulator in a process of its own, for measurements that must not count
  * the server's memory or CPU, and for a real n8n process to talk to.
  */
-export async function startSimulatorProcess(env: Record<string, string> = {}): Promise<SimulatorProcess> {
+export async function startSimulatorProcess(
+	env: Record<string, string> = {},
+): Promise<SimulatorProcess> {
 	const child: ChildProcess = spawn(process.execPath, ['test/simulator/cli.mts'], {
 		env: {
 			...process.env,
@@ -35,7 +37,9 @@ export async function startSimulatorProcess(env: Record<string, string> = {}): P
 	let output = '';
 	child.stdout!.setEncoding('utf8');
 	await new Promise<void>((resolve, reject) => {
-		child.once('exit', (code) => reject(new Error(`The simulator exited with code ${code}: ${output}`)));
+		child.once('exit', (code) =>
+			reject(new Error(`The simulator exited with code ${code}: ${output}`)),
+		);
 		child.stdout!.on('data', (chunk: string) => {
 			output += chunk;
 			if (output.includes('Ctrl+C')) resolve();
@@ -54,7 +58,8 @@ export async function startSimulatorProcess(env: Record<string, string> = {}): P
 				headers: { 'content-type': 'application/json' },
 			});
 			const text = await response.body.text();
-			if (response.statusCode >= 400) throw new Error(`Simulator control ${path}: ${response.statusCode} ${text}`);
+			if (response.statusCode >= 400)
+				throw new Error(`Simulator control ${path}: ${response.statusCode} ${text}`);
 			return text ? JSON.parse(text) : undefined;
 		},
 		async close() {

@@ -37,35 +37,43 @@ async function runBursts(simulator: Simulator, session: PollSession, burst: numb
 }
 
 describe('LibreBOR Trigger, state size', () => {
-	it(`stays proportional to the unread list after ${TOTAL_ALERTS} alerts have gone through`, { timeout: 600_000 }, async () => {
-		const burst = 100;
-		const session = triggerSession(sim(), { parameters: { options: { markAsRead: true } } });
-		expect(await session.poll()).toBeNull();
+	it(
+		`stays proportional to the unread list after ${TOTAL_ALERTS} alerts have gone through`,
+		{ timeout: 600_000 },
+		async () => {
+			const burst = 100;
+			const session = triggerSession(sim(), { parameters: { options: { markAsRead: true } } });
+			expect(await session.poll()).toBeNull();
 
-		const { emitted, emittedCount, largestState } = await runBursts(sim(), session, burst);
+			const { emitted, emittedCount, largestState } = await runBursts(sim(), session, burst);
 
-		console.log(
-			`LibreBOR Trigger state, ${emittedCount} alerts in bursts of ${burst} with Mark as Read: largest ${largestState} characters, at the end ${liveStateSize(session)} characters`,
-		);
-		expect(emittedCount).toBe(TOTAL_ALERTS);
-		expect(emitted.size).toBe(TOTAL_ALERTS);
-		expect(sim().unreadAlerts()).toEqual([]);
-		expect(largestState).toBeLessThan(burst * CHARACTERS_PER_ALERT);
-	});
+			console.log(
+				`LibreBOR Trigger state, ${emittedCount} alerts in bursts of ${burst} with Mark as Read: largest ${largestState} characters, at the end ${liveStateSize(session)} characters`,
+			);
+			expect(emittedCount).toBe(TOTAL_ALERTS);
+			expect(emitted.size).toBe(TOTAL_ALERTS);
+			expect(sim().unreadAlerts()).toEqual([]);
+			expect(largestState).toBeLessThan(burst * CHARACTERS_PER_ALERT);
+		},
+	);
 
-	it('stays under its hard limit when unread alerts pile up beyond a capped list', { timeout: 600_000 }, async () => {
-		const listCap = 50;
-		sim().alertListCap = listCap;
-		const session = triggerSession(sim());
-		expect(await session.poll()).toBeNull();
+	it(
+		'stays under its hard limit when unread alerts pile up beyond a capped list',
+		{ timeout: 600_000 },
+		async () => {
+			const listCap = 50;
+			sim().alertListCap = listCap;
+			const session = triggerSession(sim());
+			expect(await session.poll()).toBeNull();
 
-		const { emitted, emittedCount, largestState } = await runBursts(sim(), session, listCap);
+			const { emitted, emittedCount, largestState } = await runBursts(sim(), session, listCap);
 
-		console.log(
-			`LibreBOR Trigger state, ${emittedCount} alerts left unread behind a list of ${listCap}: largest ${largestState} characters`,
-		);
-		expect(emittedCount).toBe(TOTAL_ALERTS);
-		expect(emitted.size).toBe(TOTAL_ALERTS);
-		expect(largestState).toBeLessThan(MAX_REMEMBERED_ALERTS * CHARACTERS_PER_ALERT);
-	});
+			console.log(
+				`LibreBOR Trigger state, ${emittedCount} alerts left unread behind a list of ${listCap}: largest ${largestState} characters`,
+			);
+			expect(emittedCount).toBe(TOTAL_ALERTS);
+			expect(emitted.size).toBe(TOTAL_ALERTS);
+			expect(largestState).toBeLessThan(MAX_REMEMBERED_ALERTS * CHARACTERS_PER_ALERT);
+		},
+	);
 });

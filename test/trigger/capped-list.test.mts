@@ -1,30 +1,46 @@
 import { describe, expect, it } from 'vitest';
 
-import { alertIdsOf, CURSOR_STORAGES, MARK_ALL_PATH, triggerSession, useSimulator } from './trigger-session.mts';
+import {
+	alertIdsOf,
+	CURSOR_STORAGES,
+	MARK_ALL_PATH,
+	triggerSession,
+	useSimulator,
+} from './trigger-session.mts';
 
 const LIST_CAP = 50;
 const sim = useSimulator({ alertListCap: LIST_CAP });
 
-describe.each(CURSOR_STORAGES)(`LibreBOR Trigger, listing capped to the latest ${LIST_CAP} (n8n poll state kept as %s)`, (cursorStorage) => {
-	it(`emits each of 200 alerts arriving in bursts exactly once when the list shows only the latest ${LIST_CAP}`, async () => {
-		const session = triggerSession(sim(), { cursorStorage, parameters: { options: { markAsRead: true } } });
-		expect(await session.poll()).toBeNull();
+describe.each(CURSOR_STORAGES)(
+	`LibreBOR Trigger, listing capped to the latest ${LIST_CAP} (n8n poll state kept as %s)`,
+	(cursorStorage) => {
+		it(`emits each of 200 alerts arriving in bursts exactly once when the list shows only the latest ${LIST_CAP}`, async () => {
+			const session = triggerSession(sim(), {
+				cursorStorage,
+				parameters: { options: { markAsRead: true } },
+			});
+			expect(await session.poll()).toBeNull();
 
-		const arrived: string[] = [];
-		const emitted: string[] = [];
-		const pollOnce = async () => emitted.push(...alertIdsOf(await session.poll()));
-		for (const burst of [30, 120, 5, 45]) {
-			arrived.push(...sim().addAlerts(burst).map(({ id }) => id));
-			await pollOnce();
-			await pollOnce();
-		}
-		for (let poll = 0; poll < 10; poll++) await pollOnce();
+			const arrived: string[] = [];
+			const emitted: string[] = [];
+			const pollOnce = async () => emitted.push(...alertIdsOf(await session.poll()));
+			for (const burst of [30, 120, 5, 45]) {
+				arrived.push(
+					...sim()
+						.addAlerts(burst)
+						.map(({ id }) => id),
+				);
+				await pollOnce();
+				await pollOnce();
+			}
+			for (let poll = 0; poll < 10; poll++) await pollOnce();
 
-		expect(arrived).toHaveLength(200);
-		expect(emitted).toHaveLength(200);
-		expect(new Set(emitted).size).toBe(200);
-		expect(new Set(emitted)).toEqual(new Set(arrived));
-		expect(sim().unreadAlerts()).toEqual([]);
-		expect(sim().requestsTo('GET', MARK_ALL_PATH)).toEqual([]);
-	});
-});
+			expect(arrived).toHaveLength(200);
+			expect(emitted).toHaveLength(200);
+			expect(new Set(emitted).size).toBe(200);
+			expect(new Set(emitted)).toEqual(new Set(arrived));
+			expect(sim().unreadAlerts()).toEqual([]);
+			expect(sim().requestsTo('GET', MARK_ALL_PATH)).toEqual([]);
+		});
+	},
+);

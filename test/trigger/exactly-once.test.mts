@@ -12,143 +12,164 @@ import {
 
 const sim = useSimulator();
 
-describe.each(CURSOR_STORAGES)('LibreBOR Trigger, exactly once (n8n poll state kept as %s)', (cursorStorage) => {
-	it('emits a new alert on the next poll and never again over 20 further polls', async () => {
-		const session = triggerSession(sim(), { cursorStorage });
-		expect(await session.poll()).toBeNull();
+describe.each(CURSOR_STORAGES)(
+	'LibreBOR Trigger, exactly once (n8n poll state kept as %s)',
+	(cursorStorage) => {
+		it('emits a new alert on the next poll and never again over 20 further polls', async () => {
+			const session = triggerSession(sim(), { cursorStorage });
+			expect(await session.poll()).toBeNull();
 
-		const alert = sim().addAlert();
-		expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
-		for (let poll = 0; poll < 20; poll++) expect(await session.poll()).toBeNull();
-		// Every poll read the list, which still shows the alert: only the trigger's memory kept it out.
-		expect(sim().requestsTo('GET', ALERTS_PATH)).toHaveLength(22);
-	});
-
-	it('marks an emitted alert as read at the next poll, once, and never emits it again', async () => {
-		const session = triggerSession(sim(), { cursorStorage, parameters: { options: { markAsRead: true } } });
-		expect(await session.poll()).toBeNull();
-
-		const alert = sim().addAlert();
-		expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
-		expect(markedIds(sim())).toEqual([]);
-		for (let poll = 0; poll < 20; poll++) expect(await session.poll()).toBeNull();
-		expect(markedIds(sim())).toEqual([alert.id]);
-		expect(sim().unreadAlerts()).toEqual([]);
-	});
-
-	it('emits an alert that arrives between the listing and the marks at the following poll, never marking all', async () => {
-		const session = triggerSession(sim(), { cursorStorage, parameters: { options: { markAsRead: true } } });
-		expect(await session.poll()).toBeNull();
-
-		const first = sim().addAlert();
-		let late: { id: string } | undefined;
-		sim().onRequest({ method: 'GET', path: ALERTS_PATH }, () => {
-			late = sim().addAlert();
+			const alert = sim().addAlert();
+			expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
+			for (let poll = 0; poll < 20; poll++) expect(await session.poll()).toBeNull();
+			// Every poll read the list, which still shows the alert: only the trigger's memory kept it out.
+			expect(sim().requestsTo('GET', ALERTS_PATH)).toHaveLength(22);
 		});
-		expect(alertIdsOf(await session.poll())).toEqual([first.id]);
-		expect(late).toBeDefined();
 
-		expect(alertIdsOf(await session.poll())).toEqual([late!.id]);
-		expect(await session.poll()).toBeNull();
-		expect(await session.poll()).toBeNull();
+		it('marks an emitted alert as read at the next poll, once, and never emits it again', async () => {
+			const session = triggerSession(sim(), {
+				cursorStorage,
+				parameters: { options: { markAsRead: true } },
+			});
+			expect(await session.poll()).toBeNull();
 
-		expect(markedIds(sim())).toEqual([first.id, late!.id]);
-		expect(sim().requestsTo('GET', MARK_ALL_PATH)).toEqual([]);
-		expect(sim().unreadAlerts()).toEqual([]);
-	});
+			const alert = sim().addAlert();
+			expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
+			expect(markedIds(sim())).toEqual([]);
+			for (let poll = 0; poll < 20; poll++) expect(await session.poll()).toBeNull();
+			expect(markedIds(sim())).toEqual([alert.id]);
+			expect(sim().unreadAlerts()).toEqual([]);
+		});
 
-	it('emits nothing twice across restarts', async () => {
-		const session = triggerSession(sim(), { cursorStorage });
-		expect(await session.poll()).toBeNull();
-		const first = sim().addAlert();
-		expect(alertIdsOf(await session.poll())).toEqual([first.id]);
+		it('emits an alert that arrives between the listing and the marks at the following poll, never marking all', async () => {
+			const session = triggerSession(sim(), {
+				cursorStorage,
+				parameters: { options: { markAsRead: true } },
+			});
+			expect(await session.poll()).toBeNull();
 
-		session.restart();
-		expect(await session.poll()).toBeNull();
-		const second = sim().addAlert();
-		expect(alertIdsOf(await session.poll())).toEqual([second.id]);
+			const first = sim().addAlert();
+			let late: { id: string } | undefined;
+			sim().onRequest({ method: 'GET', path: ALERTS_PATH }, () => {
+				late = sim().addAlert();
+			});
+			expect(alertIdsOf(await session.poll())).toEqual([first.id]);
+			expect(late).toBeDefined();
 
-		session.restart();
-		for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
-	});
+			expect(alertIdsOf(await session.poll())).toEqual([late!.id]);
+			expect(await session.poll()).toBeNull();
+			expect(await session.poll()).toBeNull();
 
-	it('emits nothing twice when a new node instance starts from the stored static data', async () => {
-		const options = { cursorStorage, parameters: { options: { markAsRead: true } } };
-		const session = triggerSession(sim(), options);
-		expect(await session.poll()).toBeNull();
-		const alerts = sim().addAlerts(3);
-		expect(alertIdsOf(await session.poll())).toEqual(alerts.map(({ id }) => id));
+			expect(markedIds(sim())).toEqual([first.id, late!.id]);
+			expect(sim().requestsTo('GET', MARK_ALL_PATH)).toEqual([]);
+			expect(sim().unreadAlerts()).toEqual([]);
+		});
 
-		const restarted = triggerSession(sim(), { ...options, staticData: session.savedStaticData });
-		for (let poll = 0; poll < 3; poll++) expect(await restarted.poll()).toBeNull();
-		// With durable cursors n8n does not store what the first poll of an activation did when
-		// it emitted nothing, so the next poll marks the same alerts again: harmless, as marking
-		// is idempotent.
-		expect(new Set(markedIds(sim()))).toEqual(new Set(alerts.map(({ id }) => id)));
-		expect(sim().requestsTo('GET', MARK_ALL_PATH)).toEqual([]);
-		expect(sim().unreadAlerts()).toEqual([]);
-	});
+		it('emits nothing twice across restarts', async () => {
+			const session = triggerSession(sim(), { cursorStorage });
+			expect(await session.poll()).toBeNull();
+			const first = sim().addAlert();
+			expect(alertIdsOf(await session.poll())).toEqual([first.id]);
 
-	it('skips a tick that starts while the previous poll is still running', async () => {
-		const session = triggerSession(sim(), { cursorStorage });
-		expect(await session.poll()).toBeNull();
-		const alert = sim().addAlert();
-		sim().latencyMs = 300;
-		const [slow, overlapping] = await Promise.all([session.poll(), session.poll()]);
-		expect(alertIdsOf(slow)).toEqual([alert.id]);
-		expect(overlapping).toBeNull();
-		sim().latencyMs = 0;
-		expect(await session.poll()).toBeNull();
-	});
+			session.restart();
+			expect(await session.poll()).toBeNull();
+			const second = sim().addAlert();
+			expect(alertIdsOf(await session.poll())).toEqual([second.id]);
 
-	it('emits oldest first', async () => {
-		const session = triggerSession(sim(), { cursorStorage });
-		expect(await session.poll()).toBeNull();
-		const now = Date.now();
-		const at = (offsetMs: number) => new Date(now + offsetMs).toISOString();
-		const middle = sim().addAlert({ created_at: at(2000) });
-		const oldest = sim().addAlert({ created_at: at(1000) });
-		const newest = sim().addAlert({ created_at: at(3000) });
-		expect(alertIdsOf(await session.poll())).toEqual([oldest.id, middle.id, newest.id]);
-	});
-});
+			session.restart();
+			for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
+		});
 
-describe.each(CURSOR_STORAGES)('LibreBOR Trigger, first poll (n8n poll state kept as %s)', (cursorStorage) => {
-	it('records the alerts already unread at activation and emits none of them', async () => {
-		const existing = sim().addAlerts(3);
-		const session = triggerSession(sim(), { cursorStorage });
-		expect(await session.poll()).toBeNull();
-		for (let poll = 0; poll < 5; poll++) expect(await session.poll()).toBeNull();
+		it('emits nothing twice when a new node instance starts from the stored static data', async () => {
+			const options = { cursorStorage, parameters: { options: { markAsRead: true } } };
+			const session = triggerSession(sim(), options);
+			expect(await session.poll()).toBeNull();
+			const alerts = sim().addAlerts(3);
+			expect(alertIdsOf(await session.poll())).toEqual(alerts.map(({ id }) => id));
 
-		const fresh = sim().addAlert();
-		expect(alertIdsOf(await session.poll())).toEqual([fresh.id]);
-		expect(existing.every(({ id }) => sim().unreadAlerts().some((alert) => alert.id === id))).toBe(true);
-	});
+			const restarted = triggerSession(sim(), { ...options, staticData: session.savedStaticData });
+			for (let poll = 0; poll < 3; poll++) expect(await restarted.poll()).toBeNull();
+			// With durable cursors n8n does not store what the first poll of an activation did when
+			// it emitted nothing, so the next poll marks the same alerts again: harmless, as marking
+			// is idempotent.
+			expect(new Set(markedIds(sim()))).toEqual(new Set(alerts.map(({ id }) => id)));
+			expect(sim().requestsTo('GET', MARK_ALL_PATH)).toEqual([]);
+			expect(sim().unreadAlerts()).toEqual([]);
+		});
 
-	it('emits once an older alert that surfaces later from beyond a capped listing at activation', async () => {
-		sim().alertListCap = 2;
-		const existing = sim().addAlerts(4);
-		const session = triggerSession(sim(), { cursorStorage });
-		expect(await session.poll()).toBeNull();
+		it('skips a tick that starts while the previous poll is still running', async () => {
+			const session = triggerSession(sim(), { cursorStorage });
+			expect(await session.poll()).toBeNull();
+			const alert = sim().addAlert();
+			sim().latencyMs = 300;
+			const [slow, overlapping] = await Promise.all([session.poll(), session.poll()]);
+			expect(alertIdsOf(slow)).toEqual([alert.id]);
+			expect(overlapping).toBeNull();
+			sim().latencyMs = 0;
+			expect(await session.poll()).toBeNull();
+		});
 
-		// The user reads the two listed alerts elsewhere: the two older ones come into the list.
-		// Nothing told the trigger they existed, so it takes them as new rather than risk losing one.
-		for (const { id } of existing.slice(2)) sim().markAlertRead(id);
-		expect(alertIdsOf(await session.poll())).toEqual(existing.slice(0, 2).map(({ id }) => id));
-		for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
-	});
+		it('emits oldest first', async () => {
+			const session = triggerSession(sim(), { cursorStorage });
+			expect(await session.poll()).toBeNull();
+			const now = Date.now();
+			const at = (offsetMs: number) => new Date(now + offsetMs).toISOString();
+			const middle = sim().addAlert({ created_at: at(2000) });
+			const oldest = sim().addAlert({ created_at: at(1000) });
+			const newest = sim().addAlert({ created_at: at(3000) });
+			expect(alertIdsOf(await session.poll())).toEqual([oldest.id, middle.id, newest.id]);
+		});
+	},
+);
 
-	it('emits the alerts already unread at activation with Include Existing Alerts, oldest first, once', async () => {
-		const existing = sim().addAlerts(3);
-		const session = triggerSession(sim(), { cursorStorage, parameters: { options: { includeExisting: true } } });
-		expect(alertIdsOf(await session.poll())).toEqual(existing.map(({ id }) => id));
-		for (let poll = 0; poll < 5; poll++) expect(await session.poll()).toBeNull();
-	});
+describe.each(CURSOR_STORAGES)(
+	'LibreBOR Trigger, first poll (n8n poll state kept as %s)',
+	(cursorStorage) => {
+		it('records the alerts already unread at activation and emits none of them', async () => {
+			const existing = sim().addAlerts(3);
+			const session = triggerSession(sim(), { cursorStorage });
+			expect(await session.poll()).toBeNull();
+			for (let poll = 0; poll < 5; poll++) expect(await session.poll()).toBeNull();
 
-	it('emits nothing at activation when there are no unread alerts, then emits what arrives', async () => {
-		const session = triggerSession(sim(), { cursorStorage });
-		expect(await session.poll()).toBeNull();
-		const alert = sim().addAlert();
-		expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
-	});
-});
+			const fresh = sim().addAlert();
+			expect(alertIdsOf(await session.poll())).toEqual([fresh.id]);
+			expect(
+				existing.every(({ id }) =>
+					sim()
+						.unreadAlerts()
+						.some((alert) => alert.id === id),
+				),
+			).toBe(true);
+		});
+
+		it('emits once an older alert that surfaces later from beyond a capped listing at activation', async () => {
+			sim().alertListCap = 2;
+			const existing = sim().addAlerts(4);
+			const session = triggerSession(sim(), { cursorStorage });
+			expect(await session.poll()).toBeNull();
+
+			// The user reads the two listed alerts elsewhere: the two older ones come into the list.
+			// Nothing told the trigger they existed, so it takes them as new rather than risk losing one.
+			for (const { id } of existing.slice(2)) sim().markAlertRead(id);
+			expect(alertIdsOf(await session.poll())).toEqual(existing.slice(0, 2).map(({ id }) => id));
+			for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
+		});
+
+		it('emits the alerts already unread at activation with Include Existing Alerts, oldest first, once', async () => {
+			const existing = sim().addAlerts(3);
+			const session = triggerSession(sim(), {
+				cursorStorage,
+				parameters: { options: { includeExisting: true } },
+			});
+			expect(alertIdsOf(await session.poll())).toEqual(existing.map(({ id }) => id));
+			for (let poll = 0; poll < 5; poll++) expect(await session.poll()).toBeNull();
+		});
+
+		it('emits nothing at activation when there are no unread alerts, then emits what arrives', async () => {
+			const session = triggerSession(sim(), { cursorStorage });
+			expect(await session.poll()).toBeNull();
+			const alert = sim().addAlert();
+			expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
+		});
+	},
+);

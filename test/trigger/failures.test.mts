@@ -16,141 +16,201 @@ const sim = useSimulator();
 const failListing = (status: number, times = 4) =>
 	sim().injectFault({ method: 'GET', path: ALERTS_PATH, status, times, retryAfter: 0 });
 
-describe.each(CURSOR_STORAGES)('LibreBOR Trigger, failures (n8n poll state kept as %s)', (cursorStorage) => {
-	it('fails the poll when the API keeps answering 500, then catches up without losing an alert', async () => {
-		const session = triggerSession(sim(), { cursorStorage });
-		expect(await session.poll()).toBeNull();
-
-		const before = sim().addAlert();
-		const fault = failListing(500);
-		await expect(session.poll()).rejects.toThrow('LibreBOR had a server error (500)');
-		expect(fault.hits).toBe(4);
-
-		const after = sim().addAlert();
-		expect(alertIdsOf(await session.poll())).toEqual([before.id, after.id]);
-		for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
-	});
-
-	it('fails the poll on a refused password (401) without retrying, then catches up', async () => {
-		const session = triggerSession(sim(), { cursorStorage });
-		expect(await session.poll()).toBeNull();
-
-		const alert = sim().addAlert();
-		const fault = failListing(401, 1);
-		await expect(session.poll()).rejects.toThrow('LibreBOR refused the API user or password (401)');
-		expect(fault.hits).toBe(1);
-
-		expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
-		expect(await session.poll()).toBeNull();
-	});
-
-	it('fails the first poll of an activation when the API is down, and takes its baseline once it is back', async () => {
-		const existing = sim().addAlert();
-		const session = triggerSession(sim(), { cursorStorage });
-		// A 503 asks to slow down: the poll waits it out until six pauses in a row bring no progress.
-		failListing(503, 6);
-		await expect(session.poll()).rejects.toThrow('LibreBOR had a server error (503)');
-
-		expect(await session.poll()).toBeNull();
-		const fresh = sim().addAlert();
-		expect(alertIdsOf(await session.poll())).toEqual([fresh.id]);
-		expect(sim().unreadAlerts().map(({ id }) => id)).toContain(existing.id);
-	});
-
-	it('keeps an alert whose mark failed pending without emitting it again, and marks it later', async () => {
-		const session = triggerSession(sim(), { cursorStorage, parameters: { options: { markAsRead: true } } });
-		expect(await session.poll()).toBeNull();
-		const alert = sim().addAlert();
-		expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
-
-		sim().injectFault({ method: 'GET', path: `${MARK_PATH}*`, status: 502, times: 4, retryAfter: 0 });
-		const next = sim().addAlert();
-		expect(alertIdsOf(await session.poll())).toEqual([next.id]);
-		expect(sim().unreadAlerts().map(({ id }) => id)).toContain(alert.id);
-
-		expect(await session.poll()).toBeNull();
-		expect(await session.poll()).toBeNull();
-		expect(sim().unreadAlerts()).toEqual([]);
-		expect(new Set(markedIds(sim()))).toEqual(new Set([alert.id, next.id]));
-	});
-
-	it('treats a mark whose answer was lost as not done, and a 404 as already done', async () => {
-		const session = triggerSession(sim(), { cursorStorage, parameters: { options: { markAsRead: true } } });
-		expect(await session.poll()).toBeNull();
-		const [first, second] = sim().addAlerts(2);
-		expect(alertIdsOf(await session.poll())).toEqual([first.id, second.id]);
-
-		// The service marks the first alert, but every answer (and retry) is lost.
-		sim().injectFault({ method: 'GET', path: `${MARK_PATH}${first.id}/`, drop: true, afterHandling: true, times: 4 });
-		expect(await session.poll()).toBeNull();
-		expect(markedIds(sim())).toEqual([first.id, first.id, first.id, first.id]);
-
-		// The second alert is unknown to the service by now: its 404 counts as done.
-		sim().injectFault({ method: 'GET', path: `${MARK_PATH}${second.id}/`, status: 404 });
-		for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
-		expect(markedIds(sim()).slice(4)).toEqual([second.id, first.id]);
-		expect(sim().unreadAlerts().map(({ id }) => id)).toEqual([second.id]);
-	});
-
-	it('tries a mark again at later polls while LibreBOR answers it without success, and emits the alert once', async () => {
-		const session = triggerSession(sim(), { cursorStorage, parameters: { options: { markAsRead: true } } });
-		expect(await session.poll()).toBeNull();
-		const alert = sim().addAlert();
-		expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
-
-		// A 2xx that does not say success: the service did not mark it.
-		const body = JSON.stringify({ result: 'error', message: 'Try again later.' });
-		sim().injectFault({ method: 'GET', path: `${MARK_PATH}${alert.id}/`, status: 200, body, times: 2 });
-		expect(await session.poll()).toBeNull();
-		expect(await session.poll()).toBeNull();
-		expect(sim().unreadAlerts().map(({ id }) => id)).toEqual([alert.id]);
-
-		expect(await session.poll()).toBeNull();
-		expect(sim().unreadAlerts()).toEqual([]);
-		expect(await session.poll()).toBeNull();
-		expect(markedIds(sim())).toEqual([alert.id, alert.id, alert.id]);
-	});
-
-	it('keeps marking the others while LibreBOR refuses to mark an alert it no longer lists, and gives that one up once it is forgotten', async () => {
-		vi.useFakeTimers({ toFake: ['Date'] });
-		try {
-			const session = triggerSession(sim(), { cursorStorage, parameters: { options: { markAsRead: true } } });
+describe.each(CURSOR_STORAGES)(
+	'LibreBOR Trigger, failures (n8n poll state kept as %s)',
+	(cursorStorage) => {
+		it('fails the poll when the API keeps answering 500, then catches up without losing an alert', async () => {
+			const session = triggerSession(sim(), { cursorStorage });
 			expect(await session.poll()).toBeNull();
-			const [gone, other] = sim().addAlerts(2);
-			expect(alertIdsOf(await session.poll())).toEqual([gone.id, other.id]);
 
-			// Read elsewhere (in LibreBOR's panel); how LibreBOR answers a mark of an alert it no longer
-			// has is not shown: here, a refusal rather than a 404.
-			sim().markAlertRead(gone.id);
-			sim().injectFault({ method: 'GET', path: `${MARK_PATH}${gone.id}/`, status: 400, body: '{"result":"error","message":"Unknown alert."}', times: Infinity });
-			for (let poll = 0; poll < 6; poll++) {
-				vi.setSystemTime(Date.now() + 4 * 60_000);
-				expect(await session.poll()).toBeNull();
-			}
-			expect(sim().unreadAlerts()).toEqual([]);
-			expect(markedIds(sim()).filter((id) => id === other.id)).toEqual([other.id]);
-			const triedGone = markedIds(sim()).filter((id) => id === gone.id).length;
+			const before = sim().addAlert();
+			const fault = failListing(500);
+			await expect(session.poll()).rejects.toThrow('LibreBOR had a server error (500)');
+			expect(fault.hits).toBe(4);
+
+			const after = sim().addAlert();
+			expect(alertIdsOf(await session.poll())).toEqual([before.id, after.id]);
 			for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
-			expect(markedIds(sim()).filter((id) => id === gone.id)).toHaveLength(triedGone);
-		} finally {
-			vi.useRealTimers();
-		}
-	});
+		});
 
-	it('repeats the marks when the listing fails after them, and emits nothing twice', async () => {
-		const session = triggerSession(sim(), { cursorStorage, parameters: { options: { markAsRead: true } } });
-		expect(await session.poll()).toBeNull();
-		const alert = sim().addAlert();
-		expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
+		it('fails the poll on a refused password (401) without retrying, then catches up', async () => {
+			const session = triggerSession(sim(), { cursorStorage });
+			expect(await session.poll()).toBeNull();
 
-		failListing(500);
-		await expect(session.poll()).rejects.toThrow('(500)');
-		expect(markedIds(sim())).toEqual([alert.id]);
+			const alert = sim().addAlert();
+			const fault = failListing(401, 1);
+			await expect(session.poll()).rejects.toThrow(
+				'LibreBOR refused the API user or password (401)',
+			);
+			expect(fault.hits).toBe(1);
 
-		const next = sim().addAlert();
-		expect(alertIdsOf(await session.poll())).toEqual([next.id]);
-		expect(await session.poll()).toBeNull();
-		expect(await session.poll()).toBeNull();
-		expect(sim().unreadAlerts()).toEqual([]);
-	});
-});
+			expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
+			expect(await session.poll()).toBeNull();
+		});
+
+		it('fails the first poll of an activation when the API is down, and takes its baseline once it is back', async () => {
+			const existing = sim().addAlert();
+			const session = triggerSession(sim(), { cursorStorage });
+			// A 503 asks to slow down: the poll waits it out until six pauses in a row bring no progress.
+			failListing(503, 6);
+			await expect(session.poll()).rejects.toThrow('LibreBOR had a server error (503)');
+
+			expect(await session.poll()).toBeNull();
+			const fresh = sim().addAlert();
+			expect(alertIdsOf(await session.poll())).toEqual([fresh.id]);
+			expect(
+				sim()
+					.unreadAlerts()
+					.map(({ id }) => id),
+			).toContain(existing.id);
+		});
+
+		it('keeps an alert whose mark failed pending without emitting it again, and marks it later', async () => {
+			const session = triggerSession(sim(), {
+				cursorStorage,
+				parameters: { options: { markAsRead: true } },
+			});
+			expect(await session.poll()).toBeNull();
+			const alert = sim().addAlert();
+			expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
+
+			sim().injectFault({
+				method: 'GET',
+				path: `${MARK_PATH}*`,
+				status: 502,
+				times: 4,
+				retryAfter: 0,
+			});
+			const next = sim().addAlert();
+			expect(alertIdsOf(await session.poll())).toEqual([next.id]);
+			expect(
+				sim()
+					.unreadAlerts()
+					.map(({ id }) => id),
+			).toContain(alert.id);
+
+			expect(await session.poll()).toBeNull();
+			expect(await session.poll()).toBeNull();
+			expect(sim().unreadAlerts()).toEqual([]);
+			expect(new Set(markedIds(sim()))).toEqual(new Set([alert.id, next.id]));
+		});
+
+		it('treats a mark whose answer was lost as not done, and a 404 as already done', async () => {
+			const session = triggerSession(sim(), {
+				cursorStorage,
+				parameters: { options: { markAsRead: true } },
+			});
+			expect(await session.poll()).toBeNull();
+			const [first, second] = sim().addAlerts(2);
+			expect(alertIdsOf(await session.poll())).toEqual([first.id, second.id]);
+
+			// The service marks the first alert, but every answer (and retry) is lost.
+			sim().injectFault({
+				method: 'GET',
+				path: `${MARK_PATH}${first.id}/`,
+				drop: true,
+				afterHandling: true,
+				times: 4,
+			});
+			expect(await session.poll()).toBeNull();
+			expect(markedIds(sim())).toEqual([first.id, first.id, first.id, first.id]);
+
+			// The second alert is unknown to the service by now: its 404 counts as done.
+			sim().injectFault({ method: 'GET', path: `${MARK_PATH}${second.id}/`, status: 404 });
+			for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
+			expect(markedIds(sim()).slice(4)).toEqual([second.id, first.id]);
+			expect(
+				sim()
+					.unreadAlerts()
+					.map(({ id }) => id),
+			).toEqual([second.id]);
+		});
+
+		it('tries a mark again at later polls while LibreBOR answers it without success, and emits the alert once', async () => {
+			const session = triggerSession(sim(), {
+				cursorStorage,
+				parameters: { options: { markAsRead: true } },
+			});
+			expect(await session.poll()).toBeNull();
+			const alert = sim().addAlert();
+			expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
+
+			// A 2xx that does not say success: the service did not mark it.
+			const body = JSON.stringify({ result: 'error', message: 'Try again later.' });
+			sim().injectFault({
+				method: 'GET',
+				path: `${MARK_PATH}${alert.id}/`,
+				status: 200,
+				body,
+				times: 2,
+			});
+			expect(await session.poll()).toBeNull();
+			expect(await session.poll()).toBeNull();
+			expect(
+				sim()
+					.unreadAlerts()
+					.map(({ id }) => id),
+			).toEqual([alert.id]);
+
+			expect(await session.poll()).toBeNull();
+			expect(sim().unreadAlerts()).toEqual([]);
+			expect(await session.poll()).toBeNull();
+			expect(markedIds(sim())).toEqual([alert.id, alert.id, alert.id]);
+		});
+
+		it('keeps marking the others while LibreBOR refuses to mark an alert it no longer lists, and gives that one up once it is forgotten', async () => {
+			vi.useFakeTimers({ toFake: ['Date'] });
+			try {
+				const session = triggerSession(sim(), {
+					cursorStorage,
+					parameters: { options: { markAsRead: true } },
+				});
+				expect(await session.poll()).toBeNull();
+				const [gone, other] = sim().addAlerts(2);
+				expect(alertIdsOf(await session.poll())).toEqual([gone.id, other.id]);
+
+				// Read elsewhere (in LibreBOR's panel); how LibreBOR answers a mark of an alert it no longer
+				// has is not shown: here, a refusal rather than a 404.
+				sim().markAlertRead(gone.id);
+				sim().injectFault({
+					method: 'GET',
+					path: `${MARK_PATH}${gone.id}/`,
+					status: 400,
+					body: '{"result":"error","message":"Unknown alert."}',
+					times: Infinity,
+				});
+				for (let poll = 0; poll < 6; poll++) {
+					vi.setSystemTime(Date.now() + 4 * 60_000);
+					expect(await session.poll()).toBeNull();
+				}
+				expect(sim().unreadAlerts()).toEqual([]);
+				expect(markedIds(sim()).filter((id) => id === other.id)).toEqual([other.id]);
+				const triedGone = markedIds(sim()).filter((id) => id === gone.id).length;
+				for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
+				expect(markedIds(sim()).filter((id) => id === gone.id)).toHaveLength(triedGone);
+			} finally {
+				vi.useRealTimers();
+			}
+		});
+
+		it('repeats the marks when the listing fails after them, and emits nothing twice', async () => {
+			const session = triggerSession(sim(), {
+				cursorStorage,
+				parameters: { options: { markAsRead: true } },
+			});
+			expect(await session.poll()).toBeNull();
+			const alert = sim().addAlert();
+			expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
+
+			failListing(500);
+			await expect(session.poll()).rejects.toThrow('(500)');
+			expect(markedIds(sim())).toEqual([alert.id]);
+
+			const next = sim().addAlert();
+			expect(alertIdsOf(await session.poll())).toEqual([next.id]);
+			expect(await session.poll()).toBeNull();
+			expect(await session.poll()).toBeNull();
+			expect(sim().unreadAlerts()).toEqual([]);
+		});
+	},
+);

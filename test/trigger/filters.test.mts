@@ -13,20 +13,44 @@ describe('LibreBOR Trigger filters', () => {
 		sim().follow('A86212420');
 		sim().follow('B64717838');
 		const session = triggerSession(sim(), {
-			parameters: { options: { actLabels: ['Nombramientos'], company: company('B64717838'), createdAfter: '2026-01-01T00:00:00' } },
+			parameters: {
+				options: {
+					actLabels: ['Nombramientos'],
+					company: company('B64717838'),
+					createdAfter: '2026-01-01T00:00:00',
+				},
+			},
 		});
 		expect(await session.poll()).toBeNull();
-		sim().addAlert({ nif: 'A86212420', label: 'Nombramientos', created_at: '2026-03-01T00:00:00.000Z' });
-		sim().addAlert({ nif: 'B64717838', label: 'Revocaciones', created_at: '2026-03-01T00:00:00.000Z' });
-		sim().addAlert({ nif: 'B64717838', label: 'Nombramientos', created_at: '2025-12-01T00:00:00.000Z' });
-		const wanted = sim().addAlert({ nif: 'B64717838', label: 'Nombramientos', created_at: '2026-03-02T00:00:00.000Z' });
+		sim().addAlert({
+			nif: 'A86212420',
+			label: 'Nombramientos',
+			created_at: '2026-03-01T00:00:00.000Z',
+		});
+		sim().addAlert({
+			nif: 'B64717838',
+			label: 'Revocaciones',
+			created_at: '2026-03-01T00:00:00.000Z',
+		});
+		sim().addAlert({
+			nif: 'B64717838',
+			label: 'Nombramientos',
+			created_at: '2025-12-01T00:00:00.000Z',
+		});
+		const wanted = sim().addAlert({
+			nif: 'B64717838',
+			label: 'Nombramientos',
+			created_at: '2026-03-02T00:00:00.000Z',
+		});
 		expect(alertIdsOf(await session.poll())).toEqual([wanted.id]);
 	});
 
 	it('remembers a filtered-out alert as seen: clearing the filter later does not emit it', async () => {
 		sim().follow('A86212420');
 		sim().follow('B64717838');
-		const filtered = triggerSession(sim(), { parameters: { options: { company: company('B64717838') } } });
+		const filtered = triggerSession(sim(), {
+			parameters: { options: { company: company('B64717838') } },
+		});
 		expect(await filtered.poll()).toBeNull();
 		const leftOut = sim().addAlert({ nif: 'A86212420' });
 		const kept = sim().addAlert({ nif: 'B64717838' });
@@ -37,11 +61,17 @@ describe('LibreBOR Trigger filters', () => {
 		expect(await unfiltered.poll()).toBeNull();
 		const next = sim().addAlert({ nif: 'A86212420' });
 		expect(alertIdsOf(await unfiltered.poll())).toEqual([next.id]);
-		expect(sim().unreadAlerts().map(({ id }) => id)).toContain(leftOut.id);
+		expect(
+			sim()
+				.unreadAlerts()
+				.map(({ id }) => id),
+		).toContain(leftOut.id);
 	});
 
 	it('keeps the plain comma-separated Labels option of existing workflows working', async () => {
-		const session = triggerSession(sim(), { parameters: { options: { labels: 'situacion concursal' } } });
+		const session = triggerSession(sim(), {
+			parameters: { options: { labels: 'situacion concursal' } },
+		});
 		expect(await session.poll()).toBeNull();
 		sim().addAlert({ label: 'Nombramientos' });
 		const wanted = sim().addAlert({ label: 'Situación concursal' });
@@ -51,8 +81,12 @@ describe('LibreBOR Trigger filters', () => {
 	it('offers the watched companies to pick from, and says alerts stay unread while Mark as Read is off', () => {
 		const { description, methods } = new LibreBorTrigger();
 		expect(Object.keys(methods?.listSearch ?? {})).toEqual(['searchWatchedCompanies']);
-		const unreadNotice = description.properties.find((property) => property.name === 'markAsReadNotice');
-		expect(unreadNotice?.displayName).toMatch(/Mark as Read is off: .* stay unread in LibreBOR's panel/);
+		const unreadNotice = description.properties.find(
+			(property) => property.name === 'markAsReadNotice',
+		);
+		expect(unreadNotice?.displayName).toMatch(
+			/Mark as Read is off: .* stay unread in LibreBOR's panel/,
+		);
 		const shownFor = (markAsRead?: boolean) => {
 			const values = { options: markAsRead === undefined ? {} : { markAsRead } };
 			return NodeHelpers.displayParameter(values, unreadNotice!, null, description, values);
@@ -65,17 +99,25 @@ describe('LibreBOR Trigger filters', () => {
 		const noticesShown = (markAsRead: boolean) => {
 			const values = { options: { markAsRead } };
 			return description.properties.filter(
-				(property) => property.type === 'notice' && NodeHelpers.displayParameter(values, property, null, description, values),
+				(property) =>
+					property.type === 'notice' &&
+					NodeHelpers.displayParameter(values, property, null, description, values),
 			);
 		};
 		expect([noticesShown(false).length, noticesShown(true).length]).toEqual([1, 1]);
 
 		const outputNames = (properties: INodeProperties[]) =>
-			properties.find((property) => property.name === 'output')?.options?.map((option) => (option as INodePropertyOptions).name);
+			properties
+				.find((property) => property.name === 'output')
+				?.options?.map((option) => (option as INodePropertyOptions).name);
 		const getManyOutput = new LibreBor().description.properties.filter(
-			(property) => property.name === 'output' && property.displayOptions?.show?.resource?.includes('alert'),
+			(property) =>
+				property.name === 'output' && property.displayOptions?.show?.resource?.includes('alert'),
 		);
 		expect(outputNames(description.properties)).toEqual(outputNames(getManyOutput));
-		expect(outputNames(description.properties)).toEqual(['One Item per Alert', 'One Item per Bulletin Entry']);
+		expect(outputNames(description.properties)).toEqual([
+			'One Item per Alert',
+			'One Item per Bulletin Entry',
+		]);
 	});
 });

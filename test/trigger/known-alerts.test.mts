@@ -7,9 +7,16 @@ import {
 	limitState,
 	oldestCreatedAt,
 } from '../../nodes/LibreBor/trigger/knownAlerts.ts';
-import { readPollState, writePollState, type KnownAlert } from '../../nodes/LibreBor/trigger/pollState.ts';
+import {
+	readPollState,
+	writePollState,
+	type KnownAlert,
+} from '../../nodes/LibreBor/trigger/pollState.ts';
 
-const alertAt = (id: string, ms: number): LibreBorAlert => ({ id, created_at: new Date(ms).toISOString() });
+const alertAt = (id: string, ms: number): LibreBorAlert => ({
+	id,
+	created_at: new Date(ms).toISOString(),
+});
 
 describe('forgetReadAlerts', () => {
 	const known: KnownAlert[] = [
@@ -25,16 +32,28 @@ describe('forgetReadAlerts', () => {
 	it('forgets an alert only once it is missing from 3 listings in a row over 10 minutes', () => {
 		const listing = [alertAt('listed', 400), alertAt('oldest-listed', 200)];
 		let state = forgetReadAlerts(known, listing, new Set(), 0);
-		expect(state.map(([id]) => id)).toEqual(['beyond-the-list', 'oldest-listed', 'read', 'listed', 'no-timestamp']);
+		expect(state.map(([id]) => id)).toEqual([
+			'beyond-the-list',
+			'oldest-listed',
+			'read',
+			'listed',
+			'no-timestamp',
+		]);
 		state = forgetReadAlerts(state, listing, new Set(), 20 * MINUTE);
 		expect(state.map(([id]) => id)).toContain('read');
 		state = forgetReadAlerts(state, listing, new Set(), 20 * MINUTE);
-		expect(state.map(([id]) => id)).toEqual(['beyond-the-list', 'oldest-listed', 'listed', 'no-timestamp']);
+		expect(state.map(([id]) => id)).toEqual([
+			'beyond-the-list',
+			'oldest-listed',
+			'listed',
+			'no-timestamp',
+		]);
 	});
 
 	it('keeps an alert missing from 3 listings within 10 minutes, and starts again when it is listed', () => {
 		let state = known;
-		for (const minute of [0, 1, 2, 3]) state = forgetReadAlerts(state, [], new Set(), minute * MINUTE);
+		for (const minute of [0, 1, 2, 3])
+			state = forgetReadAlerts(state, [], new Set(), minute * MINUTE);
 		expect(state.map(([id]) => id)).toEqual(known.map(([id]) => id));
 		state = forgetReadAlerts(state, [alertAt('read', 300)], new Set(), 30 * MINUTE);
 		state = forgetReadAlerts(state, [], new Set(), 31 * MINUTE);
@@ -43,8 +62,12 @@ describe('forgetReadAlerts', () => {
 
 	it('forgets at once an alert this trigger marked read once the listing no longer shows it', () => {
 		const listing = [alertAt('read', 300), alertAt('listed', 400)];
-		expect(forgetReadAlerts(known, listing, new Set(['read']), 0).map(([id]) => id)).toContain('read');
-		expect(forgetReadAlerts(known, [alertAt('listed', 400)], new Set(['read']), 0).map(([id]) => id)).not.toContain('read');
+		expect(forgetReadAlerts(known, listing, new Set(['read']), 0).map(([id]) => id)).toContain(
+			'read',
+		);
+		expect(
+			forgetReadAlerts(known, [alertAt('listed', 400)], new Set(['read']), 0).map(([id]) => id),
+		).not.toContain('read');
 	});
 });
 
@@ -74,15 +97,23 @@ describe('limitState', () => {
 		]);
 		expect(limited.horizon).toBe(200);
 		expect(limited.pending).toEqual(['c', 'd']);
-		expect(isNewAlert(alertAt('b', 200), new Set(limited.known.map(([id]) => id)), limited.horizon)).toBe(false);
+		expect(
+			isNewAlert(alertAt('b', 200), new Set(limited.known.map(([id]) => id)), limited.horizon),
+		).toBe(false);
 	});
 
 	it('remembers 1,000 alerts with no horizon; the 1,001st pushes out the oldest and the horizon rises to it', () => {
-		const known = Array.from({ length: 1_000 }, (_, index): KnownAlert => [`alert-${index}`, 1_000 + index]);
+		const known = Array.from(
+			{ length: 1_000 },
+			(_, index): KnownAlert => [`alert-${index}`, 1_000 + index],
+		);
 		const pending = known.map(([id]) => id);
 		expect(limitState({ known, pending })).toEqual({ known, pending, horizon: undefined });
 
-		const limited = limitState({ known: [...known, ['alert-1000', 2_000]], pending: [...pending, 'alert-1000'] });
+		const limited = limitState({
+			known: [...known, ['alert-1000', 2_000]],
+			pending: [...pending, 'alert-1000'],
+		});
 		expect(limited.known).toHaveLength(1_000);
 		expect(limited.known[0]).toEqual(['alert-1', 1_001]);
 		expect(limited.horizon).toBe(1_000);
@@ -90,14 +121,23 @@ describe('limitState', () => {
 	});
 
 	it('drops known alerts the horizon already keeps out, and leaves a small state alone', () => {
-		const state = { known: [['old', 100], ['new', 300]] as KnownAlert[], pending: [], horizon: 100 };
+		const state = {
+			known: [
+				['old', 100],
+				['new', 300],
+			] as KnownAlert[],
+			pending: [],
+			horizon: 100,
+		};
 		expect(limitState(state)).toEqual({ known: [['new', 300]], pending: [], horizon: 100 });
 	});
 });
 
 describe('oldestCreatedAt', () => {
 	it('ignores alerts without a readable timestamp', () => {
-		expect(oldestCreatedAt([alertAt('a', 300), { id: 'b', created_at: 'soon' }, alertAt('c', 200)])).toBe(200);
+		expect(
+			oldestCreatedAt([alertAt('a', 300), { id: 'b', created_at: 'soon' }, alertAt('c', 200)]),
+		).toBe(200);
 		expect(oldestCreatedAt([{ id: 'b' }])).toBeUndefined();
 	});
 });
@@ -113,16 +153,34 @@ describe('poll state', () => {
 	it('takes another version or no state for a first poll, and skips malformed records', () => {
 		expect(readPollState({})).toBeUndefined();
 		expect(readPollState({ v: 3, known: [] })).toBeUndefined();
-		expect(readPollState({ v: 2, known: [['a', 1, 5, 1], ['b', 2, 5]], pending: [] })?.known).toEqual([['a', 1, 5, 1]]);
+		expect(
+			readPollState({
+				v: 2,
+				known: [
+					['a', 1, 5, 1],
+					['b', 2, 5],
+				],
+				pending: [],
+			})?.known,
+		).toEqual([['a', 1, 5, 1]]);
 	});
 
 	it('reads a version 1 state, horizon included, so an upgrade emits nothing twice', () => {
-		expect(readPollState({ v: 1, known: [['a', 1], ['b'], 'c', ['d', 'x']], pending: ['a', 3], horizon: 7 })).toEqual({
+		expect(
+			readPollState({
+				v: 1,
+				known: [['a', 1], ['b'], 'c', ['d', 'x']],
+				pending: ['a', 3],
+				horizon: 7,
+			}),
+		).toEqual({
 			known: [['a', 1]],
 			pending: ['a'],
 			horizon: 7,
 		});
-		expect(readPollState({ v: 1, known: [['a', 1], ['b'], 'c', ['d', 'x']], pending: ['a', 3] })).toEqual({
+		expect(
+			readPollState({ v: 1, known: [['a', 1], ['b'], 'c', ['d', 'x']], pending: ['a', 3] }),
+		).toEqual({
 			known: [['a', 1]],
 			pending: ['a'],
 			horizon: undefined,

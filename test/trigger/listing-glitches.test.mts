@@ -19,101 +19,128 @@ const sim = useSimulator();
 
 /** Makes the next listing answer exactly this JSON, whatever is unread. */
 const nextListingAnswers = (value: unknown) =>
-	sim().injectFault({ method: 'GET', path: ALERTS_PATH, status: 200, body: JSON.stringify(value), contentType: 'application/json' });
-
-describe.each(CURSOR_STORAGES)('LibreBOR Trigger, a misbehaving listing (n8n poll state kept as %s)', (cursorStorage) => {
-	it('emits once an alert that one answer lists twice', async () => {
-		const session = triggerSession(sim(), { cursorStorage });
-		expect(await session.poll()).toBeNull();
-		const alert = sim().addAlert();
-		nextListingAnswers([alert, alert]);
-		expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
-		expect(await session.poll()).toBeNull();
+	sim().injectFault({
+		method: 'GET',
+		path: ALERTS_PATH,
+		status: 200,
+		body: JSON.stringify(value),
+		contentType: 'application/json',
 	});
 
-	it('emits once an alert with an unreadable created_at, also when more alerts are unread than it remembers', async () => {
-		const session = triggerSession(sim(), { cursorStorage });
-		expect(await session.poll()).toBeNull();
-		const undated = sim().addAlert({ created_at: 'sometime' });
-		sim().addAlerts(MAX_REMEMBERED_ALERTS + 1);
-		const first = alertIdsOf(await session.poll());
-		expect(first).toHaveLength(MAX_REMEMBERED_ALERTS + 2);
-		expect(first).toContain(undated.id);
-		expect(await session.poll()).toBeNull();
-	});
+describe.each(CURSOR_STORAGES)(
+	'LibreBOR Trigger, a misbehaving listing (n8n poll state kept as %s)',
+	(cursorStorage) => {
+		it('emits once an alert that one answer lists twice', async () => {
+			const session = triggerSession(sim(), { cursorStorage });
+			expect(await session.poll()).toBeNull();
+			const alert = sim().addAlert();
+			nextListingAnswers([alert, alert]);
+			expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
+			expect(await session.poll()).toBeNull();
+		});
 
-	it('emits nothing twice after an empty answer, then a partial one, then the full list again', async () => {
-		const session = triggerSession(sim(), { cursorStorage });
-		expect(await session.poll()).toBeNull();
-		const alerts = sim().addAlerts(3);
-		expect(alertIdsOf(await session.poll())).toEqual(alerts.map(({ id }) => id));
+		it('emits once an alert with an unreadable created_at, also when more alerts are unread than it remembers', async () => {
+			const session = triggerSession(sim(), { cursorStorage });
+			expect(await session.poll()).toBeNull();
+			const undated = sim().addAlert({ created_at: 'sometime' });
+			sim().addAlerts(MAX_REMEMBERED_ALERTS + 1);
+			const first = alertIdsOf(await session.poll());
+			expect(first).toHaveLength(MAX_REMEMBERED_ALERTS + 2);
+			expect(first).toContain(undated.id);
+			expect(await session.poll()).toBeNull();
+		});
 
-		nextListingAnswers([]);
-		expect(await session.poll()).toBeNull();
-		nextListingAnswers([alerts[2]]);
-		expect(await session.poll()).toBeNull();
-		for (let poll = 0; poll < 5; poll++) expect(await session.poll()).toBeNull();
-	});
+		it('emits nothing twice after an empty answer, then a partial one, then the full list again', async () => {
+			const session = triggerSession(sim(), { cursorStorage });
+			expect(await session.poll()).toBeNull();
+			const alerts = sim().addAlerts(3);
+			expect(alertIdsOf(await session.poll())).toEqual(alerts.map(({ id }) => id));
 
-	it('emits an alert with a non-UUID id once, with a warning, never uses it in a path, and keeps polling', async () => {
-		const session = triggerSession(sim(), { cursorStorage, parameters: { options: { markAsRead: true } } });
-		expect(await session.poll()).toBeNull();
-		const odd = ['all', '../x', '', 'z'.repeat(10_000)].map((id) => sim().addAlert({ id }));
-		const good = sim().addAlert();
+			nextListingAnswers([]);
+			expect(await session.poll()).toBeNull();
+			nextListingAnswers([alerts[2]]);
+			expect(await session.poll()).toBeNull();
+			for (let poll = 0; poll < 5; poll++) expect(await session.poll()).toBeNull();
+		});
 
-		const output = jsonOf(await session.poll());
-		expect(output.map(({ id }) => id)).toEqual([...odd, good].map(({ id }) => id));
-		expect(output.slice(0, 4).every((json) => typeof json.id_warning === 'string')).toBe(true);
-		expect(output[4].id_warning).toBeUndefined();
+		it('emits an alert with a non-UUID id once, with a warning, never uses it in a path, and keeps polling', async () => {
+			const session = triggerSession(sim(), {
+				cursorStorage,
+				parameters: { options: { markAsRead: true } },
+			});
+			expect(await session.poll()).toBeNull();
+			const odd = ['all', '../x', '', 'z'.repeat(10_000)].map((id) => sim().addAlert({ id }));
+			const good = sim().addAlert();
 
-		for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
-		expect(markedIds(sim())).toEqual([good.id]);
-		expect(sim().requestsTo('GET', MARK_PATH).map(({ path }) => path)).toEqual([`${MARK_PATH}${good.id}/`]);
-	});
+			const output = jsonOf(await session.poll());
+			expect(output.map(({ id }) => id)).toEqual([...odd, good].map(({ id }) => id));
+			expect(output.slice(0, 4).every((json) => typeof json.id_warning === 'string')).toBe(true);
+			expect(output[4].id_warning).toBeUndefined();
 
-	it('remembers very long ids by length and hash: two that differ in one character are each emitted once, in a small state', async () => {
-		const session = triggerSession(sim(), { cursorStorage });
-		expect(await session.poll()).toBeNull();
-		const longId = (middle: string) => `${'a'.repeat(5_000)}${middle}${'a'.repeat(5_000)}`;
-		const alerts = [sim().addAlert({ id: longId('x') }), sim().addAlert({ id: longId('y') })];
-		expect(alertIdsOf(await session.poll())).toEqual(alerts.map(({ id }) => id));
-		for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
-		expect(storedStateSize(session)).toBeLessThan(1_000);
-	});
+			for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
+			expect(markedIds(sim())).toEqual([good.id]);
+			expect(
+				sim()
+					.requestsTo('GET', MARK_PATH)
+					.map(({ path }) => path),
+			).toEqual([`${MARK_PATH}${good.id}/`]);
+		});
 
-	it('keeps polling past a listed record that is not an alert, says so in the log, and wraps every record as json', async () => {
-		const session = triggerSession(sim(), { cursorStorage });
-		expect(await session.poll()).toBeNull();
-		const alert = sim().addAlert();
-		const hostile = { ...alert, binary: { data: { data: 'x' } }, error: 'boom', pairedItem: { item: 7 } };
-		nextListingAnswers([hostile, { id: 5 }, 'x', null]);
-		const warnings = recordWarnings();
-		const output = await session.poll().finally(warnings.stop);
-		expect(output?.[0].map((item) => Object.keys(item))).toEqual([['json']]);
-		expect(output?.[0][0].json).toEqual(hostile);
-		expect(warnings.messages).toEqual(['LibreBOR listed 3 record(s) without a string id under GET /alerts/; they were left out']);
-		expect(await session.poll()).toBeNull();
-	});
+		it('remembers very long ids by length and hash: two that differ in one character are each emitted once, in a small state', async () => {
+			const session = triggerSession(sim(), { cursorStorage });
+			expect(await session.poll()).toBeNull();
+			const longId = (middle: string) => `${'a'.repeat(5_000)}${middle}${'a'.repeat(5_000)}`;
+			const alerts = [sim().addAlert({ id: longId('x') }), sim().addAlert({ id: longId('y') })];
+			expect(alertIdsOf(await session.poll())).toEqual(alerts.map(({ id }) => id));
+			for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
+			expect(storedStateSize(session)).toBeLessThan(1_000);
+		});
 
-	it('emits once an alert created late with a timestamp older than every alert seen', async () => {
-		const session = triggerSession(sim(), { cursorStorage });
-		sim().addAlerts(2);
-		expect(await session.poll()).toBeNull();
-		const late = sim().addAlert({ created_at: '2001-01-01T00:00:00Z' });
-		expect(alertIdsOf(await session.poll())).toEqual([late.id]);
-		expect(await session.poll()).toBeNull();
-	});
+		it('keeps polling past a listed record that is not an alert, says so in the log, and wraps every record as json', async () => {
+			const session = triggerSession(sim(), { cursorStorage });
+			expect(await session.poll()).toBeNull();
+			const alert = sim().addAlert();
+			const hostile = {
+				...alert,
+				binary: { data: { data: 'x' } },
+				error: 'boom',
+				pairedItem: { item: 7 },
+			};
+			nextListingAnswers([hostile, { id: 5 }, 'x', null]);
+			const warnings = recordWarnings();
+			const output = await session.poll().finally(warnings.stop);
+			expect(output?.[0].map((item) => Object.keys(item))).toEqual([['json']]);
+			expect(output?.[0][0].json).toEqual(hostile);
+			expect(warnings.messages).toEqual([
+				'LibreBOR listed 3 record(s) without a string id under GET /alerts/; they were left out',
+			]);
+			expect(await session.poll()).toBeNull();
+		});
 
-	it('picks up a state stored by the previous version and emits nothing twice', async () => {
-		const alerts = sim().addAlerts(2);
-		const [older, newer] = alerts.map(({ id, created_at }) => [id, Date.parse(created_at)] as const);
-		// As version 1 stored it: the newer alert known, the older one behind its activation horizon.
-		const staticData = { 'node:LibreBOR Trigger': { v: 1, known: [newer], pending: [], horizon: older[1] } };
-		// Include Existing Alerts would emit both, were the stored state not read.
-		const parameters = { options: { includeExisting: true } };
-		const session = triggerSession(sim(), { cursorStorage, staticData, parameters });
-		for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
-		const fresh = sim().addAlert();
-		expect(alertIdsOf(await session.poll())).toEqual([fresh.id]);
-	});
-});
+		it('emits once an alert created late with a timestamp older than every alert seen', async () => {
+			const session = triggerSession(sim(), { cursorStorage });
+			sim().addAlerts(2);
+			expect(await session.poll()).toBeNull();
+			const late = sim().addAlert({ created_at: '2001-01-01T00:00:00Z' });
+			expect(alertIdsOf(await session.poll())).toEqual([late.id]);
+			expect(await session.poll()).toBeNull();
+		});
+
+		it('picks up a state stored by the previous version and emits nothing twice', async () => {
+			const alerts = sim().addAlerts(2);
+			const [older, newer] = alerts.map(
+				({ id, created_at }) => [id, Date.parse(created_at)] as const,
+			);
+			// As version 1 stored it: the newer alert known, the older one behind its activation horizon.
+			const staticData = {
+				'node:LibreBOR Trigger': { v: 1, known: [newer], pending: [], horizon: older[1] },
+			};
+			// Include Existing Alerts would emit both, were the stored state not read.
+			const parameters = { options: { includeExisting: true } };
+			const session = triggerSession(sim(), { cursorStorage, staticData, parameters });
+			for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
+			const fresh = sim().addAlert();
+			expect(alertIdsOf(await session.poll())).toEqual([fresh.id]);
+		});
+	},
+);

@@ -11,41 +11,48 @@ import {
 
 const sim = useSimulator();
 
-describe.each(CURSOR_STORAGES)('LibreBOR Trigger, Fetch Test Event (n8n poll state kept as %s)', (cursorStorage) => {
-	it('shows the three most recent alerts, oldest first, and changes nothing for the next production poll', async () => {
-		const parameters = { options: { markAsRead: true } };
-		const session = triggerSession(sim(), { cursorStorage, parameters });
-		expect(await session.poll()).toBeNull();
-		const fresh = sim().addAlerts(4);
-		const savedBefore = session.savedStaticData;
-		const liveBefore = session.liveStaticData;
+describe.each(CURSOR_STORAGES)(
+	'LibreBOR Trigger, Fetch Test Event (n8n poll state kept as %s)',
+	(cursorStorage) => {
+		it('shows the three most recent alerts, oldest first, and changes nothing for the next production poll', async () => {
+			const parameters = { options: { markAsRead: true } };
+			const session = triggerSession(sim(), { cursorStorage, parameters });
+			expect(await session.poll()).toBeNull();
+			const fresh = sim().addAlerts(4);
+			const savedBefore = session.savedStaticData;
+			const liveBefore = session.liveStaticData;
 
-		expect(alertIdsOf(await session.poll('manual'))).toEqual(fresh.slice(1).map(({ id }) => id));
-		expect(alertIdsOf(await session.poll('manual'))).toEqual(fresh.slice(1).map(({ id }) => id));
+			expect(alertIdsOf(await session.poll('manual'))).toEqual(fresh.slice(1).map(({ id }) => id));
+			expect(alertIdsOf(await session.poll('manual'))).toEqual(fresh.slice(1).map(({ id }) => id));
 
-		expect(session.savedStaticData).toEqual(savedBefore);
-		expect(session.liveStaticData).toEqual(liveBefore);
-		expect(sim().requestsTo('GET', MARK_PATH)).toEqual([]);
-		expect(alertIdsOf(await session.poll())).toEqual(fresh.map(({ id }) => id));
-	});
+			expect(session.savedStaticData).toEqual(savedBefore);
+			expect(session.liveStaticData).toEqual(liveBefore);
+			expect(sim().requestsTo('GET', MARK_PATH)).toEqual([]);
+			expect(alertIdsOf(await session.poll())).toEqual(fresh.map(({ id }) => id));
+		});
 
-	it('shows alerts before the workflow is ever activated, and the activation still takes its baseline', async () => {
-		const existing = sim().addAlerts(2);
-		const session = triggerSession(sim(), { cursorStorage });
-		expect(alertIdsOf(await session.poll('manual'))).toEqual(existing.map(({ id }) => id));
-		expect(await session.poll()).toBeNull();
-		const fresh = sim().addAlert();
-		expect(alertIdsOf(await session.poll())).toEqual([fresh.id]);
-	});
-});
+		it('shows alerts before the workflow is ever activated, and the activation still takes its baseline', async () => {
+			const existing = sim().addAlerts(2);
+			const session = triggerSession(sim(), { cursorStorage });
+			expect(alertIdsOf(await session.poll('manual'))).toEqual(existing.map(({ id }) => id));
+			expect(await session.poll()).toBeNull();
+			const fresh = sim().addAlert();
+			expect(alertIdsOf(await session.poll())).toEqual([fresh.id]);
+		});
+	},
+);
 
 describe('LibreBOR Trigger, Fetch Test Event', () => {
 	it('shapes the test event like production: entries, filtered by label', async () => {
 		const alert = sim().addAlert({ labels: ['Nombramientos', 'Revocaciones'] });
 		sim().addAlert({ label: 'Nombramientos' });
-		const session = triggerSession(sim(), { parameters: { output: 'entry', options: { labels: 'revocaciones' } } });
+		const session = triggerSession(sim(), {
+			parameters: { output: 'entry', options: { labels: 'revocaciones' } },
+		});
 		const output = jsonOf(await session.poll('manual'));
-		expect(output.map((entry) => [entry.alert_id, entry.label])).toEqual([[alert.id, 'Revocaciones']]);
+		expect(output.map((entry) => [entry.alert_id, entry.label])).toEqual([
+			[alert.id, 'Revocaciones'],
+		]);
 	});
 
 	it('says there are no unread alerts and how to get some', async () => {

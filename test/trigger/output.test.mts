@@ -14,7 +14,10 @@ async function activeTrigger(parameters = {}) {
 describe('LibreBOR Trigger, output', () => {
 	it('outputs one item per alert, exactly as the API returns it', async () => {
 		const session = await activeTrigger();
-		const alert = sim().addAlert({ labels: ['Nombramientos', 'Revocaciones'], extra: { future_field: { kept: true } } });
+		const alert = sim().addAlert({
+			labels: ['Nombramientos', 'Revocaciones'],
+			extra: { future_field: { kept: true } },
+		});
 		expect(jsonOf(await session.poll())).toEqual([alert]);
 	});
 
@@ -49,24 +52,37 @@ describe('LibreBOR Trigger, label filter', () => {
 
 	it('emits only the matching entries when Output is Entry', async () => {
 		const session = await activeTrigger({ output: 'entry', options: { labels } });
-		const mixed = sim().addAlert({ labels: ['Revocaciones', 'Situación concursal', 'Nombramientos'] });
+		const mixed = sim().addAlert({
+			labels: ['Revocaciones', 'Situación concursal', 'Nombramientos'],
+		});
 		const output = jsonOf(await session.poll());
-		expect(output.map((entry) => [entry.alert_id, entry.label])).toEqual([[mixed.id, 'Situación concursal']]);
+		expect(output.map((entry) => [entry.alert_id, entry.label])).toEqual([
+			[mixed.id, 'Situación concursal'],
+		]);
 	});
 
 	it('never emits nor marks the alerts it filters out', async () => {
-		const session = await activeTrigger({ options: { labels: 'Ceses/Dimisiones', markAsRead: true } });
+		const session = await activeTrigger({
+			options: { labels: 'Ceses/Dimisiones', markAsRead: true },
+		});
 		const ignored = sim().addAlert({ label: 'Nombramientos' });
 		const wanted = sim().addAlert({ label: 'ceses/dimisiones' });
 		expect(alertIdsOf(await session.poll())).toEqual([wanted.id]);
 		for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
 		expect(markedIds(sim())).toEqual([wanted.id]);
-		expect(sim().unreadAlerts().map(({ id }) => id)).toEqual([ignored.id]);
+		expect(
+			sim()
+				.unreadAlerts()
+				.map(({ id }) => id),
+		).toEqual([ignored.id]);
 	});
 
 	it('lets every alert through when the filter is empty or only commas and spaces', async () => {
 		const session = await activeTrigger({ options: { labels: ' , ,' } });
-		const alerts = [sim().addAlert({ label: 'Nombramientos' }), sim().addAlert({ label: 'Label Nobody Has Seen' })];
+		const alerts = [
+			sim().addAlert({ label: 'Nombramientos' }),
+			sim().addAlert({ label: 'Label Nobody Has Seen' }),
+		];
 		expect(alertIdsOf(await session.poll())).toEqual(alerts.map(({ id }) => id));
 	});
 });

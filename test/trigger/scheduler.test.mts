@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 
-import { ALERTS_PATH, alertIdsOf, MARK_PATH, markedIds, triggerSession, useSimulator } from './trigger-session.mts';
+import {
+	ALERTS_PATH,
+	alertIdsOf,
+	MARK_PATH,
+	markedIds,
+	triggerSession,
+	useSimulator,
+} from './trigger-session.mts';
 
 // With N8N_SCHEDULER_ENABLED, n8n 2.41 runs every poll after the activation poll as a task of its
 // durable scheduler: a new workflow and context each time, and a budget for the poll.
@@ -17,7 +24,10 @@ describe("LibreBOR Trigger under n8n's durable scheduler", () => {
 	});
 
 	it('emits each alert once, and marks each read, over many scheduled polls', async () => {
-		const session = triggerSession(sim(), { cursorStorage: 'scheduler', parameters: { options: { markAsRead: true } } });
+		const session = triggerSession(sim(), {
+			cursorStorage: 'scheduler',
+			parameters: { options: { markAsRead: true } },
+		});
 		expect(await session.poll()).toBeNull();
 		const emitted: string[] = [];
 		for (let burst = 0; burst < 5; burst++) {
@@ -33,12 +43,22 @@ describe("LibreBOR Trigger under n8n's durable scheduler", () => {
 
 	it("marks within half the scheduler's poll budget and leaves the rest for the next poll", async () => {
 		const parameters = { options: { markAsRead: true } };
-		const session = triggerSession(sim(), { cursorStorage: 'scheduler', pollBudgetMs: 2_000, parameters });
+		const session = triggerSession(sim(), {
+			cursorStorage: 'scheduler',
+			pollBudgetMs: 2_000,
+			parameters,
+		});
 		expect(await session.poll()).toBeNull();
 		const alerts = sim().addAlerts(6);
 		expect(alertIdsOf(await session.poll())).toEqual(alerts.map(({ id }) => id));
 
-		sim().injectFault({ method: 'GET', path: `${MARK_PATH}*`, afterHandling: true, delayMs: 400, times: Infinity });
+		sim().injectFault({
+			method: 'GET',
+			path: `${MARK_PATH}*`,
+			afterHandling: true,
+			delayMs: 400,
+			times: Infinity,
+		});
 		const startedAt = Date.now();
 		expect(await session.poll()).toBeNull();
 		const markedFirst = markedIds(sim()).length;
@@ -53,7 +73,11 @@ describe("LibreBOR Trigger under n8n's durable scheduler", () => {
 
 	it("stops waiting out a 429 within the scheduler's poll budget, so n8n does not abandon the poll", async () => {
 		const parameters = { options: { markAsRead: true } };
-		const session = triggerSession(sim(), { cursorStorage: 'scheduler', pollBudgetMs: 1_000, parameters });
+		const session = triggerSession(sim(), {
+			cursorStorage: 'scheduler',
+			pollBudgetMs: 1_000,
+			parameters,
+		});
 		expect(await session.poll()).toBeNull();
 		const alert = sim().addAlert();
 		sim().injectFault({ method: 'GET', path: ALERTS_PATH, status: 429, retryAfter: 5 });

@@ -12,7 +12,9 @@ describe('LibreBOR Trigger, request timeout', () => {
 		const alert = sim().addAlert();
 		sim().injectFault({ method: 'GET', path: ALERTS_PATH, delayMs: 1500, times: 4 });
 		const started = Date.now();
-		await expect(session.poll()).rejects.toThrow('LibreBOR did not answer in time for GET /alerts/');
+		await expect(session.poll()).rejects.toThrow(
+			'LibreBOR did not answer in time for GET /alerts/',
+		);
 		expect(Date.now() - started).toBeLessThan(1500 * 4);
 
 		expect(alertIdsOf(await session.poll())).toEqual([alert.id]);

@@ -50,7 +50,8 @@ export const markedIds = (sim: Simulator): string[] =>
 		.filter((id) => id !== 'all');
 
 /** The node's state as n8n has stored it, measured as n8n would serialise it. */
-export const storedStateSize = (session: PollSession): number => JSON.stringify(session.savedNodeStaticData).length;
+export const storedStateSize = (session: PollSession): number =>
+	JSON.stringify(session.savedNodeStaticData).length;
 
 /** The node's state in the active workflow, stored or not yet. */
 export const liveStateSize = (session: PollSession): number =>

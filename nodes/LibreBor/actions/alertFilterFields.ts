@@ -35,7 +35,9 @@ const knownLabelsField: INodeProperties = {
 	displayName: 'Act Labels',
 	name: 'actLabels',
 	type: 'multiOptions',
-	options: [...KNOWN_ACT_LABELS].sort((a, b) => a.localeCompare(b, 'es')).map((label) => ({ name: label, value: label })),
+	options: [...KNOWN_ACT_LABELS]
+		.sort((a, b) => a.localeCompare(b, 'es'))
+		.map((label) => ({ name: label, value: label })),
 	default: [],
 	description:
 		'BORME act labels to keep; an alert is kept when one of its entries has one of them. Labels not in this list go in Other Act Labels.',
@@ -70,6 +72,13 @@ const createdAfterField: INodeProperties = {
  * label field, and `note` (the trigger's) is added to each filter's description.
  */
 export function alertFilterFields(labelsDisplayName: string, note?: string): INodeProperties[] {
-	const fields = [knownLabelsField, companyFilterField, createdAfterField, otherLabelsField(labelsDisplayName)];
-	return note ? fields.map((field) => ({ ...field, description: `${field.description} ${note}` })) : fields;
+	const fields = [
+		knownLabelsField,
+		companyFilterField,
+		createdAfterField,
+		otherLabelsField(labelsDisplayName),
+	];
+	return note
+		? fields.map((field) => ({ ...field, description: `${field.description} ${note}` }))
+		: fields;
 }

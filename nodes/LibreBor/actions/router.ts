@@ -7,7 +7,11 @@ import * as watchlist from './watchlist';
 type Operation = { execute: (this: IExecuteFunctions) => Promise<INodeExecutionData[]> };
 
 const operations: Record<string, Record<string, Operation>> = {
-	alert: { getMany: alert.getMany, markAsRead: alert.markAsRead, markAllAsRead: alert.markAllAsRead },
+	alert: {
+		getMany: alert.getMany,
+		markAsRead: alert.markAsRead,
+		markAllAsRead: alert.markAllAsRead,
+	},
 	watchlist: { follow: watchlist.follow, unfollow: watchlist.unfollow, getMany: watchlist.getMany },
 	document: { order: document.order, get: document.get, download: document.download },
 };
@@ -17,7 +21,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const handler = operations[resource]?.[operation];
 	if (!handler) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operation}" of "${resource}" is not supported`,
+		);
 	}
 	return [await handler.execute.call(this)];
 }

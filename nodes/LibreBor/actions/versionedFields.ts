@@ -8,7 +8,11 @@ type ShowFor = { resource: string[]; operation?: string[] };
  * workflow, so changing a default would change those workflows); version 2 has the resource locators
  * and the safer defaults. Same name, so the value is read the same way in both.
  */
-export function byVersion(showFor: ShowFor, version1: INodeProperties, version2: INodeProperties): INodeProperties[] {
+export function byVersion(
+	showFor: ShowFor,
+	version1: INodeProperties,
+	version2: INodeProperties,
+): INodeProperties[] {
 	return [
 		{ ...version1, displayOptions: { show: { ...showFor, '@version': [1] } } },
 		{ ...version2, displayOptions: { show: { ...showFor, '@version': [{ _cnd: { gte: 2 } }] } } },
@@ -30,7 +34,11 @@ export const alertLocator: INodeProperties = {
 			name: 'list',
 			type: 'list',
 			placeholder: 'Select an unread alert...',
-			typeOptions: { searchListMethod: 'searchUnreadAlerts', searchable: true, searchFilterRequired: false },
+			typeOptions: {
+				searchListMethod: 'searchUnreadAlerts',
+				searchable: true,
+				searchFilterRequired: false,
+			},
 		},
 		{
 			displayName: 'By ID',
@@ -40,7 +48,10 @@ export const alertLocator: INodeProperties = {
 			validation: [
 				{
 					type: 'regex',
-					properties: { regex: UUID_REGEX, errorMessage: 'An alert ID is a UUID, such as 3f1c2b9e-8d4a-4c6b-9f0e-2a7d5c1b8e34' },
+					properties: {
+						regex: UUID_REGEX,
+						errorMessage: 'An alert ID is a UUID, such as 3f1c2b9e-8d4a-4c6b-9f0e-2a7d5c1b8e34',
+					},
 				},
 			],
 		},
@@ -59,7 +70,11 @@ export const watchedCompanyLocator: INodeProperties = {
 			name: 'list',
 			type: 'list',
 			placeholder: 'Select a watched company...',
-			typeOptions: { searchListMethod: 'searchWatchedCompanies', searchable: true, searchFilterRequired: false },
+			typeOptions: {
+				searchListMethod: 'searchWatchedCompanies',
+				searchable: true,
+				searchFilterRequired: false,
+			},
 		},
 		{ displayName: 'By NIF', name: 'id', type: 'string', placeholder: 'e.g. B64717838' },
 	],

@@ -14,7 +14,13 @@ export async function listUnreadAlerts(
 	timeoutMs?: number,
 ): Promise<LibreBorAlert[]> {
 	const path = '/alerts/';
-	const response = await libreBorRequest.call(this, { method: 'GET', path, retry: 'idempotent', itemIndex, timeoutMs });
+	const response = await libreBorRequest.call(this, {
+		method: 'GET',
+		path,
+		retry: 'idempotent',
+		itemIndex,
+		timeoutMs,
+	});
 	const list = response.json;
 	if (!Array.isArray(list)) {
 		throw unexpectedBodyError(
@@ -39,7 +45,13 @@ export async function markAlertAsRead(
 	timeoutMs?: number,
 ): Promise<IDataObject> {
 	const path = `/alerts/mark_as_read/${encodeURIComponent(alertId)}/`;
-	const response = await libreBorRequest.call(this, { method: 'GET', path, retry: 'idempotent', itemIndex, timeoutMs });
+	const response = await libreBorRequest.call(this, {
+		method: 'GET',
+		path,
+		retry: 'idempotent',
+		itemIndex,
+		timeoutMs,
+	});
 	return expectSuccess.call(this, response, `GET ${path}`, itemIndex);
 }
 
@@ -49,6 +61,12 @@ export async function markAllAlertsAsRead(
 	timeoutMs?: number,
 ): Promise<IDataObject> {
 	const path = '/alerts/mark_as_read/all/';
-	const response = await libreBorRequest.call(this, { method: 'GET', path, retry: 'idempotent', itemIndex, timeoutMs });
+	const response = await libreBorRequest.call(this, {
+		method: 'GET',
+		path,
+		retry: 'idempotent',
+		itemIndex,
+		timeoutMs,
+	});
 	return expectSuccess.call(this, response, `GET ${path}`, itemIndex);
 }

@@ -10,7 +10,10 @@ import type { RequestSettings } from './watchlist';
  * /order/. The second form is tried only when the first answers that the route is missing.
  */
 const PATHS = {
-	primary: { order: '/documents/order/', document: (id: string) => `/documents/${encodeURIComponent(id)}/` },
+	primary: {
+		order: '/documents/order/',
+		document: (id: string) => `/documents/${encodeURIComponent(id)}/`,
+	},
 	alias: { order: '/order/', document: (id: string) => `/order/${encodeURIComponent(id)}/` },
 };
 
@@ -39,16 +42,26 @@ function isMissingReadRoute(response: ApiResponse): boolean {
 	if (response.statusCode !== 404) return false;
 	if (response.body.kind !== 'json') return true;
 	const value = response.json as IDataObject | undefined;
-	return !!value && typeof value === 'object' && Object.keys(value).length === 1 && typeof value.detail === 'string';
+	return (
+		!!value &&
+		typeof value === 'object' &&
+		Object.keys(value).length === 1 &&
+		typeof value.detail === 'string'
+	);
 }
 
-function notFound(context: IExecuteFunctions, what: string, settings: RequestSettings): NodeApiError {
+function notFound(
+	context: IExecuteFunctions,
+	what: string,
+	settings: RequestSettings,
+): NodeApiError {
 	return new NodeApiError(
 		context.getNode(),
 		{ httpCode: '404' },
 		{
 			message: `LibreBOR does not know ${what} (404)`,
-			description: 'Check the document ID: it is the "document_id" returned by the Order operation.',
+			description:
+				'Check the document ID: it is the "document_id" returned by the Order operation.',
 			httpCode: '404',
 			itemIndex: settings.itemIndex,
 		},
@@ -60,7 +73,11 @@ export async function orderAnnualAccounts(
 	order: OrderRequest,
 	settings: RequestSettings,
 ): Promise<IDataObject> {
-	const form: Record<string, string> = { nif: order.nif, type: 'accounts', year: String(order.year) };
+	const form: Record<string, string> = {
+		nif: order.nif,
+		type: 'accounts',
+		year: String(order.year),
+	};
 	if (order.sendEmail) form.send_email = 'true';
 	const lostAnswer = {
 		message: `The order of the ${order.year} annual accounts of ${order.nif} may have been placed: LibreBOR's answer was lost`,
@@ -68,7 +85,15 @@ export async function orderAnnualAccounts(
 			'It was not sent again, so that it is not charged twice. Check the Documents section of the LibreBOR user panel (or the balance) before ordering again; if it is there, use its document ID with the Download operation.',
 	};
 	const send = (path: string) =>
-		libreBorRequest.call(this, { method: 'POST', path, form, retry: 'never', acceptStatuses: [404], lostAnswer, ...settings });
+		libreBorRequest.call(this, {
+			method: 'POST',
+			path,
+			form,
+			retry: 'never',
+			acceptStatuses: [404],
+			lostAnswer,
+			...settings,
+		});
 
 	let response = await send(PATHS.primary.order);
 	if (isMissingRoute(response)) response = await send(PATHS.alias.order);
@@ -79,18 +104,36 @@ export async function orderAnnualAccounts(
 			{ httpCode: '404' },
 			{
 				message: `LibreBOR could not order the annual accounts of ${order.nif} for ${order.year} (404)`,
-				description: `Check that the company and the year exist in the registry. ${typeof answer?.message === 'string' ? `LibreBOR said: "${answer.message}"` : ''}`.trim(),
+				description:
+					`Check that the company and the year exist in the registry. ${typeof answer?.message === 'string' ? `LibreBOR said: "${answer.message}"` : ''}`.trim(),
 				httpCode: '404',
 				itemIndex: settings.itemIndex,
 			},
 		);
 	}
-	if (!answer || typeof answer !== 'object' || typeof answer.document_id !== 'string' || !answer.document_id) {
+	if (
+		!answer ||
+		typeof answer !== 'object' ||
+		typeof answer.document_id !== 'string' ||
+		!answer.document_id
+	) {
 		if (answer && typeof answer === 'object' && !Array.isArray(answer)) {
-			throw orderNotConfirmed(this, order, answer, response.statusCode, lostAnswer.description, settings.itemIndex);
+			throw orderNotConfirmed(
+				this,
+				order,
+				answer,
+				response.statusCode,
+				lostAnswer.description,
+				settings.itemIndex,
+			);
 		}
 		throw unexpectedBodyError(
-			{ node: this.getNode(), itemIndex: settings.itemIndex, operation: 'POST /documents/order/', lostAnswer },
+			{
+				node: this.getNode(),
+				itemIndex: settings.itemIndex,
+				operation: 'POST /documents/order/',
+				lostAnswer,
+			},
 			response.statusCode,
 			response.body,
 		);
@@ -111,8 +154,11 @@ function orderNotConfirmed(
 	whatToCheck: string,
 	itemIndex?: number,
 ): NodeApiError {
-	const result = typeof answer.result === 'string' ? ` (result "${excerpt(answer.result, 40)}")` : '';
-	const said = ['message', 'detail', 'error'].map((key) => answer[key]).find((value) => typeof value === 'string' && value.trim());
+	const result =
+		typeof answer.result === 'string' ? ` (result "${excerpt(answer.result, 40)}")` : '';
+	const said = ['message', 'detail', 'error']
+		.map((key) => answer[key])
+		.find((value) => typeof value === 'string' && value.trim());
 	return new NodeApiError(
 		context.getNode(),
 		{ httpCode: String(status) },
@@ -131,7 +177,13 @@ export async function getDocument(
 	settings: RequestSettings,
 ): Promise<DocumentRecord> {
 	const send = (path: string) =>
-		libreBorRequest.call(this, { method: 'GET', path, retry: 'idempotent', acceptStatuses: [404], ...settings });
+		libreBorRequest.call(this, {
+			method: 'GET',
+			path,
+			retry: 'idempotent',
+			acceptStatuses: [404],
+			...settings,
+		});
 
 	let response = await send(PATHS.primary.document(documentId));
 	if (isMissingReadRoute(response)) response = await send(PATHS.alias.document(documentId));
@@ -139,7 +191,11 @@ export async function getDocument(
 	const record = (response.json as IDataObject | undefined)?.document;
 	if (!record || typeof record !== 'object' || Array.isArray(record)) {
 		throw unexpectedBodyError(
-			{ node: this.getNode(), itemIndex: settings.itemIndex, operation: `GET /documents/${documentId}/` },
+			{
+				node: this.getNode(),
+				itemIndex: settings.itemIndex,
+				operation: `GET /documents/${documentId}/`,
+			},
 			response.statusCode,
 			response.body,
 		);

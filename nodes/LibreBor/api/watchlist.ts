@@ -1,7 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { unexpectedBodyError } from '../transport/errors';
-import { expectObject, expectSuccess, libreBorRequest, type LibreBorFunctions } from '../transport/request';
+import {
+	expectObject,
+	expectSuccess,
+	libreBorRequest,
+	type LibreBorFunctions,
+} from '../transport/request';
 
 export interface RequestSettings {
 	itemIndex?: number;
@@ -13,10 +18,18 @@ export async function listWatchedEntities(
 	settings: RequestSettings = {},
 ): Promise<IDataObject[]> {
 	const path = '/alerts/following/';
-	const response = await libreBorRequest.call(this, { method: 'GET', path, retry: 'idempotent', ...settings });
+	const response = await libreBorRequest.call(this, {
+		method: 'GET',
+		path,
+		retry: 'idempotent',
+		...settings,
+	});
 	const answer = expectObject.call(this, response, `GET ${path}`, settings.itemIndex);
 	const entities = answer.entities;
-	if (!Array.isArray(entities) || !entities.every((entity) => entity && typeof entity === 'object')) {
+	if (
+		!Array.isArray(entities) ||
+		!entities.every((entity) => entity && typeof entity === 'object')
+	) {
 		throw unexpectedBodyError(
 			{ node: this.getNode(), itemIndex: settings.itemIndex, operation: `GET ${path}` },
 			response.statusCode,
@@ -51,7 +64,11 @@ async function postWatchlistChange(
 	return { statusCode, answer, maybeDoneBefore };
 }
 
-export async function followCompany(this: LibreBorFunctions, nif: string, settings: RequestSettings = {}) {
+export async function followCompany(
+	this: LibreBorFunctions,
+	nif: string,
+	settings: RequestSettings = {},
+) {
 	const { answer } = await postWatchlistChange.call(this, '/alerts/follow/', nif, settings);
 	return answer as IDataObject;
 }
@@ -65,7 +82,13 @@ export async function unfollowCompany(
 	nif: string,
 	settings: RequestSettings = {},
 ): Promise<IDataObject | undefined> {
-	const { statusCode, answer, maybeDoneBefore } = await postWatchlistChange.call(this, '/alerts/unfollow/', nif, settings, [404]);
+	const { statusCode, answer, maybeDoneBefore } = await postWatchlistChange.call(
+		this,
+		'/alerts/unfollow/',
+		nif,
+		settings,
+		[404],
+	);
 	if (statusCode !== 404) return answer;
 	return maybeDoneBefore ? { result: 'success' } : undefined;
 }

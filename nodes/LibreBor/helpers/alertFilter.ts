@@ -25,26 +25,48 @@ export interface AlertFilter extends AlertFilterOptions {
 }
 
 function locatorValue(value: unknown): unknown {
-	return value && typeof value === 'object' && 'value' in value ? (value as { value: unknown }).value : value;
+	return value && typeof value === 'object' && 'value' in value
+		? (value as { value: unknown }).value
+		: value;
 }
 
 /** `timeZone`: the workflow's, in which a Created After without an offset is read. */
-export function readAlertFilterOptions(node: INode, options: IDataObject, timeZone: string, itemIndex = 0): AlertFilterOptions {
-	const picked = Array.isArray(options.actLabels) ? options.actLabels.filter((label) => typeof label === 'string') : [];
+export function readAlertFilterOptions(
+	node: INode,
+	options: IDataObject,
+	timeZone: string,
+	itemIndex = 0,
+): AlertFilterOptions {
+	const picked = Array.isArray(options.actLabels)
+		? options.actLabels.filter((label) => typeof label === 'string')
+		: [];
 	const typed = typeof options.labels === 'string' ? options.labels.trim() : '';
 	const labelText = [...picked, typed].filter((text) => text.length > 0).join(', ');
-	const filter: AlertFilterOptions = { labels: [...new Set(parseLabelFilter(labelText))], labelText };
+	const filter: AlertFilterOptions = {
+		labels: [...new Set(parseLabelFilter(labelText))],
+		labelText,
+	};
 
 	const company = locatorValue(options.company);
-	if (typeof company === 'string' && company.trim() !== '') filter.nif = validateNif(node, company, itemIndex);
+	if (typeof company === 'string' && company.trim() !== '')
+		filter.nif = validateNif(node, company, itemIndex);
 
-	if (options.createdAfter !== undefined && options.createdAfter !== '' && options.createdAfter !== null) {
+	if (
+		options.createdAfter !== undefined &&
+		options.createdAfter !== '' &&
+		options.createdAfter !== null
+	) {
 		const createdAfterMs = parseDateInTimeZone(String(options.createdAfter), timeZone);
 		if (Number.isNaN(createdAfterMs)) {
-			throw new NodeOperationError(node, `The date "${String(options.createdAfter)}" of Created After is not valid`, {
-				itemIndex,
-				description: 'Pick a date, or give an ISO 8601 date such as 2026-01-31 or 2026-01-31T09:00:00Z.',
-			});
+			throw new NodeOperationError(
+				node,
+				`The date "${String(options.createdAfter)}" of Created After is not valid`,
+				{
+					itemIndex,
+					description:
+						'Pick a date, or give an ISO 8601 date such as 2026-01-31 or 2026-01-31T09:00:00Z.',
+				},
+			);
 		}
 		filter.createdAfterMs = createdAfterMs;
 	}
@@ -59,13 +81,19 @@ export async function resolveAlertFilter(
 ): Promise<AlertFilter> {
 	if (!options.nif) return options;
 	const entities = await listWatchedEntities.call(this, settings);
-	const entity = entities.find((watched) => typeof watched.nif === 'string' && normalizeNif(watched.nif) === options.nif);
+	const entity = entities.find(
+		(watched) => typeof watched.nif === 'string' && normalizeNif(watched.nif) === options.nif,
+	);
 	if (!entity) {
-		throw new NodeOperationError(this.getNode(), `The company ${options.nif} is not on your LibreBOR watch list`, {
-			itemIndex: settings.itemIndex,
-			description:
-				'LibreBOR only creates alerts for the companies you follow. Follow it first (LibreBOR node, Watch List > Follow), or pick a company from the list.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`The company ${options.nif} is not on your LibreBOR watch list`,
+			{
+				itemIndex: settings.itemIndex,
+				description:
+					'LibreBOR only creates alerts for the companies you follow. Follow it first (LibreBOR node, Watch List > Follow), or pick a company from the list.',
+			},
+		);
 	}
 	return {
 		...options,
@@ -81,9 +109,16 @@ function createdAtMs(alert: LibreBorAlert): number | undefined {
 	return Number.isNaN(ms) ? undefined : ms;
 }
 
-function isAboutCompany(alert: LibreBorAlert, company: NonNullable<AlertFilter['company']>): boolean {
+function isAboutCompany(
+	alert: LibreBorAlert,
+	company: NonNullable<AlertFilter['company']>,
+): boolean {
 	if (company.slug && alert.entity_slug) return alert.entity_slug === company.slug;
-	return !!company.name && !!alert.entity_name && normalizeLabel(alert.entity_name) === normalizeLabel(company.name);
+	return (
+		!!company.name &&
+		!!alert.entity_name &&
+		normalizeLabel(alert.entity_name) === normalizeLabel(company.name)
+	);
 }
 
 export function alertPassesFilter(alert: LibreBorAlert, filter: AlertFilter): boolean {

@@ -1,10 +1,18 @@
 import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 
-export function cancelledError(context: IExecuteFunctions, what: string, itemIndex?: number): NodeOperationError {
-	return new NodeOperationError(context.getNode(), `${what} was stopped because the execution was cancelled`, {
-		itemIndex,
-		description: 'Nothing more was sent for this item after the cancel.',
-	});
+export function cancelledError(
+	context: IExecuteFunctions,
+	what: string,
+	itemIndex?: number,
+): NodeOperationError {
+	return new NodeOperationError(
+		context.getNode(),
+		`${what} was stopped because the execution was cancelled`,
+		{
+			itemIndex,
+			description: 'Nothing more was sent for this item after the cancel.',
+		},
+	);
 }
 
 /**
@@ -21,6 +29,8 @@ export async function waitUnlessCancelled(
 	if (signal?.aborted) throw cancelledError(context, what, itemIndex);
 	const elapsed = AbortSignal.timeout(ms);
 	const either = signal ? AbortSignal.any([elapsed, signal]) : elapsed;
-	await new Promise<void>((resolve) => either.addEventListener('abort', () => resolve(), { once: true }));
+	await new Promise<void>((resolve) =>
+		either.addEventListener('abort', () => resolve(), { once: true }),
+	);
 	if (signal?.aborted) throw cancelledError(context, what, itemIndex);
 }

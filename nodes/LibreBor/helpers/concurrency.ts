@@ -21,7 +21,9 @@ export async function mapWithConcurrency<T>(
 	};
 	const workers = Array.from({ length: Math.max(1, Math.min(limit, count)) }, worker);
 	const settled = await Promise.allSettled(workers);
-	const failure = settled.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+	const failure = settled.find(
+		(outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected',
+	);
 	if (failure) throw failure.reason;
 	return results;
 }

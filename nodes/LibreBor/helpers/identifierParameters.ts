@@ -1,4 +1,8 @@
-import { NodeOperationError, type IExecuteFunctions, type INodeParameterResourceLocator } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IExecuteFunctions,
+	type INodeParameterResourceLocator,
+} from 'n8n-workflow';
 
 import { validateAlertId, validateDocumentId, validateNif } from './validation';
 
@@ -18,7 +22,11 @@ function readLocator(context: IExecuteFunctions, name: string, itemIndex: number
 }
 
 export function readAlertId(context: IExecuteFunctions, itemIndex: number): string {
-	return validateAlertId(context.getNode(), readLocator(context, 'alertId', itemIndex).value, itemIndex);
+	return validateAlertId(
+		context.getNode(),
+		readLocator(context, 'alertId', itemIndex).value,
+		itemIndex,
+	);
 }
 
 export function readNif(context: IExecuteFunctions, itemIndex: number): string {
@@ -47,11 +55,15 @@ export function readDocumentId(context: IExecuteFunctions, itemIndex: number): s
 	const url = typeof value === 'string' ? value : '';
 	const documentId = documentIdFromUrl(url);
 	if (documentId === undefined) {
-		throw new NodeOperationError(context.getNode(), `No document ID can be read from the URL "${url}"`, {
-			itemIndex,
-			description:
-				'Paste a LibreBOR document URL such as https://api.librebor.me/v2/documents/<document_id>/, or a link with ?document_id=<document_id>. A file download link does not name its document: use "By ID" with the "document_id" of the Order operation instead.',
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`No document ID can be read from the URL "${url}"`,
+			{
+				itemIndex,
+				description:
+					'Paste a LibreBOR document URL such as https://api.librebor.me/v2/documents/<document_id>/, or a link with ?document_id=<document_id>. A file download link does not name its document: use "By ID" with the "document_id" of the Order operation instead.',
+			},
+		);
 	}
 	return validateDocumentId(context.getNode(), documentId, itemIndex);
 }

@@ -19,7 +19,10 @@ function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: numb
 		}
 		if (error.context.itemIndex === itemIndex) return error;
 		// One failure shared by several items (a watch-list read): each item gets its own copy.
-		const copy = Object.create(Object.getPrototypeOf(error), Object.getOwnPropertyDescriptors(error)) as typeof error;
+		const copy = Object.create(
+			Object.getPrototypeOf(error),
+			Object.getOwnPropertyDescriptors(error),
+		) as typeof error;
 		copy.context = { ...error.context, itemIndex };
 		return copy;
 	}
@@ -55,7 +58,8 @@ export async function runForEachItem(
 	operation: (itemIndex: number) => Promise<ItemResult>,
 ): Promise<INodeExecutionData[]> {
 	const items = context.getInputData();
-	const settings = typeof pacing === 'number' ? { ceiling: pacing, budgetMs: DEFAULT_BUDGET_MS } : pacing;
+	const settings =
+		typeof pacing === 'number' ? { ceiling: pacing, budgetMs: DEFAULT_BUDGET_MS } : pacing;
 	const pacer = startPacer(context, settings);
 	pacer.itemsTotal = items.length;
 	const perItem = await mapWithConcurrency(items.length, settings.ceiling, async (itemIndex) => {

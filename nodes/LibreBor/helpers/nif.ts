@@ -43,7 +43,9 @@ function cifControlIsValid(first: string, digits: string, control: string): bool
 export function explainInvalidNif(nif: string): string | undefined {
 	if (nif.length !== 9) return `it has ${nif.length} characters instead of 9`;
 	if (/^\d{8}[A-Z]$/.test(nif)) {
-		return dniLetter(nif.slice(0, 8)) === nif[8] ? undefined : 'its DNI check letter does not match';
+		return dniLetter(nif.slice(0, 8)) === nif[8]
+			? undefined
+			: 'its DNI check letter does not match';
 	}
 	if (/^[XYZ]\d{7}[A-Z]$/.test(nif)) {
 		const digits = `${'XYZ'.indexOf(nif[0])}${nif.slice(1, 8)}`;

@@ -18,15 +18,29 @@ export interface NumericOptionRule {
  * timeout of zero, which silently lifts a limit. Such values are refused with a message that names
  * the option; values above the maximum are lowered to it.
  */
-export function readNumericOption(node: INode, raw: unknown, rule: NumericOptionRule, itemIndex?: number): number {
+export function readNumericOption(
+	node: INode,
+	raw: unknown,
+	rule: NumericOptionRule,
+	itemIndex?: number,
+): number {
 	if (raw === undefined || raw === null) return rule.fallback;
-	const value = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : NaN;
+	const value =
+		typeof raw === 'number'
+			? raw
+			: typeof raw === 'string' && raw.trim() !== ''
+				? Number(raw)
+				: NaN;
 	if (!Number.isFinite(value) || value < rule.minimum) {
 		const consequence = rule.consequence ?? 'Nothing was sent.';
-		throw new NodeOperationError(node, `"${rule.label}" must be a number of at least ${rule.minimum}, not "${String(raw).slice(0, 40)}"`, {
-			itemIndex,
-			description: `${consequence} Set "${rule.label}" in the node options to a number of at least ${rule.minimum} (default ${rule.fallback}), or fix the expression that sets it.`,
-		});
+		throw new NodeOperationError(
+			node,
+			`"${rule.label}" must be a number of at least ${rule.minimum}, not "${String(raw).slice(0, 40)}"`,
+			{
+				itemIndex,
+				description: `${consequence} Set "${rule.label}" in the node options to a number of at least ${rule.minimum} (default ${rule.fallback}), or fix the expression that sets it.`,
+			},
+		);
 	}
 	return rule.maximum === undefined ? value : Math.min(rule.maximum, value);
 }

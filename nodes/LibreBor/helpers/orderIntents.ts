@@ -34,7 +34,11 @@ export interface OrderIntents {
 	 * attempt's record in place; a cancel while waiting removes it (never another attempt's) and
 	 * fails the item.
 	 */
-	recordBeforeSending(key: string, knownOrderedAt: number | undefined, itemIndex: number): Promise<SendVerdict>;
+	recordBeforeSending(
+		key: string,
+		knownOrderedAt: number | undefined,
+		itemIndex: number,
+	): Promise<SendVerdict>;
 	/** Drops the record of an order LibreBOR refused, so that a later run may place it. */
 	forget(key: string): Promise<void>;
 }
@@ -66,26 +70,37 @@ function oneAtATime<T>(call: () => Promise<T>): Promise<T> {
  * send on it; a process that stalls longer than SETTLE_MS in another call (a removal, or a
  * record of another order, written back over this one's) can still break it.
  */
-export function orderIntents(context: IExecuteFunctions, account: string, windowMs: number): OrderIntents {
+export function orderIntents(
+	context: IExecuteFunctions,
+	account: string,
+	windowMs: number,
+): OrderIntents {
 	const store = context.helpers;
 	const bucketOf = (time: number) => Math.floor(time / windowMs);
 	const entries = (key: string) => {
 		const bucket = bucketOf(Date.now());
-		return new Map([bucket - 1, bucket].map((at) => [`librebor-order|${account}#${key}@${at}`, at]));
+		return new Map(
+			[bucket - 1, bucket].map((at) => [`librebor-order|${account}#${key}@${at}`, at]),
+		);
 	};
 	const ownEntry = (key: string) =>
 		`librebor-attempt|${account}#${key}|${context.getExecutionId()}|${Math.random().toString(36).slice(2)}`;
 	const record = (values: string[]) =>
 		oneAtATime(async () => {
 			const started = Date.now();
-			const written = await store.checkProcessedAndRecord(values, 'node', STORE_OPTIONS).catch(() => undefined);
+			const written = await store
+				.checkProcessedAndRecord(values, 'node', STORE_OPTIONS)
+				.catch(() => undefined);
 			return { written, late: Date.now() - started > MAX_WRITE_MS };
 		});
 	const remove = (values: string[]) =>
 		oneAtATime(() => store.removeProcessed(values, 'node', STORE_OPTIONS)).catch(() => {
 			// A record that stays refuses the order for one to two windows, with a message that says so.
 		});
-	const usable = windowMs > 0 && typeof store.checkProcessedAndRecord === 'function' && !!context.getWorkflow().id;
+	const usable =
+		windowMs > 0 &&
+		typeof store.checkProcessedAndRecord === 'function' &&
+		!!context.getWorkflow().id;
 	// What was recorded for each key, so that forgetting it later removes the same entries.
 	const recorded = new Map<string, string[]>();
 	return {
@@ -127,9 +142,11 @@ export function orderIntents(context: IExecuteFunctions, account: string, window
 				// Written now, or dropped with the order's entries by an unrelated write, or the write
 				// failed (two first writes of the row at once: one of them fails): check again once
 				// every write in flight is over.
-				await waitUnlessCancelled(context, SETTLE_MS, 'The order', itemIndex).catch((error: unknown) => {
-					cancelled = error;
-				});
+				await waitUnlessCancelled(context, SETTLE_MS, 'The order', itemIndex).catch(
+					(error: unknown) => {
+						cancelled = error;
+					},
+				);
 			}
 		},
 		async forget(key) {

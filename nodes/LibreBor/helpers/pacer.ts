@@ -3,7 +3,10 @@ import { sleep } from 'n8n-workflow';
 /** "Parallel Requests" by default: chosen from the network benchmark (see BENCHMARKS.md). */
 export const DEFAULT_PARALLEL_REQUESTS = 50;
 export const DEFAULT_BUDGET_MS = 5 * 60_000;
-export const DEFAULT_PACING: PacerSettings = { ceiling: DEFAULT_PARALLEL_REQUESTS, budgetMs: DEFAULT_BUDGET_MS };
+export const DEFAULT_PACING: PacerSettings = {
+	ceiling: DEFAULT_PARALLEL_REQUESTS,
+	budgetMs: DEFAULT_BUDGET_MS,
+};
 
 export interface PacerSettings {
 	/** The most requests in flight at once ("Parallel Requests"). */
@@ -13,7 +16,10 @@ export interface PacerSettings {
 }
 
 /** How a paced request ended, for the pacer to adjust the number in flight. */
-export type PacedOutcome = { kind: 'fine' } | { kind: 'throttled'; status: number; retryAfterMs?: number } | { kind: 'other' };
+export type PacedOutcome =
+	| { kind: 'fine' }
+	| { kind: 'throttled'; status: number; retryAfterMs?: number }
+	| { kind: 'other' };
 
 /** A run with no fine answer for this long, or over this many pauses in a row, stops trying. */
 export const NO_PROGRESS_LIMIT_MS = 120_000;
@@ -133,7 +139,10 @@ export class Pacer {
 		const now = Date.now();
 		const wait = Math.max(this.pausedUntil - now, retryAfterMs ?? this.backoffMs(), 0);
 		if (now + wait - this.startedAt > this.settings.budgetMs) this.stoppedBecause = 'budget';
-		else if (now - this.lastFineAt > NO_PROGRESS_LIMIT_MS || this.pausesWithoutProgress >= MAX_PAUSES_WITHOUT_PROGRESS) {
+		else if (
+			now - this.lastFineAt > NO_PROGRESS_LIMIT_MS ||
+			this.pausesWithoutProgress >= MAX_PAUSES_WITHOUT_PROGRESS
+		) {
 			this.stoppedBecause = 'noProgress';
 		}
 		return this.stoppedBecause ? undefined : wait;
@@ -173,7 +182,8 @@ export class Pacer {
 		const now = Date.now();
 		// The answers to requests already in flight tell of the same overload: cut once per pause.
 		if (now < this.pausedUntil) {
-			if (retryAfterMs !== undefined) this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
+			if (retryAfterMs !== undefined)
+				this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
 			return;
 		}
 		this.throttledInARow++;

@@ -47,7 +47,12 @@ function validateIdentifier(
 ): string {
 	const id = asText(value);
 	if (!identifier.pattern.test(id)) {
-		throw invalid(node, itemIndex, `The ${identifier.label} "${id}" is not valid`, identifier.expected);
+		throw invalid(
+			node,
+			itemIndex,
+			`The ${identifier.label} "${id}" is not valid`,
+			identifier.expected,
+		);
 	}
 	return id;
 }
@@ -65,11 +70,17 @@ export function validateDocumentId(node: INode, value: unknown, itemIndex: numbe
 	return validateIdentifier(node, value, itemIndex, {
 		label: 'document ID',
 		pattern: DOCUMENT_ID_PATTERN,
-		expected: 'Use the "document_id" returned by the Order operation: letters, digits, "-" and "_" only.',
+		expected:
+			'Use the "document_id" returned by the Order operation: letters, digits, "-" and "_" only.',
 	});
 }
 
-export function validateYear(node: INode, value: unknown, itemIndex: number, now = new Date()): number {
+export function validateYear(
+	node: INode,
+	value: unknown,
+	itemIndex: number,
+	now = new Date(),
+): number {
 	const lastYear = now.getUTCFullYear();
 	const year = typeof value === 'number' ? value : Number(asText(value));
 	if (!Number.isInteger(year) || year < FIRST_ACCOUNTS_YEAR || year > lastYear) {

@@ -30,13 +30,24 @@ const pending = new Map<string, Promise<RememberedOrder | undefined>>();
 
 function isRemembered(value: unknown): value is RememberedOrder {
 	const order = value as RememberedOrder | undefined;
-	return !!order && typeof order === 'object' && typeof order.documentId === 'string' && typeof order.orderedAt === 'number';
+	return (
+		!!order &&
+		typeof order === 'object' &&
+		typeof order.documentId === 'string' &&
+		typeof order.orderedAt === 'number'
+	);
 }
 
 /** The memory kept under our key in one of n8n's stores, repaired if someone changed its shape. */
 function ordersIn(store: IDataObject): WorkflowOrders {
 	const found = store[MEMORY_KEY] as WorkflowOrders | undefined;
-	if (found && typeof found.orders === 'object' && found.orders !== null && Array.isArray(found.placedAt)) return found;
+	if (
+		found &&
+		typeof found.orders === 'object' &&
+		found.orders !== null &&
+		Array.isArray(found.placedAt)
+	)
+		return found;
 	const fresh: WorkflowOrders = { orders: {}, placedAt: [] };
 	store[MEMORY_KEY] = fresh;
 	return fresh;
@@ -46,7 +57,8 @@ function mergeInto(target: WorkflowOrders, source: WorkflowOrders, account: stri
 	for (const [key, order] of Object.entries(source.orders)) {
 		if (!isRemembered(order) || !key.startsWith(`${account}#`)) continue;
 		const known = target.orders[key];
-		if (!isRemembered(known) || known.orderedAt < order.orderedAt) target.orders[key] = { ...order };
+		if (!isRemembered(known) || known.orderedAt < order.orderedAt)
+			target.orders[key] = { ...order };
 	}
 	target.placedAt = [...new Set([...target.placedAt, ...source.placedAt])]
 		.filter((at) => typeof at === 'number')
@@ -55,10 +67,12 @@ function mergeInto(target: WorkflowOrders, source: WorkflowOrders, account: stri
 
 function prune(memory: WorkflowOrders, now: number, keepMs: number) {
 	for (const [key, order] of Object.entries(memory.orders)) {
-		if (!isRemembered(order) || now >= (order.keepUntil ?? order.orderedAt + keepMs)) delete memory.orders[key];
+		if (!isRemembered(order) || now >= (order.keepUntil ?? order.orderedAt + keepMs))
+			delete memory.orders[key];
 	}
 	const keys = Object.keys(memory.orders);
-	for (const key of keys.slice(0, Math.max(0, keys.length - MAX_REMEMBERED))) delete memory.orders[key];
+	for (const key of keys.slice(0, Math.max(0, keys.length - MAX_REMEMBERED)))
+		delete memory.orders[key];
 	memory.placedAt = memory.placedAt.filter((at) => now - at < HOUR_MS).slice(-MAX_REMEMBERED);
 }
 
@@ -99,7 +113,11 @@ export interface OrderMemory {
  * An order is reused within `windowMs` (0: never, but still counted for the hourly limit);
  * an order of the very execution being retried is reused at any age.
  */
-export async function orderMemory(context: IExecuteFunctions, windowMs: number, credentialType: string): Promise<OrderMemory> {
+export async function orderMemory(
+	context: IExecuteFunctions,
+	windowMs: number,
+	credentialType: string,
+): Promise<OrderMemory> {
 	const now = Date.now();
 	const credentials = await context.getCredentials(credentialType, 0);
 	const resolved = resolveBaseUrl(credentials);
@@ -117,7 +135,9 @@ export async function orderMemory(context: IExecuteFunctions, windowMs: number, 
 	// the workflow's at the end once anything touched it (even a read that creates the "global"
 	// key): that would wipe every node's memory. A retry finds its own orders in the flow context.
 	const stored: WorkflowOrders =
-		context.getMode() === 'retry' ? { orders: {}, placedAt: [] } : ordersIn(context.getWorkflowStaticData('global'));
+		context.getMode() === 'retry'
+			? { orders: {}, placedAt: [] }
+			: ordersIn(context.getWorkflowStaticData('global'));
 	const execution = ordersIn(context.getContext('flow') as IDataObject);
 
 	mergeInto(local, stored, account);
@@ -144,7 +164,8 @@ export async function orderMemory(context: IExecuteFunctions, windowMs: number, 
 		for (const memory of [workflowOrders, stored]) memory.placedAt.push(at);
 		if (documentId === undefined) return undefined;
 		const order = { documentId, orderedAt: at, keepUntil: at + keepMs };
-		for (const memory of [workflowOrders, stored, execution]) memory.orders[fullKey(key)] = { ...order };
+		for (const memory of [workflowOrders, stored, execution])
+			memory.orders[fullKey(key)] = { ...order };
 		return order;
 	};
 
@@ -152,7 +173,9 @@ export async function orderMemory(context: IExecuteFunctions, windowMs: number, 
 		account,
 		find,
 		lastOrderedAt(key) {
-			const known = [execution.orders[fullKey(key)], workflowOrders.orders[fullKey(key)]].filter(isRemembered);
+			const known = [execution.orders[fullKey(key)], workflowOrders.orders[fullKey(key)]].filter(
+				isRemembered,
+			);
 			return known.length > 0 ? Math.max(...known.map((order) => order.orderedAt)) : undefined;
 		},
 		claim(key) {

@@ -13,8 +13,16 @@ function offsetAt(utcMs: number, timeZone: string): number {
 		minute: '2-digit',
 		second: '2-digit',
 	}).formatToParts(new Date(utcMs));
-	const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((found) => found.type === type)?.value);
-	const clock = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
+	const part = (type: Intl.DateTimeFormatPartTypes) =>
+		Number(parts.find((found) => found.type === type)?.value);
+	const clock = Date.UTC(
+		part('year'),
+		part('month') - 1,
+		part('day'),
+		part('hour'),
+		part('minute'),
+		part('second'),
+	);
 	return clock - Math.floor(utcMs / 1000) * 1000;
 }
 
@@ -27,9 +35,24 @@ export function parseDateInTimeZone(text: string, timeZone: string): number {
 	const wall = WALL_TIME.exec(text.trim());
 	if (!wall) return Date.parse(text);
 	const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '0'] = wall;
-	const asUtc = Date.UTC(+year, +month - 1, +day, +hour, +minute, +second, Number(fraction.padEnd(3, '0').slice(0, 3)));
+	const asUtc = Date.UTC(
+		+year,
+		+month - 1,
+		+day,
+		+hour,
+		+minute,
+		+second,
+		Number(fraction.padEnd(3, '0').slice(0, 3)),
+	);
 	const date = new Date(asUtc);
-	if (date.getUTCMonth() !== +month - 1 || date.getUTCDate() !== +day || +hour > 23 || +minute > 59 || +second > 59) return NaN;
+	if (
+		date.getUTCMonth() !== +month - 1 ||
+		date.getUTCDate() !== +day ||
+		+hour > 23 ||
+		+minute > 59 ||
+		+second > 59
+	)
+		return NaN;
 	try {
 		// Twice: the offset at the guess may differ from the one at the answer around a clock change.
 		const guess = asUtc - offsetAt(asUtc, timeZone);

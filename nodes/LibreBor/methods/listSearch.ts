@@ -1,4 +1,8 @@
-import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
+import type {
+	ILoadOptionsFunctions,
+	INodeListSearchItems,
+	INodeListSearchResult,
+} from 'n8n-workflow';
 
 import { listUnreadAlerts } from '../api/alerts';
 import { listWatchedEntities } from '../api/watchlist';
@@ -11,20 +15,28 @@ const PAGE_SIZE = 100;
 function page(results: INodeListSearchItems[], paginationToken?: string): INodeListSearchResult {
 	const offset = Math.max(0, Number.parseInt(paginationToken ?? '0', 10) || 0);
 	const next = offset + PAGE_SIZE;
-	return { results: results.slice(offset, next), paginationToken: next < results.length ? String(next) : undefined };
+	return {
+		results: results.slice(offset, next),
+		paginationToken: next < results.length ? String(next) : undefined,
+	};
 }
 
 function labelsOf(alert: LibreBorAlert): string[] {
 	const entries: unknown[] = Array.isArray(alert.data) ? alert.data : [];
 	const labels = entries
-		.map((entry) => (entry && typeof entry === 'object' ? (entry as { label?: unknown }).label : undefined))
+		.map((entry) =>
+			entry && typeof entry === 'object' ? (entry as { label?: unknown }).label : undefined,
+		)
 		.filter((label): label is string => typeof label === 'string');
 	return [...new Set(labels)];
 }
 
 function matches(filter: string | undefined, ...texts: Array<string | undefined>): boolean {
 	const wanted = normalizeLabel(filter ?? '');
-	return wanted === '' || texts.some((text) => text !== undefined && normalizeLabel(text).includes(wanted));
+	return (
+		wanted === '' ||
+		texts.some((text) => text !== undefined && normalizeLabel(text).includes(wanted))
+	);
 }
 
 /** Unread alerts as "<company> · <labels> · <date>", searchable by company name or act label. */
@@ -37,7 +49,11 @@ export async function searchUnreadAlerts(
 	const results: INodeListSearchItems[] = alerts
 		.filter((alert) => matches(filter, alert.entity_name, ...labelsOf(alert)))
 		.map((alert) => ({
-			name: [alert.entity_name ?? alert.entity_slug ?? 'Unknown company', labelsOf(alert).join(', ') || 'No act label', (alert.created_at ?? '').slice(0, 10)]
+			name: [
+				alert.entity_name ?? alert.entity_slug ?? 'Unknown company',
+				labelsOf(alert).join(', ') || 'No act label',
+				(alert.created_at ?? '').slice(0, 10),
+			]
 				.filter((part) => part.length > 0)
 				.join(' · '),
 			value: alert.id,
@@ -55,7 +71,12 @@ export async function searchWatchedCompanies(
 	const results: INodeListSearchItems[] = [];
 	for (const entity of entities) {
 		const nif = typeof entity.nif === 'string' ? entity.nif : '';
-		const name = typeof entity.name === 'string' ? entity.name : typeof entity.slug === 'string' ? entity.slug : nif;
+		const name =
+			typeof entity.name === 'string'
+				? entity.name
+				: typeof entity.slug === 'string'
+					? entity.slug
+					: nif;
 		if (nif && matches(filter, name, nif)) results.push({ name: `${name} (${nif})`, value: nif });
 	}
 	return page(results, paginationToken);

@@ -40,7 +40,8 @@ export function resolveBaseUrl(credentials: ICredentialDataDecryptedObject): Bas
 	}
 	if (url.username || url.password || url.search || url.hash) {
 		return {
-			problem: 'The custom base URL must not contain a user name, password, query or fragment. Use the form https://host/v2.',
+			problem:
+				'The custom base URL must not contain a user name, password, query or fragment. Use the form https://host/v2.',
 		};
 	}
 	const path = withoutTrailingSlashes(url.pathname);

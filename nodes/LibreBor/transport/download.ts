@@ -1,4 +1,9 @@
-import { NodeApiError, NodeOperationError, type IBinaryData, type IExecuteFunctions } from 'n8n-workflow';
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IBinaryData,
+	type IExecuteFunctions,
+} from 'n8n-workflow';
 
 import { cancelledError, waitUnlessCancelled } from '../helpers/cancellation';
 import { DEFAULT_PACING, pacerOf } from '../helpers/pacer';
@@ -6,7 +11,12 @@ import { budgetSpentError } from './errors';
 import { DEFAULT_TIMEOUT_MS } from './request';
 import { outboundProtectionRefusal } from './outboundProtection';
 import { backoffMs, parseRetryAfter, RETRYABLE_STATUSES, withinRetryBudget } from './retryPolicy';
-import { guardTransfer, type TransferGuard, type TransferStop, type WatchedBody } from './transferGuard';
+import {
+	guardTransfer,
+	type TransferGuard,
+	type TransferStop,
+	type WatchedBody,
+} from './transferGuard';
 
 const MAX_REDIRECTS = 5;
 export const DEFAULT_MAX_DOWNLOAD_MB = 100;
@@ -36,10 +46,14 @@ function requireHttps(context: IExecuteFunctions, link: string, request: Downloa
 	try {
 		url = new URL(link);
 	} catch {
-		throw new NodeOperationError(context.getNode(), `The download link "${link}" is not a valid URL`, {
-			itemIndex: request.itemIndex,
-			description: `Get the document again with the Get operation (document ID ${request.documentId}).`,
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			`The download link "${link}" is not a valid URL`,
+			{
+				itemIndex: request.itemIndex,
+				description: `Get the document again with the Get operation (document ID ${request.documentId}).`,
+			},
+		);
 	}
 	if (url.protocol !== 'https:') {
 		throw new NodeOperationError(
@@ -69,7 +83,10 @@ const MAX_FILE_NAME_LENGTH = 200;
  */
 export function safeFileName(name: string): string | undefined {
 	const base = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
-	const clean = base.replace(/\p{Cc}/gu, '').replace(/^[.\s]+/, '').trim();
+	const clean = base
+		.replace(/\p{Cc}/gu, '')
+		.replace(/^[.\s]+/, '')
+		.trim();
 	if (!clean) return undefined;
 	if (clean.length <= MAX_FILE_NAME_LENGTH) return clean;
 	const dot = clean.lastIndexOf('.');
@@ -124,7 +141,12 @@ async function openFile(
 		}
 
 		const location = headerText(response.headers, 'location');
-		if (response.statusCode >= 300 && response.statusCode < 400 && location && redirects < MAX_REDIRECTS) {
+		if (
+			response.statusCode >= 300 &&
+			response.statusCode < 400 &&
+			location &&
+			redirects < MAX_REDIRECTS
+		) {
 			response.body.destroy?.();
 			url = requireHttps(context, new URL(location, url).toString(), request);
 			continue;
@@ -148,7 +170,12 @@ async function openFile(
 	}
 }
 
-function blockedByN8n(context: IExecuteFunctions, request: DownloadRequest, url: URL, refusal: string) {
+function blockedByN8n(
+	context: IExecuteFunctions,
+	request: DownloadRequest,
+	url: URL,
+	refusal: string,
+) {
 	return new NodeOperationError(
 		context.getNode(),
 		`n8n's outbound protection blocked the download of document ${request.documentId} from ${url.host}`,
@@ -159,7 +186,12 @@ function blockedByN8n(context: IExecuteFunctions, request: DownloadRequest, url:
 	);
 }
 
-function unreachable(context: IExecuteFunctions, request: DownloadRequest, url: URL, code?: string): NodeApiError {
+function unreachable(
+	context: IExecuteFunctions,
+	request: DownloadRequest,
+	url: URL,
+	code?: string,
+): NodeApiError {
 	return new NodeApiError(
 		context.getNode(),
 		{ networkErrorCode: code ?? 'unknown' },
@@ -173,27 +205,46 @@ function unreachable(context: IExecuteFunctions, request: DownloadRequest, url: 
 
 const maxBytesOf = (request: DownloadRequest) => request.maxBytes ?? DEFAULT_MAX_DOWNLOAD_MB * MB;
 
-function transferStopped(context: IExecuteFunctions, request: DownloadRequest, reason: TransferStop, declaredBytes?: number) {
+function transferStopped(
+	context: IExecuteFunctions,
+	request: DownloadRequest,
+	reason: TransferStop,
+	declaredBytes?: number,
+) {
 	const what = `The download of document ${request.documentId}`;
 	if (reason === 'cancelled') return cancelledError(context, what, request.itemIndex);
 	if (reason === 'size') {
 		const limitMb = Math.round((maxBytesOf(request) / MB) * 100) / 100;
-		const size = declaredBytes === undefined ? 'larger than' : `${Math.round((declaredBytes / MB) * 10) / 10} MB, more than`;
-		return new NodeOperationError(context.getNode(), `The file of document ${request.documentId} is ${size} the Max Download Size of ${limitMb} MB`, {
-			itemIndex: request.itemIndex,
-			description:
-				'The transfer was stopped and nothing of the file was kept. If a file this large is expected, raise "Max Download Size (MB)" in the node options.',
-		});
+		const size =
+			declaredBytes === undefined
+				? 'larger than'
+				: `${Math.round((declaredBytes / MB) * 10) / 10} MB, more than`;
+		return new NodeOperationError(
+			context.getNode(),
+			`The file of document ${request.documentId} is ${size} the Max Download Size of ${limitMb} MB`,
+			{
+				itemIndex: request.itemIndex,
+				description:
+					'The transfer was stopped and nothing of the file was kept. If a file this large is expected, raise "Max Download Size (MB)" in the node options.',
+			},
+		);
 	}
 	const seconds = Math.round((request.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 100) / 10;
-	return new NodeOperationError(context.getNode(), `${what} did not finish within the request timeout of ${seconds} s`, {
-		itemIndex: request.itemIndex,
-		description:
-			'The download host sent the file too slowly or stopped sending; nothing of the file was kept. Try the Download operation again later, or raise "Request Timeout (Seconds)" for large files on a slow connection.',
-	});
+	return new NodeOperationError(
+		context.getNode(),
+		`${what} did not finish within the request timeout of ${seconds} s`,
+		{
+			itemIndex: request.itemIndex,
+			description:
+				'The download host sent the file too slowly or stopped sending; nothing of the file was kept. Try the Download operation again later, or raise "Request Timeout (Seconds)" for large files on a slow connection.',
+		},
+	);
 }
 
-async function downloadOnce(context: IExecuteFunctions, request: DownloadRequest): Promise<Attempt> {
+async function downloadOnce(
+	context: IExecuteFunctions,
+	request: DownloadRequest,
+): Promise<Attempt> {
 	const maxBytes = maxBytesOf(request);
 	const guard = guardTransfer({
 		deadlineMs: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -213,12 +264,20 @@ async function downloadOnce(context: IExecuteFunctions, request: DownloadRequest
 		const fileName =
 			fileNameFromContentDisposition(headerText(response.headers, 'content-disposition')) ??
 			request.fallbackFileName;
-		const mimeType = headerText(response.headers, 'content-type')?.split(';')[0].trim() || undefined;
+		const mimeType =
+			headerText(response.headers, 'content-type')?.split(';')[0].trim() || undefined;
 		try {
 			return { file: await context.helpers.prepareBinaryData(response.body, fileName, mimeType) };
 		} catch (error) {
 			if (guard.stoppedBy) throw transferStopped(context, request, guard.stoppedBy);
-			return { retryable: unreachable(context, request, new URL(request.link), (error as { code?: string }).code) };
+			return {
+				retryable: unreachable(
+					context,
+					request,
+					new URL(request.link),
+					(error as { code?: string }).code,
+				),
+			};
 		}
 	} finally {
 		guard.dispose();
@@ -240,7 +299,11 @@ export async function downloadToBinary(
 	for (let retry = 0; ; retry++) {
 		if (!(await pacer.acquire())) {
 			throw budgetSpentError(
-				{ node: this.getNode(), itemIndex: request.itemIndex, operation: `download of document ${request.documentId}` },
+				{
+					node: this.getNode(),
+					itemIndex: request.itemIndex,
+					operation: `download of document ${request.documentId}`,
+				},
 				pacer.lastThrottleStatus,
 				pacer,
 			);
@@ -255,6 +318,11 @@ export async function downloadToBinary(
 		if (!withinRetryBudget(retry, attempt.retryAfterMs, waitedMs)) throw attempt.retryable;
 		const waitMs = attempt.retryAfterMs ?? backoffMs(retry);
 		waitedMs += waitMs;
-		await waitUnlessCancelled(this, waitMs, `The download of document ${request.documentId}`, request.itemIndex);
+		await waitUnlessCancelled(
+			this,
+			waitMs,
+			`The download of document ${request.documentId}`,
+			request.itemIndex,
+		);
 	}
 }

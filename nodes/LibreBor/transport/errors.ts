@@ -27,7 +27,10 @@ function serverMessage(body: ParsedBody): string | undefined {
 	return undefined;
 }
 
-function describeStatus(status: number, retryAfterMs?: number): { message: string; description: string } {
+function describeStatus(
+	status: number,
+	retryAfterMs?: number,
+): { message: string; description: string } {
 	if (status === 401) {
 		return {
 			message: 'LibreBOR refused the API user or password (401)',
@@ -49,7 +52,10 @@ function describeStatus(status: number, retryAfterMs?: number): { message: strin
 		};
 	}
 	if (status === 429) {
-		const wait = retryAfterMs === undefined ? '' : ` LibreBOR asked to wait ${Math.ceil(retryAfterMs / 1000)} s.`;
+		const wait =
+			retryAfterMs === undefined
+				? ''
+				: ` LibreBOR asked to wait ${Math.ceil(retryAfterMs / 1000)} s.`;
 		return {
 			message: 'LibreBOR is rate limiting the requests (429)',
 			description: `Too many requests in a short time; they were retried within a small budget and still refused.${wait} Lower the node's concurrency or space the executions out.`,
@@ -75,7 +81,12 @@ function describeStatus(status: number, retryAfterMs?: number): { message: strin
 	};
 }
 
-function build(context: ErrorContext, status: number | undefined, message: string, description: string) {
+function build(
+	context: ErrorContext,
+	status: number | undefined,
+	message: string,
+	description: string,
+) {
 	const response: JsonObject = { operation: context.operation };
 	if (status !== undefined) response.httpCode = String(status);
 	return new NodeApiError(context.node, response, {
@@ -87,9 +98,18 @@ function build(context: ErrorContext, status: number | undefined, message: strin
 }
 
 /** For a call that spends money, an answer that does not say it failed may hide that it worked. */
-function lostAnswerError(context: ErrorContext, status: number, what: string): NodeApiError | undefined {
+function lostAnswerError(
+	context: ErrorContext,
+	status: number,
+	what: string,
+): NodeApiError | undefined {
 	if (!context.lostAnswer) return undefined;
-	return build(context, status, context.lostAnswer.message, `${context.lostAnswer.description} (LibreBOR answered ${what}.)`);
+	return build(
+		context,
+		status,
+		context.lostAnswer.message,
+		`${context.lostAnswer.description} (LibreBOR answered ${what}.)`,
+	);
 }
 
 export function statusError(
@@ -104,10 +124,19 @@ export function statusError(
 	}
 	const { message, description } = describeStatus(status, retryAfterMs);
 	const said = serverMessage(body);
-	return build(context, status, message, said ? `${description} LibreBOR said: "${said}"` : description);
+	return build(
+		context,
+		status,
+		message,
+		said ? `${description} LibreBOR said: "${said}"` : description,
+	);
 }
 
-export function unexpectedBodyError(context: ErrorContext, status: number, body: ParsedBody): NodeApiError {
+export function unexpectedBodyError(
+	context: ErrorContext,
+	status: number,
+	body: ParsedBody,
+): NodeApiError {
 	const lost = lostAnswerError(context, status, `${status} with an answer that could not be read`);
 	if (lost) return lost;
 	const shape =
@@ -127,7 +156,12 @@ export function unexpectedBodyError(context: ErrorContext, status: number, body:
 }
 
 /** A 2xx answer whose `result` is not "success": LibreBOR did not do what was asked. */
-export function notConfirmedError(context: ErrorContext, status: number, body: ParsedBody, result: string): NodeApiError {
+export function notConfirmedError(
+	context: ErrorContext,
+	status: number,
+	body: ParsedBody,
+	result: string,
+): NodeApiError {
 	const said = serverMessage(body);
 	return build(
 		context,
@@ -159,7 +193,12 @@ export function connectionError(context: ErrorContext, failure: ConnectionFailur
 		);
 	}
 	if (context.lostAnswer) {
-		return build(context, undefined, context.lostAnswer.message, `${context.lostAnswer.description}${codeNote}`);
+		return build(
+			context,
+			undefined,
+			context.lostAnswer.message,
+			`${context.lostAnswer.description}${codeNote}`,
+		);
 	}
 	const what = timedOut ? 'LibreBOR did not answer in time' : 'Could not reach LibreBOR';
 	return build(
@@ -189,9 +228,18 @@ export function budgetSpentError(
 		run.stoppedBecause === 'budget'
 			? `the run's time budget of ${minutes} min is spent`
 			: 'LibreBOR refused every request for too long';
-	const done = run.itemsTotal > 0 ? `${run.itemsDone} of ${run.itemsTotal} items were done` : 'nothing more was sent';
-	const what = status === 429 ? 'LibreBOR kept rate limiting the requests (429)' : `LibreBOR had a server error (${status}) again and again`;
-	const asked = retryAfterMs === undefined ? '' : ` LibreBOR asked to wait ${Math.ceil(retryAfterMs / 1000)} s.`;
+	const done =
+		run.itemsTotal > 0
+			? `${run.itemsDone} of ${run.itemsTotal} items were done`
+			: 'nothing more was sent';
+	const what =
+		status === 429
+			? 'LibreBOR kept rate limiting the requests (429)'
+			: `LibreBOR had a server error (${status}) again and again`;
+	const asked =
+		retryAfterMs === undefined
+			? ''
+			: ` LibreBOR asked to wait ${Math.ceil(retryAfterMs / 1000)} s.`;
 	return build(
 		context,
 		status,

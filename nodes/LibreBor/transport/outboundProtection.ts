@@ -4,7 +4,9 @@
  * failure, so they are never retried.
  */
 export function outboundProtectionRefusal(error: unknown): string | undefined {
-	let current = error as { name?: unknown; description?: unknown; message?: unknown; cause?: unknown } | undefined;
+	let current = error as
+		| { name?: unknown; description?: unknown; message?: unknown; cause?: unknown }
+		| undefined;
 	for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
 		if (typeof current.name === 'string' && current.name.startsWith('Ssrf')) {
 			return String(current.description ?? current.message ?? '');

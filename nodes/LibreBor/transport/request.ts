@@ -10,9 +10,22 @@ import {
 
 import { DEFAULT_PACING, pacerOf, type PacedOutcome } from '../helpers/pacer';
 import { resolveBaseUrl } from './baseUrl';
-import { budgetSpentError, connectionError, notConfirmedError, statusError, unexpectedBodyError, type ErrorContext } from './errors';
+import {
+	budgetSpentError,
+	connectionError,
+	notConfirmedError,
+	statusError,
+	unexpectedBodyError,
+	type ErrorContext,
+} from './errors';
 import { parseResponseBody, type ParsedBody } from './responseBody';
-import { backoffMs, isThrottle, parseRetryAfter, RETRYABLE_STATUSES, withinRetryBudget } from './retryPolicy';
+import {
+	backoffMs,
+	isThrottle,
+	parseRetryAfter,
+	RETRYABLE_STATUSES,
+	withinRetryBudget,
+} from './retryPolicy';
 
 export type LibreBorFunctions = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
@@ -102,7 +115,10 @@ async function sendOnce(
 	}
 }
 
-async function buildOptions(context: LibreBorFunctions, request: ApiRequest): Promise<IHttpRequestOptions> {
+async function buildOptions(
+	context: LibreBorFunctions,
+	request: ApiRequest,
+): Promise<IHttpRequestOptions> {
 	const credentials = await context.getCredentials(CREDENTIAL_TYPE, request.itemIndex ?? 0);
 	const resolved = resolveBaseUrl(credentials);
 	if ('problem' in resolved) {
@@ -136,7 +152,10 @@ async function buildOptions(context: LibreBorFunctions, request: ApiRequest): Pr
  * Basic credentials applied by the credential type, bounded retries for idempotent calls,
  * and errors that say what to do.
  */
-export async function libreBorRequest(this: LibreBorFunctions, request: ApiRequest): Promise<ApiResponse> {
+export async function libreBorRequest(
+	this: LibreBorFunctions,
+	request: ApiRequest,
+): Promise<ApiResponse> {
 	const options = await buildOptions(this, request);
 	const errorContext: ErrorContext = {
 		node: this.getNode(),
@@ -150,7 +169,8 @@ export async function libreBorRequest(this: LibreBorFunctions, request: ApiReque
 	const pacer = request.retry === 'idempotent' ? pacerOf(this, DEFAULT_PACING) : undefined;
 
 	for (let retry = 0; ; ) {
-		if (pacer && !(await pacer.acquire())) throw budgetSpentError(errorContext, pacer.lastThrottleStatus, pacer);
+		if (pacer && !(await pacer.acquire()))
+			throw budgetSpentError(errorContext, pacer.lastThrottleStatus, pacer);
 		const attempt = await sendOnce(this, { ...options, headers: { ...options.headers } });
 		pacer?.release(pacedOutcome(attempt, request.acceptStatuses));
 		let retryAfterMs: number | undefined;
@@ -160,8 +180,14 @@ export async function libreBorRequest(this: LibreBorFunctions, request: ApiReque
 			const body = parseResponseBody(attempt.response.body, headers);
 			const accepted = request.acceptStatuses?.includes(statusCode) ?? false;
 			if ((statusCode >= 200 && statusCode < 300) || accepted) {
-				if (body.kind !== 'json' && !accepted) throw unexpectedBodyError(errorContext, statusCode, body);
-				return { statusCode, body, json: body.kind === 'json' ? body.value : undefined, maybeDoneBefore };
+				if (body.kind !== 'json' && !accepted)
+					throw unexpectedBodyError(errorContext, statusCode, body);
+				return {
+					statusCode,
+					body,
+					json: body.kind === 'json' ? body.value : undefined,
+					maybeDoneBefore,
+				};
 			}
 			retryAfterMs = parseRetryAfter(headers['retry-after']);
 			if (pacer && isThrottle(statusCode)) {
@@ -184,7 +210,8 @@ export async function libreBorRequest(this: LibreBorFunctions, request: ApiReque
 		}
 
 		// A 5xx or a lost connection may come after LibreBOR did the work; a 429 or 503 comes before.
-		if (!('response' in attempt) || !isThrottle(attempt.response.statusCode)) maybeDoneBefore = true;
+		if (!('response' in attempt) || !isThrottle(attempt.response.statusCode))
+			maybeDoneBefore = true;
 		const waitMs = retryAfterMs ?? backoffMs(retry);
 		waitedMs += waitMs;
 		retry++;
@@ -195,8 +222,14 @@ export async function libreBorRequest(this: LibreBorFunctions, request: ApiReque
 function pacedOutcome(attempt: Attempt, acceptStatuses: number[] | undefined): PacedOutcome {
 	if (!('response' in attempt)) return { kind: 'other' };
 	const { statusCode, headers } = attempt.response;
-	if (isThrottle(statusCode)) return { kind: 'throttled', status: statusCode, retryAfterMs: parseRetryAfter(headers['retry-after']) };
-	const fine = (statusCode >= 200 && statusCode < 300) || (acceptStatuses?.includes(statusCode) ?? false);
+	if (isThrottle(statusCode))
+		return {
+			kind: 'throttled',
+			status: statusCode,
+			retryAfterMs: parseRetryAfter(headers['retry-after']),
+		};
+	const fine =
+		(statusCode >= 200 && statusCode < 300) || (acceptStatuses?.includes(statusCode) ?? false);
 	return { kind: fine ? 'fine' : 'other' };
 }
 
@@ -209,11 +242,10 @@ export function expectObject(
 ): IDataObject {
 	const value = response.json;
 	if (value && typeof value === 'object' && !Array.isArray(value)) return value as IDataObject;
-	throw unexpectedBodyError(
-		{ node: this.getNode(), itemIndex, operation },
-		response.statusCode,
-		{ kind: 'json', value },
-	);
+	throw unexpectedBodyError({ node: this.getNode(), itemIndex, operation }, response.statusCode, {
+		kind: 'json',
+		value,
+	});
 }
 
 /**
@@ -228,7 +260,12 @@ export function expectSuccess(
 ): IDataObject {
 	const answer = expectObject.call(this, response, operation, itemIndex);
 	if (typeof answer.result === 'string' && answer.result !== 'success') {
-		throw notConfirmedError({ node: this.getNode(), itemIndex, operation }, response.statusCode, response.body, answer.result);
+		throw notConfirmedError(
+			{ node: this.getNode(), itemIndex, operation },
+			response.statusCode,
+			response.body,
+			answer.result,
+		);
 	}
 	return answer;
 }

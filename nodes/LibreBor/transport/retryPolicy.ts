@@ -35,7 +35,11 @@ export function backoffMs(retry: number): number {
 }
 
 /** Whether one more retry fits the budget, given what the server asked for and what was waited. */
-export function withinRetryBudget(retry: number, retryAfterMs: number | undefined, waitedMs: number): boolean {
+export function withinRetryBudget(
+	retry: number,
+	retryAfterMs: number | undefined,
+	waitedMs: number,
+): boolean {
 	const nextWait = retryAfterMs ?? backoffMs(retry);
 	return (
 		retry < RETRY_BUDGET.maxRetries &&

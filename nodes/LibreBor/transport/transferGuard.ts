@@ -22,7 +22,11 @@ export interface TransferGuard {
  * the execution's cancel signal. It observes the body without replacing it: the consumer reads the
  * same stream, and a stopped transfer ends it with an error, so no partial file is ever complete.
  */
-export function guardTransfer(limits: { deadlineMs: number; maxBytes: number; cancelSignal?: AbortSignal }): TransferGuard {
+export function guardTransfer(limits: {
+	deadlineMs: number;
+	maxBytes: number;
+	cancelSignal?: AbortSignal;
+}): TransferGuard {
 	const controller = new AbortController();
 	let body: WatchedBody | undefined;
 	let stoppedBy: TransferStop | undefined;

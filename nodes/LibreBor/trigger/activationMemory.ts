@@ -14,13 +14,17 @@ const pollsRunning = new WeakSet<IPollFunctions>();
  */
 const unstoredStates = new Map<string, PollState>();
 
-const triggerKey = (context: IPollFunctions) => `${String(context.getWorkflow().id ?? '')}#${context.getNode().id}`;
+const triggerKey = (context: IPollFunctions) =>
+	`${String(context.getWorkflow().id ?? '')}#${context.getNode().id}`;
 
 /**
  * Runs one poll unless the previous poll of this context is still running (then undefined), so
  * that a tick that starts before the last one ends does not emit twice.
  */
-export async function unlessPolling<T>(context: IPollFunctions, poll: () => Promise<T>): Promise<T | undefined> {
+export async function unlessPolling<T>(
+	context: IPollFunctions,
+	poll: () => Promise<T>,
+): Promise<T | undefined> {
 	if (pollsRunning.has(context)) return undefined;
 	pollsRunning.add(context);
 	try {

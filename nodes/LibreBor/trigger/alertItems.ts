@@ -11,7 +11,8 @@ export function hasUsableId(alert: { id: string }): boolean {
 	return UUID_PATTERN.test(alert.id);
 }
 
-const ID_WARNING = 'This alert id is not a UUID: the trigger emits the alert but never marks it as read';
+const ID_WARNING =
+	'This alert id is not a UUID: the trigger emits the alert but never marks it as read';
 
 /** The record as an item's json, never as the item itself, with a warning when its id is odd. */
 function itemOf(record: IDataObject, usableId: boolean): INodeExecutionData {
@@ -30,7 +31,10 @@ export function oldestFirst(alerts: LibreBorAlert[]): LibreBorAlert[] {
  * None when the filter (labels, company, creation time) rules it out; with entries, only the entries
  * whose label matches. The caller remembers a ruled-out alert as seen all the same.
  */
-export function itemsForAlert(alert: LibreBorAlert, settings: TriggerSettings): INodeExecutionData[] {
+export function itemsForAlert(
+	alert: LibreBorAlert,
+	settings: TriggerSettings,
+): INodeExecutionData[] {
 	if (!alertPassesFilter(alert, settings.filter)) return [];
 	const usableId = hasUsableId(alert);
 	if (settings.output === 'alert') return [itemOf(alert, usableId)];

@@ -35,7 +35,9 @@ function hashOf(text: string): string {
 /** What the state remembers an alert by: its id, or a short stand-in for a very long one. */
 export function alertKey(alert: LibreBorAlert): string {
 	const id = alert.id;
-	return id.length <= MAX_KEPT_ID_LENGTH ? id : `#${id.length}:${hashOf(id)}:${hashOf([...id].reverse().join(''))}`;
+	return id.length <= MAX_KEPT_ID_LENGTH
+		? id
+		: `#${id.length}:${hashOf(id)}:${hashOf([...id].reverse().join(''))}`;
 }
 
 export function toKnownAlert(alert: LibreBorAlert): KnownAlert {
@@ -64,7 +66,11 @@ export function oldestCreatedAt(alerts: LibreBorAlert[]): number | undefined {
 }
 
 /** An alert is new when it was never seen and was not created at or before the horizon. */
-export function isNewAlert(alert: LibreBorAlert, knownKeys: Set<string>, horizon: number | undefined): boolean {
+export function isNewAlert(
+	alert: LibreBorAlert,
+	knownKeys: Set<string>,
+	horizon: number | undefined,
+): boolean {
 	if (knownKeys.has(alertKey(alert))) return false;
 	const time = createdAtMs(alert);
 	return horizon === undefined || time === null || time > horizon;
@@ -101,7 +107,8 @@ export function forgetReadAlerts(
 		}
 		const absentSince = entry.length === 4 ? entry[2] : now;
 		const absentPolls = (entry.length === 4 ? entry[3] : 0) + 1;
-		if (absentPolls >= FORGET_AFTER_ABSENT_POLLS && now - absentSince >= FORGET_AFTER_ABSENT_MS) continue;
+		if (absentPolls >= FORGET_AFTER_ABSENT_POLLS && now - absentSince >= FORGET_AFTER_ABSENT_MS)
+			continue;
 		kept.push([key, time, absentSince, absentPolls]);
 	}
 	return kept;
@@ -128,6 +135,9 @@ export function limitState(state: PollState, limit = MAX_REMEMBERED_ALERTS): Pol
 		const limitHorizon = horizon;
 		known = known.filter(([, time]) => time === null || time > limitHorizon);
 	}
-	const pending = state.pending.length > limit ? state.pending.slice(state.pending.length - limit) : state.pending;
+	const pending =
+		state.pending.length > limit
+			? state.pending.slice(state.pending.length - limit)
+			: state.pending;
 	return { known, pending, horizon };
 }

@@ -8,11 +8,26 @@ import { libreBorRequest } from '../transport/request';
  * Any other answer is done only when it says `success`: one that does not (`{"result":"error"}`,
  * no result at all) fails the mark, so that the next poll tries it again.
  */
-export async function markAlertReadIfUnread(this: IPollFunctions, alertId: string, timeoutMs?: number): Promise<void> {
+export async function markAlertReadIfUnread(
+	this: IPollFunctions,
+	alertId: string,
+	timeoutMs?: number,
+): Promise<void> {
 	const path = `/alerts/mark_as_read/${encodeURIComponent(alertId)}/`;
-	const response = await libreBorRequest.call(this, { method: 'GET', path, retry: 'idempotent', acceptStatuses: [404], timeoutMs });
+	const response = await libreBorRequest.call(this, {
+		method: 'GET',
+		path,
+		retry: 'idempotent',
+		acceptStatuses: [404],
+		timeoutMs,
+	});
 	if (response.statusCode === 404) return;
 	const result = (response.json as IDataObject | undefined)?.result;
 	if (result === 'success') return;
-	throw notConfirmedError({ node: this.getNode(), operation: `GET ${path}` }, response.statusCode, response.body, String(result ?? 'none'));
+	throw notConfirmedError(
+		{ node: this.getNode(), operation: `GET ${path}` },
+		response.statusCode,
+		response.body,
+		String(result ?? 'none'),
+	);
 }

@@ -36,7 +36,8 @@ export async function markPendingAlerts(
 			await markAlertReadIfUnread.call(this, alertId, timeoutMs);
 			read.push(alertId);
 		} catch (error) {
-			if (!(error instanceof NodeApiError)) throw new NodeOperationError(this.getNode(), error as Error);
+			if (!(error instanceof NodeApiError))
+				throw new NodeOperationError(this.getNode(), error as Error);
 			this.logger.warn(
 				`LibreBOR Trigger could not mark alert ${alertId} as read; it will try again at the next poll: ${error.message}`,
 				{ description: error.description ?? undefined },

@@ -3,7 +3,14 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { listUnreadAlerts } from '../api/alerts';
 import { keepUnstoredState, unlessPolling, unstoredStateOf } from './activationMemory';
 import { hasUsableId, itemsForAlert, oldestFirst } from './alertItems';
-import { alertKey, forgetReadAlerts, isNewAlert, limitState, toKnownAlert, uniqueAlerts } from './knownAlerts';
+import {
+	alertKey,
+	forgetReadAlerts,
+	isNewAlert,
+	limitState,
+	toKnownAlert,
+	uniqueAlerts,
+} from './knownAlerts';
 import { markPendingAlerts } from './markPendingAlerts';
 import { readPollState, writePollState, type KnownAlert, type PollState } from './pollState';
 import type { TriggerSettings } from './settings';
@@ -19,13 +26,19 @@ export async function pollNewAlerts(
 	this: IPollFunctions,
 	startPoll: () => Promise<TriggerSettings>,
 ): Promise<INodeExecutionData[][] | null> {
-	const emitted = await unlessPolling(this, async () => await pollOnce.call(this, await startPoll()));
+	const emitted = await unlessPolling(
+		this,
+		async () => await pollOnce.call(this, await startPoll()),
+	);
 	if (emitted !== undefined) return emitted;
 	this.logger.debug('LibreBOR Trigger skipped a poll because the previous one is still running');
 	return null;
 }
 
-async function pollOnce(this: IPollFunctions, settings: TriggerSettings): Promise<INodeExecutionData[][] | null> {
+async function pollOnce(
+	this: IPollFunctions,
+	settings: TriggerSettings,
+): Promise<INodeExecutionData[][] | null> {
 	const staticData = this.getWorkflowStaticData('node');
 	const stored = readPollState(staticData);
 	const previous = stored ?? unstoredStateOf(this);
@@ -60,13 +73,18 @@ async function pollOnce(this: IPollFunctions, settings: TriggerSettings): Promis
 	pending = pending.filter((id) => knownIds.has(id));
 
 	const items: INodeExecutionData[] = [];
-	for (const alert of oldestFirst(listing.filter((alert) => isNewAlert(alert, knownIds, previous?.horizon)))) {
+	for (const alert of oldestFirst(
+		listing.filter((alert) => isNewAlert(alert, knownIds, previous?.horizon)),
+	)) {
 		known.push(toKnownAlert(alert));
 		const alertItems = itemsForAlert(alert, settings);
 		if (alertItems.length === 0) continue;
 		items.push(...alertItems);
 		if (settings.markAsRead && hasUsableId(alert)) pending.push(alert.id);
-		else if (settings.markAsRead) this.logger.warn(`LibreBOR Trigger will not mark alert ${alertKey(alert)} as read: its id is not a UUID`);
+		else if (settings.markAsRead)
+			this.logger.warn(
+				`LibreBOR Trigger will not mark alert ${alertKey(alert)} as read: its id is not a UUID`,
+			);
 	}
 
 	save(limitState({ known, pending, horizon: previous?.horizon }));

@@ -28,7 +28,9 @@ export async function pollSampleAlerts(
 	}
 
 	const sample = oldestFirst(
-		listing.filter((alert) => itemsForAlert(alert, settings).length > 0).slice(0, SAMPLE_ALERT_COUNT),
+		listing
+			.filter((alert) => itemsForAlert(alert, settings).length > 0)
+			.slice(0, SAMPLE_ALERT_COUNT),
 	);
 	if (sample.length === 0) {
 		if (!hasAlertFilter(settings.filter)) {

@@ -44,7 +44,9 @@ export function readPollState(staticData: IDataObject): PollState | undefined {
 		? staticData.pending.filter((id): id is string => typeof id === 'string')
 		: [];
 	const horizon =
-		typeof staticData.horizon === 'number' && Number.isFinite(staticData.horizon) ? staticData.horizon : undefined;
+		typeof staticData.horizon === 'number' && Number.isFinite(staticData.horizon)
+			? staticData.horizon
+			: undefined;
 	return { known, pending, horizon };
 }
 

@@ -1,7 +1,11 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { readTimeoutMs } from '../actions/commonOptions';
-import { readAlertFilterOptions, resolveAlertFilter, type AlertFilter } from '../helpers/alertFilter';
+import {
+	readAlertFilterOptions,
+	resolveAlertFilter,
+	type AlertFilter,
+} from '../helpers/alertFilter';
 
 export type TriggerOutput = 'alert' | 'entry';
 
@@ -21,8 +25,16 @@ export interface TriggerSettings {
 export async function readTriggerSettings(this: IPollFunctions): Promise<TriggerSettings> {
 	const output = this.getNodeParameter('output', 'alert') === 'entry' ? 'entry' : 'alert';
 	const options = this.getNodeParameter('options', {}) as IDataObject;
-	const timeoutMs = readTimeoutMs(this.getNode(), options.timeout, 'The trigger did not poll LibreBOR.');
-	const filter = await resolveAlertFilter.call(this, readAlertFilterOptions(this.getNode(), options, this.getTimezone()), { timeoutMs });
+	const timeoutMs = readTimeoutMs(
+		this.getNode(),
+		options.timeout,
+		'The trigger did not poll LibreBOR.',
+	);
+	const filter = await resolveAlertFilter.call(
+		this,
+		readAlertFilterOptions(this.getNode(), options, this.getTimezone()),
+		{ timeoutMs },
+	);
 	return {
 		output,
 		markAsRead: options.markAsRead === true,

@@ -10,7 +10,6 @@ import { BenchSimulator } from '../simulatorControl.mts';
 import { median, timeMs } from '../stats.mts';
 import { builtNodes, quickRun, reportResult } from './builtPackage.mts';
 
-
 export interface DownloadMemoryResult {
 	fileBytes: number;
 	bytesPerSecond: number;
@@ -28,17 +27,30 @@ it('live memory of the LibreBOR node while it downloads a large document', async
 	const { LibreBor } = builtNodes();
 	const sim = await BenchSimulator.start({ documentSizeBytes: 64 * 1024 });
 	const run = async (parameters: INodeParameters) => {
-		const result = await runAction({ nodeType: new LibreBor(), parameters, credentials: { libreBorApi: sim.libreBorCredential } });
+		const result = await runAction({
+			nodeType: new LibreBor(),
+			parameters,
+			credentials: { libreBorApi: sim.libreBorCredential },
+		});
 		if (result.error) throw new Error(result.error.message);
 		return result;
 	};
 	try {
-		const ordered = await run({ resource: 'document', operation: 'order', nif: 'B64717838', year: 2023 });
+		const ordered = await run({
+			resource: 'document',
+			operation: 'order',
+			nif: 'B64717838',
+			year: 2023,
+		});
 		const documentId = String(ordered.items[0].json.document_id);
-		const download = () => run({ resource: 'document', operation: 'download', documentId, binaryPropertyName: 'data' });
+		const download = () =>
+			run({ resource: 'document', operation: 'download', documentId, binaryPropertyName: 'data' });
 		await download();
 
-		await sim.configure({ documentSizeBytes: DOWNLOAD_FILE_BYTES, downloadBytesPerSecond: DOWNLOAD_BYTES_PER_SECOND });
+		await sim.configure({
+			documentSizeBytes: DOWNLOAD_FILE_BYTES,
+			downloadBytesPerSecond: DOWNLOAD_BYTES_PER_SECOND,
+		});
 		const growths: number[] = [];
 		const durations: number[] = [];
 		for (let round = 0; round < DOWNLOADS; round++) {
@@ -53,7 +65,8 @@ it('live memory of the LibreBOR node while it downloads a large document', async
 					);
 				}),
 			);
-			if (stored !== DOWNLOAD_FILE_BYTES) throw new Error(`The stored file has ${stored} bytes instead of ${DOWNLOAD_FILE_BYTES}`);
+			if (stored !== DOWNLOAD_FILE_BYTES)
+				throw new Error(`The stored file has ${stored} bytes instead of ${DOWNLOAD_FILE_BYTES}`);
 		}
 		reportResult({
 			fileBytes: DOWNLOAD_FILE_BYTES,

@@ -12,7 +12,10 @@ import { builtNodes, quickRun, reportResult } from './builtPackage.mts';
 const ITEMS = quickRun ? 100 : 1000;
 const CONCURRENCIES = [DEFAULT_CONCURRENCY, 1];
 
-export type ClientName = 'LibreBOR node in n8n-core' | 'undici' | 'undici, new connection per request';
+export type ClientName =
+	| 'LibreBOR node in n8n-core'
+	| 'undici'
+	| 'undici, new connection per request';
 
 export interface ThroughputResult {
 	job: string;
@@ -43,7 +46,10 @@ const JOBS: Job[] = [
 		async sendPlain(client, items, concurrency) {
 			await client.send('GET', '/alerts/following/');
 			await inParallel(items.length, concurrency, async (index) => {
-				await client.send('POST', '/alerts/follow/', { nif: String(items[index].nif), type: 'company' });
+				await client.send('POST', '/alerts/follow/', {
+					nif: String(items[index].nif),
+					type: 'company',
+				});
 			});
 		},
 	},
@@ -71,8 +77,16 @@ it('throughput of the LibreBOR node against a plain undici client', async () => 
 	const { LibreBor } = builtNodes();
 	const sim = await BenchSimulator.start();
 	const clients = {
-		undici: new PlainLibreBorClient({ baseUrl: sim.baseUrl, credentials: sim.credentials, reuseConnections: true }),
-		fresh: new PlainLibreBorClient({ baseUrl: sim.baseUrl, credentials: sim.credentials, reuseConnections: false }),
+		undici: new PlainLibreBorClient({
+			baseUrl: sim.baseUrl,
+			credentials: sim.credentials,
+			reuseConnections: true,
+		}),
+		fresh: new PlainLibreBorClient({
+			baseUrl: sim.baseUrl,
+			credentials: sim.credentials,
+			reuseConnections: false,
+		}),
 	};
 
 	const runNode = async (job: Job, items: IDataObject[], concurrency: number) => {
@@ -84,7 +98,9 @@ it('throughput of the LibreBOR node against a plain undici client', async () => 
 			items,
 		});
 		if (result.error || result.items.length !== items.length) {
-			throw new Error(`${job.name} failed: ${result.error?.message ?? `${result.items.length} items`}`);
+			throw new Error(
+				`${job.name} failed: ${result.error?.message ?? `${result.items.length} items`}`,
+			);
 		}
 	};
 
@@ -104,7 +120,10 @@ it('throughput of the LibreBOR node against a plain undici client', async () => 
 				const runners: Array<[ClientName, () => Promise<void>]> = [
 					['LibreBOR node in n8n-core', () => runNode(job, items, concurrency)],
 					['undici', () => job.sendPlain(clients.undici, items, concurrency)],
-					['undici, new connection per request', () => job.sendPlain(clients.fresh, items, concurrency)],
+					[
+						'undici, new connection per request',
+						() => job.sendPlain(clients.fresh, items, concurrency),
+					],
 				];
 				const samplesMs: ThroughputResult['samplesMs'] = {};
 				for (let round = 0; round < REPETITIONS; round++) {
@@ -115,7 +134,9 @@ it('throughput of the LibreBOR node against a plain undici client', async () => 
 						(samplesMs[name] ??= []).push(await timeMs(run));
 					}
 				}
-				const medianMs = Object.fromEntries(Object.entries(samplesMs).map(([name, samples]) => [name, median(samples)]));
+				const medianMs = Object.fromEntries(
+					Object.entries(samplesMs).map(([name, samples]) => [name, median(samples)]),
+				);
 				results.push({ job: job.name, items: items.length, concurrency, samplesMs, medianMs });
 				console.log(`${job.name}, concurrency ${concurrency}: ${JSON.stringify(medianMs)}`);
 			}

@@ -29,7 +29,11 @@ it('cost of a LibreBOR Trigger poll as unread alerts pile up', async () => {
 	const { LibreBorTrigger } = builtNodes();
 	const sim = await BenchSimulator.start();
 	// A new connection per request, as n8n's HTTP helper makes them.
-	const client = new PlainLibreBorClient({ baseUrl: sim.baseUrl, credentials: sim.credentials, reuseConnections: false });
+	const client = new PlainLibreBorClient({
+		baseUrl: sim.baseUrl,
+		credentials: sim.credentials,
+		reuseConnections: false,
+	});
 	const results: TriggerResult[] = [];
 
 	/** One production poll: its time, the requests it sent and what it emitted. */
@@ -45,7 +49,11 @@ it('cost of a LibreBOR Trigger poll as unread alerts pile up', async () => {
 	try {
 		// Warm-up: the trigger's code paths compiled and the engine set up before anything is timed.
 		await sim.addAlerts(100);
-		const warmUp = createPollSession({ nodeType: new LibreBorTrigger(), parameters: {}, credentials: { libreBorApi: sim.libreBorCredential } });
+		const warmUp = createPollSession({
+			nodeType: new LibreBorTrigger(),
+			parameters: {},
+			credentials: { libreBorApi: sim.libreBorCredential },
+		});
 		for (let round = 0; round < 5; round++) await warmUp.poll();
 
 		for (const unread of UNREAD_COUNTS) {
@@ -53,7 +61,8 @@ it('cost of a LibreBOR Trigger poll as unread alerts pile up', async () => {
 			await sim.addAlerts(unread);
 			const listingBytes = JSON.stringify(await client.send('GET', '/alerts/')).length;
 			const plainListing = [];
-			for (let round = 0; round < 5; round++) plainListing.push(await timeMs(() => client.send('GET', '/alerts/')));
+			for (let round = 0; round < 5; round++)
+				plainListing.push(await timeMs(() => client.send('GET', '/alerts/')));
 			const session = createPollSession({
 				nodeType: new LibreBorTrigger(),
 				parameters: {},

@@ -42,7 +42,10 @@ const libreBor = (parameters: WorkflowNode['parameters']): WorkflowNode => ({
 	credentials: { libreBorApi: LIBREBOR_CREDENTIAL },
 });
 
-const httpRequest = (parameters: WorkflowNode['parameters'], authenticated: boolean): WorkflowNode => ({
+const httpRequest = (
+	parameters: WorkflowNode['parameters'],
+	authenticated: boolean,
+): WorkflowNode => ({
 	name: MEASURED_NODE,
 	type: 'n8n-nodes-base.httpRequest',
 	typeVersion: 4.2,
@@ -53,7 +56,12 @@ const httpRequest = (parameters: WorkflowNode['parameters'], authenticated: bool
 export type FollowVia = 'LibreBOR node' | 'HTTP Request node';
 
 /** Manual Trigger -> Code (one item per NIF) -> follow each company, with either node at its defaults. */
-export function followWorkflow(id: string, via: FollowVia, sim: SimulatorAccess, nifs: string[]): object {
+export function followWorkflow(
+	id: string,
+	via: FollowVia,
+	sim: SimulatorAccess,
+	nifs: string[],
+): object {
 	const measured =
 		via === 'LibreBOR node'
 			? libreBor({ resource: 'watchlist', operation: 'follow', nif: '={{ $json.nif }}' })
@@ -75,7 +83,12 @@ export function followWorkflow(id: string, via: FollowVia, sim: SimulatorAccess,
 					},
 					true,
 				);
-	return workflow(id, `Follow ${nifs.length} via the ${via}`, [manualTrigger(), nifItems(nifs), measured], [['Start', 'Companies', MEASURED_NODE]]);
+	return workflow(
+		id,
+		`Follow ${nifs.length} via the ${via}`,
+		[manualTrigger(), nifItems(nifs), measured],
+		[['Start', 'Companies', MEASURED_NODE]],
+	);
 }
 
 export type DownloadVia = FollowVia | 'no download (baseline)';
@@ -84,12 +97,33 @@ export type DownloadVia = FollowVia | 'no download (baseline)';
  * Manual Trigger -> download one document: by its ID with the LibreBOR node, or from its link with
  * the HTTP Request node. The baseline gets the document's record with the LibreBOR node, no file.
  */
-export function downloadWorkflow(id: string, via: DownloadVia, document: { id: string; link: string }): object {
+export function downloadWorkflow(
+	id: string,
+	via: DownloadVia,
+	document: { id: string; link: string },
+): object {
 	const measured =
 		via === 'LibreBOR node'
-			? libreBor({ resource: 'document', operation: 'download', documentId: document.id, binaryPropertyName: 'data' })
+			? libreBor({
+					resource: 'document',
+					operation: 'download',
+					documentId: document.id,
+					binaryPropertyName: 'data',
+				})
 			: via === 'HTTP Request node'
-				? httpRequest({ method: 'GET', url: document.link, options: { response: { response: { responseFormat: 'file' } } } }, false)
+				? httpRequest(
+						{
+							method: 'GET',
+							url: document.link,
+							options: { response: { response: { responseFormat: 'file' } } },
+						},
+						false,
+					)
 				: libreBor({ resource: 'document', operation: 'get', documentId: document.id });
-	return workflow(id, `Download a document: ${via}`, [manualTrigger(), measured], [['Start', MEASURED_NODE]]);
+	return workflow(
+		id,
+		`Download a document: ${via}`,
+		[manualTrigger(), measured],
+		[['Start', MEASURED_NODE]],
+	);
 }

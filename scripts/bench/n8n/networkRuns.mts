@@ -6,12 +6,24 @@ import { companyNifs } from '../nifs.mts';
 import type { BenchSimulator } from '../simulatorControl.mts';
 import { inParallel } from '../stats.mts';
 import { PlainLibreBorClient } from '../undiciClient.mts';
-import { benchCredentials, followWorkflow, MEASURED_NODE, type FollowVia } from './benchWorkflows.mts';
+import {
+	benchCredentials,
+	followWorkflow,
+	MEASURED_NODE,
+	type FollowVia,
+} from './benchWorkflows.mts';
 import { executeTimed } from './timedExecution.mts';
 
-export type NetworkVia = 'LibreBOR node, defaults' | 'HTTP Request node, defaults' | 'plain keep-alive client, 5 connections';
+export type NetworkVia =
+	| 'LibreBOR node, defaults'
+	| 'HTTP Request node, defaults'
+	| 'plain keep-alive client, 5 connections';
 
-export const NETWORK_VIAS: NetworkVia[] = ['LibreBOR node, defaults', 'HTTP Request node, defaults', 'plain keep-alive client, 5 connections'];
+export const NETWORK_VIAS: NetworkVia[] = [
+	'LibreBOR node, defaults',
+	'HTTP Request node, defaults',
+	'plain keep-alive client, 5 connections',
+];
 export const JOB_SIZES = [50, 200, 1000];
 export const ROUND_TRIPS_MS = [0, 60];
 export const RATE_LIMIT_PER_SECOND = 20;
@@ -32,32 +44,52 @@ export interface NetworkRun {
 
 type N8nVia = Exclude<NetworkVia, 'plain keep-alive client, 5 connections'>;
 /** Workflow ids as n8n makes them: 16 letters and digits. */
-const workflowId = (via: N8nVia, items: number) => `netfollow${via === 'LibreBOR node, defaults' ? 'lb' : 'hr'}${items}`.padEnd(16, '0');
+const workflowId = (via: N8nVia, items: number) =>
+	`netfollow${via === 'LibreBOR node, defaults' ? 'lb' : 'hr'}${items}`.padEnd(16, '0');
 
-async function runOnce(folder: N8nUserFolder, sim: BenchSimulator, baseUrl: string, via: NetworkVia, nifs: string[]) {
+async function runOnce(
+	folder: N8nUserFolder,
+	sim: BenchSimulator,
+	baseUrl: string,
+	via: NetworkVia,
+	nifs: string[],
+) {
 	if (via === 'plain keep-alive client, 5 connections') {
-		const client = new PlainLibreBorClient({ baseUrl, credentials: sim.credentials, reuseConnections: true });
+		const client = new PlainLibreBorClient({
+			baseUrl,
+			credentials: sim.credentials,
+			reuseConnections: true,
+		});
 		let failedItems = 0;
 		const started = performance.now();
 		await inParallel(nifs.length, 5, async (index) => {
-			await client.send('POST', '/alerts/follow/', { nif: nifs[index], type: 'company' }).catch(() => failedItems++);
+			await client
+				.send('POST', '/alerts/follow/', { nif: nifs[index], type: 'company' })
+				.catch(() => failedItems++);
 		});
 		const ms = performance.now() - started;
 		await client.close();
 		return { ms, failedItems };
 	}
-	const watched = async () => ((await sim.process.control('GET', 'state')) as { watchlistSize: number }).watchlistSize;
+	const watched = async () =>
+		((await sim.process.control('GET', 'state')) as { watchlistSize: number }).watchlistSize;
 	const before = await watched();
 	const started = performance.now();
 	try {
 		const execution = await executeTimed(folder, workflowId(via, nifs.length));
 		const items = nodeOutputItems(execution.run, MEASURED_NODE);
-		const failed = nodeError(execution.run, MEASURED_NODE) ? nifs.length - items.filter((item) => !item.error).length : items.filter((item) => item.error).length;
-		const ms = execution.run.data.resultData.runData[MEASURED_NODE]?.[0]?.executionTime ?? execution.wallMs;
+		const failed = nodeError(execution.run, MEASURED_NODE)
+			? nifs.length - items.filter((item) => !item.error).length
+			: items.filter((item) => item.error).length;
+		const ms =
+			execution.run.data.resultData.runData[MEASURED_NODE]?.[0]?.executionTime ?? execution.wallMs;
 		return { ms, failedItems: failed };
 	} catch {
 		// A failed execution (the HTTP Request node under a rate limit): count what the simulator followed.
-		return { ms: performance.now() - started, failedItems: nifs.length - ((await watched()) - before) };
+		return {
+			ms: performance.now() - started,
+			failedItems: nifs.length - ((await watched()) - before),
+		};
 	}
 }
 
@@ -66,7 +98,11 @@ async function runOnce(folder: N8nUserFolder, sim: BenchSimulator, baseUrl: stri
  * by half the round trip each way, so connection and TLS set-up pay it as on a real network.
  * Then the same under the simulator's rate limit. One run of each.
  */
-export async function networkRuns(folder: N8nUserFolder, sim: BenchSimulator, jobSizes = JOB_SIZES): Promise<NetworkRun[]> {
+export async function networkRuns(
+	folder: N8nUserFolder,
+	sim: BenchSimulator,
+	jobSizes = JOB_SIZES,
+): Promise<NetworkRun[]> {
 	const proxy = await startDelayProxy(sim.baseUrl, 0);
 	const access = { baseUrl: proxy.baseUrl, credentials: sim.credentials };
 	await importCredentials(folder, benchCredentials(access));
@@ -79,7 +115,10 @@ export async function networkRuns(folder: N8nUserFolder, sim: BenchSimulator, jo
 		),
 	);
 	const conditions = [
-		...ROUND_TRIPS_MS.map((roundTripMs) => ({ roundTripMs, rateLimitPerSecond: undefined as number | undefined })),
+		...ROUND_TRIPS_MS.map((roundTripMs) => ({
+			roundTripMs,
+			rateLimitPerSecond: undefined as number | undefined,
+		})),
 		{ roundTripMs: RATE_LIMITED_ROUND_TRIP_MS, rateLimitPerSecond: RATE_LIMIT_PER_SECOND },
 	];
 	const runs: NetworkRun[] = [];
@@ -89,12 +128,36 @@ export async function networkRuns(folder: N8nUserFolder, sim: BenchSimulator, jo
 			for (const items of jobSizes) {
 				for (const via of NETWORK_VIAS) {
 					await sim.reset();
-					await sim.process.control('POST', 'settings', { rateLimitPerSecond: rateLimitPerSecond ?? null });
-					const { ms, failedItems } = await runOnce(folder, sim, proxy.baseUrl, via, companyNifs(items));
-					const traffic = (await sim.process.control('GET', 'traffic')) as { throttled: number; admitted: number; maxInFlight: number };
-					const run = { via, roundTripMs, rateLimitPerSecond, items, ms, failedItems, requests: traffic.throttled + traffic.admitted, throttled: traffic.throttled, maxInFlight: traffic.maxInFlight };
+					await sim.process.control('POST', 'settings', {
+						rateLimitPerSecond: rateLimitPerSecond ?? null,
+					});
+					const { ms, failedItems } = await runOnce(
+						folder,
+						sim,
+						proxy.baseUrl,
+						via,
+						companyNifs(items),
+					);
+					const traffic = (await sim.process.control('GET', 'traffic')) as {
+						throttled: number;
+						admitted: number;
+						maxInFlight: number;
+					};
+					const run = {
+						via,
+						roundTripMs,
+						rateLimitPerSecond,
+						items,
+						ms,
+						failedItems,
+						requests: traffic.throttled + traffic.admitted,
+						throttled: traffic.throttled,
+						maxInFlight: traffic.maxInFlight,
+					};
 					runs.push(run);
-					console.log(`  ${via}, ${items} items, ${roundTripMs} ms${rateLimitPerSecond ? `, ${rateLimitPerSecond} req/s` : ''}: ${Math.round(ms)} ms, ${failedItems} failed, ${run.throttled}/${run.requests} answered 429, ${run.maxInFlight} in flight at most`);
+					console.log(
+						`  ${via}, ${items} items, ${roundTripMs} ms${rateLimitPerSecond ? `, ${rateLimitPerSecond} req/s` : ''}: ${Math.round(ms)} ms, ${failedItems} failed, ${run.throttled}/${run.requests} answered 429, ${run.maxInFlight} in flight at most`,
+					);
 				}
 			}
 		}

@@ -5,7 +5,14 @@ import { createN8nUserFolder, type N8nUserFolder } from '../../../test/e2e/n8nUs
 import { companyNifs } from '../nifs.mts';
 import { BenchSimulator } from '../simulatorControl.mts';
 import { PlainLibreBorClient } from '../undiciClient.mts';
-import { benchCredentials, downloadWorkflow, followWorkflow, MEASURED_NODE, type DownloadVia, type FollowVia } from './benchWorkflows.mts';
+import {
+	benchCredentials,
+	downloadWorkflow,
+	followWorkflow,
+	MEASURED_NODE,
+	type DownloadVia,
+	type FollowVia,
+} from './benchWorkflows.mts';
 import { DOWNLOAD_BYTES_PER_SECOND, DOWNLOAD_FILE_BYTES } from '../downloadConditions.mts';
 import { executeTimed } from './timedExecution.mts';
 import { networkRuns, type NetworkRun } from './networkRuns.mts';
@@ -35,15 +42,32 @@ export interface RealN8nResult {
 }
 
 /** Workflow ids as n8n makes them: 16 letters and digits. */
-const workflowId = (name: string) => name.replace(/[^A-Za-z0-9]/g, '').padEnd(16, '0').slice(0, 16);
-const followId = (via: FollowVia, items: number) => workflowId(`follow${via === 'LibreBOR node' ? 'lb' : 'hr'}${items}x`);
-const downloadId = (via: DownloadVia) => workflowId(`download${via === 'LibreBOR node' ? 'lb' : via === 'HTTP Request node' ? 'hr' : 'none'}`);
+const workflowId = (name: string) =>
+	name
+		.replace(/[^A-Za-z0-9]/g, '')
+		.padEnd(16, '0')
+		.slice(0, 16);
+const followId = (via: FollowVia, items: number) =>
+	workflowId(`follow${via === 'LibreBOR node' ? 'lb' : 'hr'}${items}x`);
+const downloadId = (via: DownloadVia) =>
+	workflowId(
+		`download${via === 'LibreBOR node' ? 'lb' : via === 'HTTP Request node' ? 'hr' : 'none'}`,
+	);
 
-async function followRuns(folder: N8nUserFolder, sim: BenchSimulator, items: number, repetitions: number): Promise<FollowRun[]> {
+async function followRuns(
+	folder: N8nUserFolder,
+	sim: BenchSimulator,
+	items: number,
+	repetitions: number,
+): Promise<FollowRun[]> {
 	const nifs = companyNifs(items);
 	await importWorkflows(
 		folder,
-		VIAS.flatMap((via) => [items, 1].map((count) => followWorkflow(followId(via, count), via, sim, nifs.slice(0, count)))),
+		VIAS.flatMap((via) =>
+			[items, 1].map((count) =>
+				followWorkflow(followId(via, count), via, sim, nifs.slice(0, count)),
+			),
+		),
 	);
 	const runs: FollowRun[] = [];
 	for (let round = 0; round < repetitions; round++) {
@@ -53,26 +77,50 @@ async function followRuns(folder: N8nUserFolder, sim: BenchSimulator, items: num
 				await sim.reset();
 				const execution = await executeTimed(folder, followId(via, count));
 				const output = nodeOutputItems(execution.run, MEASURED_NODE);
-				if (output.length !== count || output.some((item) => item.error)) throw new Error(`${via} did not follow ${count} companies`);
+				if (output.length !== count || output.some((item) => item.error))
+					throw new Error(`${via} did not follow ${count} companies`);
 				const nodeMs = execution.run.data.resultData.runData[MEASURED_NODE][0].executionTime ?? NaN;
 				runs.push({ via, items: count, wallMs: execution.wallMs, nodeMs });
-				console.log(`  ${via}, ${count} items: ${Math.round(execution.wallMs)} ms (node ${nodeMs} ms)`);
+				console.log(
+					`  ${via}, ${count} items: ${Math.round(execution.wallMs)} ms (node ${nodeMs} ms)`,
+				);
 			}
 		}
 	}
 	return runs;
 }
 
-async function downloadRuns(folder: N8nUserFolder, sim: BenchSimulator, repetitions: number): Promise<DownloadRun[]> {
-	await sim.configure({ latencyMs: 0, documentSizeBytes: DOWNLOAD_FILE_BYTES, downloadBytesPerSecond: DOWNLOAD_BYTES_PER_SECOND });
-	const client = new PlainLibreBorClient({ baseUrl: sim.baseUrl, credentials: sim.credentials, reuseConnections: true });
-	const ordered = (await client.send('POST', '/documents/order/', { nif: 'B64717838', type: 'accounts', year: '2023' })) as { document_id: string };
-	const { document } = (await client.send('GET', `/documents/${ordered.document_id}/`)) as { document: { download_link: string } };
+async function downloadRuns(
+	folder: N8nUserFolder,
+	sim: BenchSimulator,
+	repetitions: number,
+): Promise<DownloadRun[]> {
+	await sim.configure({
+		latencyMs: 0,
+		documentSizeBytes: DOWNLOAD_FILE_BYTES,
+		downloadBytesPerSecond: DOWNLOAD_BYTES_PER_SECOND,
+	});
+	const client = new PlainLibreBorClient({
+		baseUrl: sim.baseUrl,
+		credentials: sim.credentials,
+		reuseConnections: true,
+	});
+	const ordered = (await client.send('POST', '/documents/order/', {
+		nif: 'B64717838',
+		type: 'accounts',
+		year: '2023',
+	})) as { document_id: string };
+	const { document } = (await client.send('GET', `/documents/${ordered.document_id}/`)) as {
+		document: { download_link: string };
+	};
 	await client.close();
 	const target = { id: ordered.document_id, link: document.download_link };
 
 	const kinds: DownloadVia[] = ['no download (baseline)', ...VIAS];
-	await importWorkflows(folder, kinds.map((via) => downloadWorkflow(downloadId(via), via, target)));
+	await importWorkflows(
+		folder,
+		kinds.map((via) => downloadWorkflow(downloadId(via), via, target)),
+	);
 
 	const runs: DownloadRun[] = [];
 	for (let round = 0; round < repetitions; round++) {
@@ -94,7 +142,10 @@ async function downloadRuns(folder: N8nUserFolder, sim: BenchSimulator, repetiti
  * community packages: following companies with our node and with n8n's HTTP Request node, and
  * downloading a large document with each.
  */
-export async function measureInRealN8n(tarball: string, options: { items: number; repetitions: number; jobSizes: number[] }): Promise<RealN8nResult> {
+export async function measureInRealN8n(
+	tarball: string,
+	options: { items: number; repetitions: number; jobSizes: number[] },
+): Promise<RealN8nResult> {
 	const sim = await BenchSimulator.start();
 	const folder = await createN8nUserFolder();
 	try {

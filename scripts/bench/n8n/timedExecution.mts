@@ -26,9 +26,15 @@ function peakResidentBytes(pid: number): number | undefined {
  * Runs a workflow once with `n8n execute --id --rawOutput`, timing the whole command and sampling
  * the peak memory of the n8n process (the one that runs the nodes; Code nodes go to a task runner).
  */
-export async function executeTimed(folder: N8nUserFolder, workflowId: string, timeoutMs = 600_000): Promise<TimedExecution> {
+export async function executeTimed(
+	folder: N8nUserFolder,
+	workflowId: string,
+	timeoutMs = 600_000,
+): Promise<TimedExecution> {
 	const started = performance.now();
-	const n8n = await spawnN8n(folder, ['execute', `--id=${workflowId}`, '--rawOutput'], { label: `bench-${workflowId}` });
+	const n8n = await spawnN8n(folder, ['execute', `--id=${workflowId}`, '--rawOutput'], {
+		label: `bench-${workflowId}`,
+	});
 	let peakRssBytes = 0;
 	const sample = () => {
 		peakRssBytes = Math.max(peakRssBytes, peakResidentBytes(n8n.child.pid ?? -1) ?? 0);
@@ -40,7 +46,9 @@ export async function executeTimed(folder: N8nUserFolder, workflowId: string, ti
 		const wallMs = performance.now() - started;
 		const run = parseRunOutput(n8n.output.stdout);
 		if (code !== 0 || !run || run.data.resultData.error) {
-			throw new Error(`n8n execute --id=${workflowId} failed (exit code ${code}):\n${n8n.output.all.slice(-4000)}`);
+			throw new Error(
+				`n8n execute --id=${workflowId} failed (exit code ${code}):\n${n8n.output.all.slice(-4000)}`,
+			);
 		}
 		return { wallMs, run, peakRssBytes };
 	} finally {

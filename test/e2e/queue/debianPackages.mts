@@ -44,14 +44,19 @@ export function ensureQueuePackages(log: (message: string) => void = () => {}): 
 	// no password (GitHub's runners), never a prompt in the middle of a test run.
 	const asRoot = process.getuid?.() === 0;
 	if (!asRoot && !canSudoWithoutPassword()) {
-		throw new Error(`Queue mode needs ${missing.join(' and ')}: install them with apt-get install ${missing.join(' ')}`);
+		throw new Error(
+			`Queue mode needs ${missing.join(' and ')}: install them with apt-get install ${missing.join(' ')}`,
+		);
 	}
 	log(`Installing ${missing.join(', ')} from Debian's packages`);
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 	const aptGet = (args: string[]) =>
 		asRoot
 			? execFileSync('apt-get', args, { stdio: 'ignore', env })
-			: execFileSync('sudo', ['-n', '--preserve-env=DEBIAN_FRONTEND', 'apt-get', ...args], { stdio: 'ignore', env });
+			: execFileSync('sudo', ['-n', '--preserve-env=DEBIAN_FRONTEND', 'apt-get', ...args], {
+					stdio: 'ignore',
+					env,
+				});
 	aptGet(['update', '-qq']);
 	aptGet(['install', '-y', '-qq', '--no-install-recommends', ...missing]);
 }

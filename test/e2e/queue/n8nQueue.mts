@@ -71,7 +71,10 @@ export async function startN8nWorker(
 	const stop = async (signal: NodeJS.Signals, timeoutMs: number) => {
 		if (running) {
 			signalProcessGroup(started.child, signal);
-			const stopped = await Promise.race([started.exited.then(() => true), delay(timeoutMs, false)]);
+			const stopped = await Promise.race([
+				started.exited.then(() => true),
+				delay(timeoutMs, false),
+			]);
 			if (!stopped) signalProcessGroup(started.child, 'SIGKILL');
 			await started.exited;
 		}

@@ -40,7 +40,16 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
 	run('initdb', ['-D', dataFolder, '-U', databaseUser, '--auth=trust', '--no-sync', '-E', 'UTF8']);
 	const port = await findFreePort();
 	const serverOptions = `-p ${port} -k ${root} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=100`;
-	run('pg_ctl', ['-D', dataFolder, '-l', path.join(root, 'server.log'), '-o', serverOptions, '-w', 'start']);
+	run('pg_ctl', [
+		'-D',
+		dataFolder,
+		'-l',
+		path.join(root, 'server.log'),
+		'-o',
+		serverOptions,
+		'-w',
+		'start',
+	]);
 
 	return {
 		port,

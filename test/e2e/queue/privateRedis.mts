@@ -28,7 +28,18 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
 	const port = await findFreePort();
 	const child = spawn(
 		'redis-server',
-		['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
+		[
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--daemonize',
+			'no',
+		],
 		{ stdio: 'ignore' },
 	);
 	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -2,7 +2,13 @@ import { installCommunityPackage } from '../communityPackage.mts';
 import { packedLibreBorPackage } from '../libreBorPackage.mts';
 import type { N8nServer } from '../n8nServer.mts';
 import { createN8nUserFolder, type N8nUserFolder } from '../n8nUserFolder.mts';
-import { startN8nWorker, startQueueMain, startQueueServices, type N8nWorker, type QueueServices } from './n8nQueue.mts';
+import {
+	startN8nWorker,
+	startQueueMain,
+	startQueueServices,
+	type N8nWorker,
+	type QueueServices,
+} from './n8nQueue.mts';
 
 /**
  * n8n in queue mode with this package: a private Postgres and Redis, a main process, and workers,
@@ -51,13 +57,14 @@ export async function startQueueCluster(options: QueueClusterOptions = {}): Prom
 	const { workerCount = 2, log } = options;
 	const tarball = options.tarball ?? (await packedLibreBorPackage()).tarball;
 	const services = await startQueueServices(log);
-	const folders = await userFoldersWithPackage(workerCount + 1, tarball, { ...services.n8nEnv, ...options.env }).catch(
-		async (error: unknown) => {
-			// Postgres and Redis already run: stop them rather than leave them behind.
-			await services.stop();
-			throw error;
-		},
-	);
+	const folders = await userFoldersWithPackage(workerCount + 1, tarball, {
+		...services.n8nEnv,
+		...options.env,
+	}).catch(async (error: unknown) => {
+		// Postgres and Redis already run: stop them rather than leave them behind.
+		await services.stop();
+		throw error;
+	});
 	const [mainFolder, ...workerFolders] = folders;
 	const cluster: QueueCluster = {
 		services,
@@ -73,7 +80,11 @@ export async function startQueueCluster(options: QueueClusterOptions = {}): Prom
 			cluster.main = undefined;
 		},
 		workerOfExecution: () =>
-			new Map(cluster.workers.flatMap((worker) => worker.startedExecutionIds().map((id) => [id, worker.name]))),
+			new Map(
+				cluster.workers.flatMap((worker) =>
+					worker.startedExecutionIds().map((id) => [id, worker.name]),
+				),
+			),
 		stop: async () => {
 			await cluster.stopMain();
 			await Promise.allSettled(cluster.workers.map(async (worker) => await worker.stop()));
@@ -85,9 +96,12 @@ export async function startQueueCluster(options: QueueClusterOptions = {}): Prom
 		// The main process runs the database migrations; workers start on a migrated database.
 		await cluster.startMain();
 		const started = await Promise.allSettled(
-			workerFolders.map(async (folder, index) => await startN8nWorker(`worker-${index + 1}`, folder, services)),
+			workerFolders.map(
+				async (folder, index) => await startN8nWorker(`worker-${index + 1}`, folder, services),
+			),
 		);
-		for (const result of started) if (result.status === 'fulfilled') cluster.workers.push(result.value);
+		for (const result of started)
+			if (result.status === 'fulfilled') cluster.workers.push(result.value);
 		const failed = started.find((result) => result.status === 'rejected');
 		if (failed) throw failed.reason;
 	} catch (error) {

@@ -1,11 +1,26 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { listUnreadAlerts } from '../../api/alerts';
-import { alertPassesFilter, readAlertFilterOptions, resolveAlertFilter } from '../../helpers/alertFilter';
+import {
+	alertPassesFilter,
+	readAlertFilterOptions,
+	resolveAlertFilter,
+} from '../../helpers/alertFilter';
 import { alertToEntries, entryMatchesLabels } from '../../helpers/alerts';
 import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
 import { alertFilterFields } from '../alertFilterFields';
-import { optionsCollection, readLimit, readRequestOptions, returnAllFields, timeoutOption } from '../commonOptions';
+import {
+	optionsCollection,
+	readLimit,
+	readRequestOptions,
+	returnAllFields,
+	timeoutOption,
+} from '../commonOptions';
 
 const showFor = { resource: ['alert'], operation: ['getMany'] };
 
@@ -44,7 +59,12 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const limit = readLimit(this, itemIndex);
 		const output = this.getNodeParameter('output', itemIndex) as 'alert' | 'entry';
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		const filterOptions = readAlertFilterOptions(this.getNode(), options, this.getTimezone(), itemIndex);
+		const filterOptions = readAlertFilterOptions(
+			this.getNode(),
+			options,
+			this.getTimezone(),
+			itemIndex,
+		);
 		const filter = await resolveAlertFilter.call(this, filterOptions, { itemIndex, timeoutMs });
 
 		const listing = await listUnreadAlerts.call(this, itemIndex, timeoutMs);
@@ -52,11 +72,18 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const alerts = listing.filter((alert) => alertPassesFilter(alert, filter));
 		const records: IDataObject[] =
 			output === 'entry'
-				? alerts.flatMap((alert) => alertToEntries(alert).filter((entry) => entryMatchesLabels(entry, filter.labels)))
+				? alerts.flatMap((alert) =>
+						alertToEntries(alert).filter((entry) => entryMatchesLabels(entry, filter.labels)),
+					)
 				: alerts;
 		// Wrapped here, so that a record with its own `json` key is never taken for an item.
 		return pairRecords(itemIndex, records.slice(0, limit));
 	});
-	if (sawNoAlerts) this.addExecutionHints({ message: NO_UNREAD_ALERTS_HINT, type: 'info', location: 'outputPane' });
+	if (sawNoAlerts)
+		this.addExecutionHints({
+			message: NO_UNREAD_ALERTS_HINT,
+			type: 'info',
+			location: 'outputPane',
+		});
 	return results;
 }

@@ -6,9 +6,7 @@ import { optionsCollection, readRequestOptions, timeoutOption } from '../commonO
 
 const showFor = { resource: ['alert'], operation: ['markAllAsRead'] };
 
-export const description: INodeProperties[] = [
-	optionsCollection(showFor, [timeoutOption]),
-];
+export const description: INodeProperties[] = [optionsCollection(showFor, [timeoutOption])];
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const { timeoutMs } = readRequestOptions(this);

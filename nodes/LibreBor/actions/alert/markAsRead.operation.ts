@@ -4,7 +4,13 @@ import { markAlertAsRead } from '../../api/alerts';
 import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
 import { readAlertId } from '../../helpers/identifierParameters';
 import { alertLocator, byVersion } from '../versionedFields';
-import { budgetOption, concurrencyOption, optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
+import {
+	budgetOption,
+	concurrencyOption,
+	optionsCollection,
+	readRequestOptions,
+	timeoutOption,
+} from '../commonOptions';
 
 const showFor = { resource: ['alert'], operation: ['markAsRead'] };
 
@@ -18,7 +24,8 @@ export const description: INodeProperties[] = [
 			required: true,
 			default: '',
 			placeholder: 'e.g. 3f1c2b9e-8d4a-4c6b-9f0e-2a7d5c1b8e34',
-			description: 'The ID (a UUID) of the alert to mark as read, as given by Get Many or the trigger',
+			description:
+				'The ID (a UUID) of the alert to mark as read, as given by Get Many or the trigger',
 		},
 		alertLocator,
 	),

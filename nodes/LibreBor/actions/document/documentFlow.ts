@@ -32,7 +32,12 @@ export async function waitUntilFinished(
 				},
 			);
 		}
-		await waitUnlessCancelled(this, settings.pollIntervalMs, `Waiting for document ${documentId}`, settings.itemIndex);
+		await waitUnlessCancelled(
+			this,
+			settings.pollIntervalMs,
+			`Waiting for document ${documentId}`,
+			settings.itemIndex,
+		);
 	}
 }
 
@@ -57,7 +62,10 @@ export function requireDownloadLink(
 }
 
 export function accountsFileName(nif: unknown, year: unknown, documentId: string): string {
-	return typeof nif === 'string' && nif && (typeof year === 'number' || typeof year === 'string') && year
+	return typeof nif === 'string' &&
+		nif &&
+		(typeof year === 'number' || typeof year === 'string') &&
+		year
 		? `cuentas-anuales-${nif}-${year}.pdf`
 		: `cuentas-anuales-${documentId}.pdf`;
 }

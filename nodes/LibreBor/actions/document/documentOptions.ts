@@ -70,7 +70,12 @@ export function readWaitSettings(context: IExecuteFunctions, itemIndex: number):
 	const pollInterval = readNumericOption(
 		node,
 		context.getNodeParameter('options.pollInterval', itemIndex, DEFAULT_POLL_INTERVAL_S),
-		{ label: pollIntervalOption.displayName, fallback: DEFAULT_POLL_INTERVAL_S, minimum: 1, consequence },
+		{
+			label: pollIntervalOption.displayName,
+			fallback: DEFAULT_POLL_INTERVAL_S,
+			minimum: 1,
+			consequence,
+		},
 		itemIndex,
 	);
 	const maxWait = readNumericOption(

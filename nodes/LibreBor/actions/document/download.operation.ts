@@ -2,7 +2,13 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { pairWith, runForEachItem } from '../../helpers/itemRunner';
 import { readDocumentId } from '../../helpers/identifierParameters';
-import { budgetOption, concurrencyOption, optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
+import {
+	budgetOption,
+	concurrencyOption,
+	optionsCollection,
+	readRequestOptions,
+	timeoutOption,
+} from '../commonOptions';
 import { accountsFileName, downloadFinishedDocument, waitUntilFinished } from './documentFlow';
 import {
 	binaryPropertyOption,
@@ -18,7 +24,11 @@ const showFor = { resource: ['document'], operation: ['download'] };
 
 export const description: INodeProperties[] = [
 	...documentIdFields('download'),
-	{ ...binaryPropertyOption('binaryPropertyName'), required: true, displayOptions: { show: showFor } },
+	{
+		...binaryPropertyOption('binaryPropertyName'),
+		required: true,
+		displayOptions: { show: showFor },
+	},
 	optionsCollection(showFor, [
 		pollIntervalOption,
 		maxWaitOption,
@@ -36,13 +46,19 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
 		const waitSettings = readWaitSettings(this, itemIndex);
 		const maxBytes = readMaxDownloadBytes(this, itemIndex);
-		const record = await waitUntilFinished.call(this, documentId, { ...waitSettings, itemIndex, timeoutMs });
+		const record = await waitUntilFinished.call(this, documentId, {
+			...waitSettings,
+			itemIndex,
+			timeoutMs,
+		});
 		const file = await downloadFinishedDocument.call(this, documentId, record, {
 			itemIndex,
 			timeoutMs,
 			maxBytes,
 			fallbackFileName: accountsFileName(record.nif, record.year, documentId),
 		});
-		return pairWith(itemIndex, [{ json: { ...record, document_id: documentId }, binary: { [binaryPropertyName]: file } }]);
+		return pairWith(itemIndex, [
+			{ json: { ...record, document_id: documentId }, binary: { [binaryPropertyName]: file } },
+		]);
 	});
 }

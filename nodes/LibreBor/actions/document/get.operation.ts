@@ -3,7 +3,13 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { getDocument } from '../../api/documents';
 import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
 import { readDocumentId } from '../../helpers/identifierParameters';
-import { budgetOption, concurrencyOption, optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
+import {
+	budgetOption,
+	concurrencyOption,
+	optionsCollection,
+	readRequestOptions,
+	timeoutOption,
+} from '../commonOptions';
 import { documentIdFields } from './documentIdField';
 
 const showFor = { resource: ['document'], operation: ['get'] };

@@ -1,11 +1,27 @@
-import { NodeOperationError, type IDataObject, type IExecuteFunctions, type INodeExecutionData, type INodeProperties } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { pairWith, runForEachItem } from '../../helpers/itemRunner';
 import { orderKey, orderLedger } from '../../helpers/orderLedger';
 import { orderIntents } from '../../helpers/orderIntents';
 import { byVersion } from '../versionedFields';
-import { companyFields, optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
-import { binaryPropertyOption, maxDownloadSizeOption, maxWaitOption, pollIntervalOption } from './documentOptions';
+import {
+	companyFields,
+	optionsCollection,
+	readRequestOptions,
+	timeoutOption,
+} from '../commonOptions';
+import {
+	binaryPropertyOption,
+	maxDownloadSizeOption,
+	maxWaitOption,
+	pollIntervalOption,
+} from './documentOptions';
 import { CREDENTIAL_TYPE } from '../../transport/request';
 import { orderMemory, type RememberedOrder } from '../../helpers/workflowOrderMemory';
 import {
@@ -29,7 +45,8 @@ const yearField: INodeProperties = {
 	required: true,
 	typeOptions: { minValue: 1990, numberPrecision: 0 },
 	default: '',
-	description: 'Fiscal year of the annual accounts (balance sheet, income statement, equity changes and notes)',
+	description:
+		'Fiscal year of the annual accounts (balance sheet, income statement, equity changes and notes)',
 };
 
 export const description: INodeProperties[] = [
@@ -51,66 +68,73 @@ export const description: INodeProperties[] = [
 		{ ...yearField, default: '', placeholder: `e.g. ${new Date().getFullYear() - 1}` },
 	),
 	optionsCollection(showFor, [
-			{
-				displayName: 'Send Email',
-				name: 'sendEmail',
-				type: 'boolean',
-				default: false,
-				description: 'Whether LibreBOR should also e-mail you about the ordered document',
-			},
-			{
-				displayName: 'Wait for Completion',
-				name: 'waitForCompletion',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to wait until the document is ready and output its status and download link',
-			},
-			{
-				displayName: 'Download',
-				name: 'download',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to wait until the document is ready and output the file as binary data',
-			},
-			pollIntervalOption,
-			maxWaitOption,
-			maxDownloadSizeOption,
-			binaryPropertyOption('binaryPropertyName'),
-			{
-				displayName: 'Max Orders per Execution',
-				name: 'maxOrders',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: DEFAULT_MAX_ORDERS,
-				description:
-					'Safety limit: the node refuses, before spending anything, to place more orders than this in one workflow execution. Defaults to 1 when an AI agent uses the node as a tool.',
-			},
-			{
-				displayName: 'Max Orders per Hour',
-				name: 'maxOrdersPerHour',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: DEFAULT_MAX_ORDERS_PER_HOUR,
-				description:
-					'Safety limit across executions: the node refuses, before spending anything, to let this workflow place more orders than this in any rolling hour',
-			},
-			{
-				displayName: 'Order Memory (Hours)',
-				name: 'orderMemoryHours',
-				type: 'number',
-				typeOptions: { minValue: 0 },
-				default: DEFAULT_ORDER_MEMORY_HOURS,
-				description:
-					'An order for a NIF and year that this workflow placed within this many hours is reused (reused_order: true, the same document_id) instead of being placed and paid again, also by a later execution or a retry. 0 turns this off.',
-			},
-			timeoutOption,
-		]),
+		{
+			displayName: 'Send Email',
+			name: 'sendEmail',
+			type: 'boolean',
+			default: false,
+			description: 'Whether LibreBOR should also e-mail you about the ordered document',
+		},
+		{
+			displayName: 'Wait for Completion',
+			name: 'waitForCompletion',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to wait until the document is ready and output its status and download link',
+		},
+		{
+			displayName: 'Download',
+			name: 'download',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to wait until the document is ready and output the file as binary data',
+		},
+		pollIntervalOption,
+		maxWaitOption,
+		maxDownloadSizeOption,
+		binaryPropertyOption('binaryPropertyName'),
+		{
+			displayName: 'Max Orders per Execution',
+			name: 'maxOrders',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: DEFAULT_MAX_ORDERS,
+			description:
+				'Safety limit: the node refuses, before spending anything, to place more orders than this in one workflow execution. Defaults to 1 when an AI agent uses the node as a tool.',
+		},
+		{
+			displayName: 'Max Orders per Hour',
+			name: 'maxOrdersPerHour',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: DEFAULT_MAX_ORDERS_PER_HOUR,
+			description:
+				'Safety limit across executions: the node refuses, before spending anything, to let this workflow place more orders than this in any rolling hour',
+		},
+		{
+			displayName: 'Order Memory (Hours)',
+			name: 'orderMemoryHours',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: DEFAULT_ORDER_MEMORY_HOURS,
+			description:
+				'An order for a NIF and year that this workflow placed within this many hours is reused (reused_order: true, the same document_id) instead of being placed and paid again, also by a later execution or a retry. 0 turns this off.',
+		},
+		timeoutOption,
+	]),
 ];
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const { timeoutMs } = readRequestOptions(this);
 	const ledger = orderLedger(this.getExecutionId());
-	const memoryHours = readOrderLimit(this, 'options.orderMemoryHours', 'Order Memory (Hours)', DEFAULT_ORDER_MEMORY_HOURS, 0);
+	const memoryHours = readOrderLimit(
+		this,
+		'options.orderMemoryHours',
+		'Order Memory (Hours)',
+		DEFAULT_ORDER_MEMORY_HOURS,
+		0,
+	);
 	const memory = await orderMemory(this, memoryHours * HOUR_MS, CREDENTIAL_TYPE);
 	const intents = orderIntents(this, memory.account, memoryHours * HOUR_MS);
 	const inputs = readOrderInputs(this);
@@ -138,8 +162,17 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		}
 		const outcome =
 			'remembered' in claim
-				? completeOrder.call(this, input, rememberedJson(input, claim.remembered), itemIndex, timeoutMs)
-				: placeOrderOnce.call(this, { ...input, key }, itemIndex, timeoutMs, claim, { memory, intents });
+				? completeOrder.call(
+						this,
+						input,
+						rememberedJson(input, claim.remembered),
+						itemIndex,
+						timeoutMs,
+					)
+				: placeOrderOnce.call(this, { ...input, key }, itemIndex, timeoutMs, claim, {
+						memory,
+						intents,
+					});
 		if ('settle' in claim) ledger.sent++;
 		ledger.outcomes.set(key, outcome);
 		const { json, binary } = await outcome;
@@ -160,7 +193,12 @@ function rememberedJson(input: OrderInput, order: RememberedOrder): IDataObject 
 }
 
 /** An item repeating an order that failed earlier in this execution fails too, as itself. */
-function notSentAgain(context: IExecuteFunctions, error: unknown, input: OrderInput, itemIndex: number) {
+function notSentAgain(
+	context: IExecuteFunctions,
+	error: unknown,
+	input: OrderInput,
+	itemIndex: number,
+) {
 	const { message, description } = error as Error & { description?: string | null };
 	return new NodeOperationError(context.getNode(), message, {
 		itemIndex,

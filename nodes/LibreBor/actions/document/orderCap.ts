@@ -28,7 +28,11 @@ export function readOrderInputs(context: IExecuteFunctions): Array<OrderInput | 
 		try {
 			const input = {
 				nif: readNif(context, itemIndex),
-				year: validateYear(context.getNode(), context.getNodeParameter('year', itemIndex), itemIndex),
+				year: validateYear(
+					context.getNode(),
+					context.getNodeParameter('year', itemIndex),
+					itemIndex,
+				),
 			};
 			readCompletionSettings(context, itemIndex);
 			return input;
@@ -40,7 +44,13 @@ export function readOrderInputs(context: IExecuteFunctions): Array<OrderInput | 
 }
 
 /** A limit set by an expression must still be a number: a typo must never lift it. */
-export function readOrderLimit(context: IExecuteFunctions, parameter: string, label: string, fallback: number, minimum: number): number {
+export function readOrderLimit(
+	context: IExecuteFunctions,
+	parameter: string,
+	label: string,
+	fallback: number,
+	minimum: number,
+): number {
 	return readNumericOption(context.getNode(), context.getNodeParameter(parameter, 0, fallback), {
 		label,
 		fallback,
@@ -67,7 +77,13 @@ export function enforceOrderCap(
 		isToolMode(context) ? DEFAULT_MAX_ORDERS_AS_TOOL : DEFAULT_MAX_ORDERS,
 		1,
 	);
-	const maxPerHour = readOrderLimit(context, 'options.maxOrdersPerHour', 'Max Orders per Hour', DEFAULT_MAX_ORDERS_PER_HOUR, 1);
+	const maxPerHour = readOrderLimit(
+		context,
+		'options.maxOrdersPerHour',
+		'Max Orders per Hour',
+		DEFAULT_MAX_ORDERS_PER_HOUR,
+		1,
+	);
 	const newKeys = new Set(
 		inputs
 			.filter((input): input is OrderInput => !(input instanceof Error))

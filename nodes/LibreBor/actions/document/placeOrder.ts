@@ -2,7 +2,12 @@ import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8
 
 import { orderAnnualAccounts } from '../../api/documents';
 import type { OrderOutcome } from '../../helpers/orderLedger';
-import { accountsFileName, downloadFinishedDocument, requireDownloadLink, waitUntilFinished } from './documentFlow';
+import {
+	accountsFileName,
+	downloadFinishedDocument,
+	requireDownloadLink,
+	waitUntilFinished,
+} from './documentFlow';
 import { readMaxDownloadBytes, readWaitSettings } from './documentOptions';
 import type { OrderInput } from './orderCap';
 
@@ -21,12 +26,22 @@ export async function placeOrder(
 	let documentId: string | undefined;
 	let answer: IDataObject;
 	try {
-		answer = await orderAnnualAccounts.call(this, { ...input, sendEmail }, { itemIndex, timeoutMs });
+		answer = await orderAnnualAccounts.call(
+			this,
+			{ ...input, sendEmail },
+			{ itemIndex, timeoutMs },
+		);
 		documentId = String(answer.document_id);
 	} finally {
 		onPlaced(documentId);
 	}
-	return await completeOrder.call(this, input, { ...answer, nif: input.nif, year: input.year }, itemIndex, timeoutMs);
+	return await completeOrder.call(
+		this,
+		input,
+		{ ...answer, nif: input.nif, year: input.year },
+		itemIndex,
+		timeoutMs,
+	);
 }
 
 /**
@@ -35,12 +50,18 @@ export async function placeOrder(
  */
 export function readCompletionSettings(context: IExecuteFunctions, itemIndex: number) {
 	const download = context.getNodeParameter('options.download', itemIndex, false) as boolean;
-	const wait = download || (context.getNodeParameter('options.waitForCompletion', itemIndex, false) as boolean);
+	const wait =
+		download ||
+		(context.getNodeParameter('options.waitForCompletion', itemIndex, false) as boolean);
 	return {
 		download,
 		waitSettings: wait ? readWaitSettings(context, itemIndex) : undefined,
 		maxBytes: download ? readMaxDownloadBytes(context, itemIndex) : 0,
-		binaryPropertyName: context.getNodeParameter('options.binaryPropertyName', itemIndex, 'data') as string,
+		binaryPropertyName: context.getNodeParameter(
+			'options.binaryPropertyName',
+			itemIndex,
+			'data',
+		) as string,
 	};
 }
 
@@ -52,7 +73,10 @@ export async function completeOrder(
 	itemIndex: number,
 	timeoutMs: number,
 ): Promise<OrderOutcome> {
-	const { download, waitSettings, maxBytes, binaryPropertyName } = readCompletionSettings(this, itemIndex);
+	const { download, waitSettings, maxBytes, binaryPropertyName } = readCompletionSettings(
+		this,
+		itemIndex,
+	);
 	if (!waitSettings) return { json };
 
 	const documentId = String(json.document_id);
@@ -71,7 +95,12 @@ export async function completeOrder(
 		});
 		return { json, binary: { [binaryPropertyName]: file } };
 	} catch (error) {
-		throw namingThePlacedOrder(this, error as Error & { description?: string }, documentId, itemIndex);
+		throw namingThePlacedOrder(
+			this,
+			error as Error & { description?: string },
+			documentId,
+			itemIndex,
+		);
 	}
 }
 

@@ -20,7 +20,7 @@ function sentByAnotherAttempt(context: IExecuteFunctions, input: OrderInput, ite
 		{
 			itemIndex,
 			description:
-				"No new order was sent, so the accounts are not paid for twice. That execution is still placing the order on another n8n process or worker, or it was stopped (or its worker died) before its outcome was saved. Once it has finished, a new run reuses its order. If it stopped, find the document ID in LibreBOR's user panel, Documents, and use Document > Download; if LibreBOR shows no such order, set \"Order Memory (Hours)\" to 0 for one run to order it again.",
+				'No new order was sent, so the accounts are not paid for twice. That execution is still placing the order on another n8n process or worker, or it was stopped (or its worker died) before its outcome was saved. Once it has finished, a new run reuses its order. If it stopped, find the document ID in LibreBOR\'s user panel, Documents, and use Document > Download; if LibreBOR shows no such order, set "Order Memory (Hours)" to 0 for one run to order it again.',
 		},
 	);
 }
@@ -60,7 +60,9 @@ export async function placeOrderOnce(
 		});
 	if (verdict !== 'send') {
 		claim.abandon();
-		throw verdict === 'sentByAnother' ? sentByAnotherAttempt(this, input, itemIndex) : notRecorded(this, input, itemIndex);
+		throw verdict === 'sentByAnother'
+			? sentByAnotherAttempt(this, input, itemIndex)
+			: notRecorded(this, input, itemIndex);
 	}
 	let placedId: string | undefined;
 	const placing = placeOrder.call(this, input, itemIndex, timeoutMs, (documentId) => {

@@ -2,7 +2,13 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { listWatchedEntities } from '../../api/watchlist';
 import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
-import { optionsCollection, readLimit, readRequestOptions, returnAllFields, timeoutOption } from '../commonOptions';
+import {
+	optionsCollection,
+	readLimit,
+	readRequestOptions,
+	returnAllFields,
+	timeoutOption,
+} from '../commonOptions';
 
 const showFor = { resource: ['watchlist'], operation: ['getMany'] };
 

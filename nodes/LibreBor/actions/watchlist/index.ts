@@ -17,7 +17,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Follow',
 				value: 'follow',
-				description: 'Add a company to the watch list by its NIF, to get alerts when it appears in the BORME',
+				description:
+					'Add a company to the watch list by its NIF, to get alerts when it appears in the BORME',
 				action: 'Follow company',
 			},
 			{

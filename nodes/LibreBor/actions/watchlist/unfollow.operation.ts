@@ -1,7 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { unfollowCompany } from '../../api/watchlist';
-import { budgetOption, companyFields, concurrencyOption, optionsCollection, timeoutOption } from '../commonOptions';
+import {
+	budgetOption,
+	companyFields,
+	concurrencyOption,
+	optionsCollection,
+	timeoutOption,
+} from '../commonOptions';
 import { executeWatchlistChange } from './watchlistChange';
 
 const showFor = { resource: ['watchlist'], operation: ['unfollow'] };

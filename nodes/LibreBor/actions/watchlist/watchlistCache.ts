@@ -22,7 +22,9 @@ export class WatchlistState {
 	private async followedNifs(): Promise<Set<string>> {
 		this.followed ??= listWatchedEntities
 			.call(this.context, this.settings)
-			.then((entities) => new Set(entities.map((entity) => normalizeNif(String(entity.nif ?? '')))));
+			.then(
+				(entities) => new Set(entities.map((entity) => normalizeNif(String(entity.nif ?? '')))),
+			);
 		return await this.followed;
 	}
 

@@ -1,4 +1,9 @@
-import { NodeApiError, type IDataObject, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
+import {
+	NodeApiError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+} from 'n8n-workflow';
 
 import { listWatchedEntities, type RequestSettings } from '../../api/watchlist';
 import { normalizeNif } from '../../helpers/nif';
@@ -11,7 +16,11 @@ export interface WatchlistChange {
 	/** Whether the company is on the watch list once the change is made. */
 	followedAfter: boolean;
 	/** Sends the change; undefined when the service says there was nothing to change. */
-	send: (this: IExecuteFunctions, nif: string, settings: RequestSettings) => Promise<IDataObject | undefined>;
+	send: (
+		this: IExecuteFunctions,
+		nif: string,
+		settings: RequestSettings,
+	) => Promise<IDataObject | undefined>;
 	/** The `change` reported when the list changed, and when it already was as wanted. */
 	changed: string;
 	unchanged: string;
@@ -36,7 +45,9 @@ export async function executeWatchlistChange(
 		);
 		const answer = outcome.result;
 		return pairRecords(itemIndex, [
-			answer ? { ...answer, nif, change: change.changed } : { result: 'success', nif, change: change.unchanged },
+			answer
+				? { ...answer, nif, change: change.changed }
+				: { result: 'success', nif, change: change.unchanged },
 		]);
 	});
 }
@@ -44,7 +55,10 @@ export async function executeWatchlistChange(
 /** A refusal of the request itself (credentials, access, rate, server) says nothing about the list. */
 function mayMeanAlreadyDone(error: NodeApiError): boolean {
 	const status = Number(error.httpCode);
-	return (status >= 200 && status < 300) || (status >= 400 && status < 500 && ![401, 402, 403, 407, 429].includes(status));
+	return (
+		(status >= 200 && status < 300) ||
+		(status >= 400 && status < 500 && ![401, 402, 403, 407, 429].includes(status))
+	);
 }
 
 /**

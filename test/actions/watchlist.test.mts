@@ -229,52 +229,39 @@ describe('Watch List answers the contract does not show', () => {
 		['200 with result success', 200, '{"result":"success"}'],
 	] as const;
 
-	it.each(answers)(
-		'says it followed a company whose answer was lost when the retry is answered %s',
-		async (_answer, status, body) => {
-			sim().injectFault({
-				method: 'POST',
-				path: '/v2/alerts/follow/',
-				afterHandling: true,
-				status: 502,
-			});
-			sim().injectFault({ method: 'POST', path: '/v2/alerts/follow/', status, body });
-			const result = await runLibreBor(sim(), {
-				resource: 'watchlist',
-				operation: 'follow',
-				nif: 'B64717838',
-			});
-			expect(result.error).toBeUndefined();
-			expect(jsonOf(result)).toEqual([
-				expect.objectContaining({ nif: 'B64717838', change: 'followed' }),
-			]);
-			expect(followed()).toEqual(['B64717838']);
+	// What a retry after a lost answer asks, the watch list it finds, and what it must report.
+	const changes = [
+		{
+			operation: 'follow',
+			nif: 'B64717838',
+			followedBefore: false,
+			change: 'followed',
+			after: ['B64717838'],
 		},
-	);
+		{
+			operation: 'unfollow',
+			nif: 'J99216582',
+			followedBefore: true,
+			change: 'unfollowed',
+			after: [],
+		},
+	] as const;
 
-	it.each(answers)(
-		'says it unfollowed a company whose answer was lost when the retry is answered %s',
-		async (_answer, status, body) => {
-			sim().follow('J99216582');
-			sim().injectFault({
-				method: 'POST',
-				path: '/v2/alerts/unfollow/',
-				afterHandling: true,
-				status: 502,
-			});
-			sim().injectFault({ method: 'POST', path: '/v2/alerts/unfollow/', status, body });
-			const result = await runLibreBor(sim(), {
-				resource: 'watchlist',
-				operation: 'unfollow',
-				nif: 'J99216582',
-			});
-			expect(result.error).toBeUndefined();
-			expect(jsonOf(result)).toEqual([
-				expect.objectContaining({ nif: 'J99216582', change: 'unfollowed' }),
-			]);
-			expect(followed()).toEqual([]);
-		},
-	);
+	describe.each(changes)('$operation', ({ operation, nif, followedBefore, change, after }) => {
+		it.each(answers)(
+			`says it ${change} a company whose answer was lost when the retry is answered %s`,
+			async (_answer, status, body) => {
+				if (followedBefore) sim().follow(nif);
+				const path = `/v2/alerts/${operation}/`;
+				sim().injectFault({ method: 'POST', path, afterHandling: true, status: 502 });
+				sim().injectFault({ method: 'POST', path, status, body });
+				const result = await runLibreBor(sim(), { resource: 'watchlist', operation, nif });
+				expect(result.error).toBeUndefined();
+				expect(jsonOf(result)).toEqual([expect.objectContaining({ nif, change })]);
+				expect(followed()).toEqual(after);
+			},
+		);
+	});
 
 	it('still fails a change LibreBOR refused, when the watch list shows it was not made', async () => {
 		sim().injectFault({

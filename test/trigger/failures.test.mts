@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 
+import type { CursorStorage } from '../harness/index.mts';
 import {
 	ALERTS_PATH,
 	alertIdsOf,
@@ -15,6 +16,18 @@ const sim = useSimulator();
 /** Enough failures to outlast the request's retries; Retry-After 0 keeps the test fast. */
 const failListing = (status: number, times = 4) =>
 	sim().injectFault({ method: 'GET', path: ALERTS_PATH, status, times, retryAfter: 0 });
+
+/** A session with Mark as Read on, past its first poll, whose second poll emitted `count` new alerts. */
+async function markingSessionThatEmitted(cursorStorage: CursorStorage, count: number) {
+	const session = triggerSession(sim(), {
+		cursorStorage,
+		parameters: { options: { markAsRead: true } },
+	});
+	expect(await session.poll()).toBeNull();
+	const alerts = sim().addAlerts(count);
+	expect(alertIdsOf(await session.poll())).toEqual(alerts.map(({ id }) => id));
+	return { session, alerts };
+}
 
 describe.each(CURSOR_STORAGES)(
 	'LibreBOR Trigger, failures (n8n poll state kept as %s)',
@@ -66,13 +79,10 @@ describe.each(CURSOR_STORAGES)(
 		});
 
 		it('keeps an alert whose mark failed pending without emitting it again, and marks it later', async () => {
-			const session = triggerSession(sim(), {
-				cursorStorage,
-				parameters: { options: { markAsRead: true } },
-			});
-			expect(await session.poll()).toBeNull();
-			const alert = sim().addAlert();
-			expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
+			const {
+				session,
+				alerts: [alert],
+			} = await markingSessionThatEmitted(cursorStorage, 1);
 
 			sim().injectFault({
 				method: 'GET',
@@ -96,13 +106,10 @@ describe.each(CURSOR_STORAGES)(
 		});
 
 		it('treats a mark whose answer was lost as not done, and a 404 as already done', async () => {
-			const session = triggerSession(sim(), {
-				cursorStorage,
-				parameters: { options: { markAsRead: true } },
-			});
-			expect(await session.poll()).toBeNull();
-			const [first, second] = sim().addAlerts(2);
-			expect(alertIdsOf(await session.poll())).toEqual([first.id, second.id]);
+			const {
+				session,
+				alerts: [first, second],
+			} = await markingSessionThatEmitted(cursorStorage, 2);
 
 			// The service marks the first alert, but every answer (and retry) is lost.
 			sim().injectFault({
@@ -127,13 +134,10 @@ describe.each(CURSOR_STORAGES)(
 		});
 
 		it('tries a mark again at later polls while LibreBOR answers it without success, and emits the alert once', async () => {
-			const session = triggerSession(sim(), {
-				cursorStorage,
-				parameters: { options: { markAsRead: true } },
-			});
-			expect(await session.poll()).toBeNull();
-			const alert = sim().addAlert();
-			expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
+			const {
+				session,
+				alerts: [alert],
+			} = await markingSessionThatEmitted(cursorStorage, 1);
 
 			// A 2xx that does not say success: the service did not mark it.
 			const body = JSON.stringify({ result: 'error', message: 'Try again later.' });
@@ -161,13 +165,10 @@ describe.each(CURSOR_STORAGES)(
 		it('keeps marking the others while LibreBOR refuses to mark an alert it no longer lists, and gives that one up once it is forgotten', async () => {
 			vi.useFakeTimers({ toFake: ['Date'] });
 			try {
-				const session = triggerSession(sim(), {
-					cursorStorage,
-					parameters: { options: { markAsRead: true } },
-				});
-				expect(await session.poll()).toBeNull();
-				const [gone, other] = sim().addAlerts(2);
-				expect(alertIdsOf(await session.poll())).toEqual([gone.id, other.id]);
+				const {
+					session,
+					alerts: [gone, other],
+				} = await markingSessionThatEmitted(cursorStorage, 2);
 
 				// Read elsewhere (in LibreBOR's panel); how LibreBOR answers a mark of an alert it no longer
 				// has is not shown: here, a refusal rather than a 404.
@@ -194,13 +195,10 @@ describe.each(CURSOR_STORAGES)(
 		});
 
 		it('repeats the marks when the listing fails after them, and emits nothing twice', async () => {
-			const session = triggerSession(sim(), {
-				cursorStorage,
-				parameters: { options: { markAsRead: true } },
-			});
-			expect(await session.poll()).toBeNull();
-			const alert = sim().addAlert();
-			expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
+			const {
+				session,
+				alerts: [alert],
+			} = await markingSessionThatEmitted(cursorStorage, 1);
 
 			failListing(500);
 			await expect(session.poll()).rejects.toThrow('(500)');

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { alertFilterFields } from '../actions/alertFilterFields';
-import { timeoutOption } from '../actions/commonOptions';
+import { alertFilterFields } from '../descriptions/alertFilterFields';
+import { timeoutOption } from '../descriptions/requestOptions';
 
 const BETA =
 	'LibreBOR alerts are a beta feature: they need an API subscription and a request to LibreBOR to enable them. The trigger fires for the companies on your watch list; follow one with the LibreBOR node (Watch List > Follow).';
@@ -58,10 +58,10 @@ export const triggerProperties: INodeProperties[] = [
 				description:
 					'Whether the first poll after activation also emits the alerts that are already unread. When off, only alerts that arrive after activation are emitted.',
 			},
-			...alertFilterFields(
-				'Other Act Labels',
-				'Filters apply once: an alert this filter leaves out is remembered as seen and is not emitted later, even if the filter changes.',
-			),
+			...alertFilterFields.map((field) => ({
+				...field,
+				description: `${field.description} Filters apply once: an alert this filter leaves out is remembered as seen and is not emitted later, even if the filter changes.`,
+			})),
 			{
 				displayName: 'Mark as Read',
 				name: 'markAsRead',

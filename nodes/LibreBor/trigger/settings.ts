@@ -1,6 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { readTimeoutMs } from '../actions/commonOptions';
+import { readTimeoutMs } from '../descriptions/requestOptions';
 import {
 	readAlertFilterOptions,
 	resolveAlertFilter,

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { it } from 'vitest';
 
-import { DEFAULT_CONCURRENCY } from '../../../nodes/LibreBor/actions/commonOptions.ts';
+import { DEFAULT_CONCURRENCY } from '../../../nodes/LibreBor/descriptions/requestOptions.ts';
 import { runAction } from '../../../test/harness/index.mts';
 import { companyNifs } from '../nifs.mts';
 import { BenchSimulator } from '../simulatorControl.mts';

@@ -1,8 +1,9 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
 } from 'n8n-workflow';
 
 import { listUnreadAlerts } from '../../api/alerts';
@@ -13,19 +14,18 @@ import {
 } from '../../helpers/alertFilter';
 import { alertToEntries, entryMatchesLabels } from '../../helpers/alerts';
 import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
-import { alertFilterFields } from '../alertFilterFields';
+import { alertFilterFields } from '../../descriptions/alertFilterFields';
+import { readLimit, returnAllFields } from '../../descriptions/listFields';
 import {
 	optionsCollection,
-	readLimit,
 	readRequestOptions,
-	returnAllFields,
 	timeoutOption,
-} from '../commonOptions';
+} from '../../descriptions/requestOptions';
 
-const showFor = { resource: ['alert'], operation: ['getMany'] };
+const displayOptions = { show: { resource: ['alert'], operation: ['getMany'] } };
 
-export const description: INodeProperties[] = [
-	...returnAllFields(showFor),
+const properties: INodeProperties[] = [
+	...returnAllFields,
 	{
 		displayName: 'Output',
 		name: 'output',
@@ -44,10 +44,11 @@ export const description: INodeProperties[] = [
 			},
 		],
 		default: 'alert',
-		displayOptions: { show: showFor },
 	},
-	optionsCollection(showFor, [...alertFilterFields('Other Act Labels'), timeoutOption]),
+	optionsCollection([...alertFilterFields, timeoutOption]),
 ];
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 const NO_UNREAD_ALERTS_HINT =
 	'LibreBOR has no unread alerts for this account. Alerts appear when a company on the watch list is published in the BORME: follow one (Watch List > Follow), or point the credential at the sandbox environment to try the node with sample alerts.';

@@ -1,12 +1,23 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { markAllAlertsAsRead } from '../../api/alerts';
 import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
-import { optionsCollection, readRequestOptions, timeoutOption } from '../commonOptions';
+import {
+	optionsCollection,
+	readRequestOptions,
+	timeoutOption,
+} from '../../descriptions/requestOptions';
 
-const showFor = { resource: ['alert'], operation: ['markAllAsRead'] };
+const displayOptions = { show: { resource: ['alert'], operation: ['markAllAsRead'] } };
 
-export const description: INodeProperties[] = [optionsCollection(showFor, [timeoutOption])];
+const properties: INodeProperties[] = [optionsCollection([timeoutOption])];
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const { timeoutMs } = readRequestOptions(this);

@@ -1,36 +1,25 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { markAlertAsRead } from '../../api/alerts';
 import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
 import { readAlertId } from '../../helpers/identifierParameters';
-import { alertLocator, byVersion } from '../versionedFields';
+import { alertIdFields } from '../../descriptions/identifierFields';
 import {
-	budgetOption,
-	concurrencyOption,
 	optionsCollection,
+	pacedRequestOptions,
 	readRequestOptions,
-	timeoutOption,
-} from '../commonOptions';
+} from '../../descriptions/requestOptions';
 
-const showFor = { resource: ['alert'], operation: ['markAsRead'] };
+const displayOptions = { show: { resource: ['alert'], operation: ['markAsRead'] } };
 
-export const description: INodeProperties[] = [
-	...byVersion(
-		showFor,
-		{
-			displayName: 'Alert ID',
-			name: 'alertId',
-			type: 'string',
-			required: true,
-			default: '',
-			placeholder: 'e.g. 3f1c2b9e-8d4a-4c6b-9f0e-2a7d5c1b8e34',
-			description:
-				'The ID (a UUID) of the alert to mark as read, as given by Get Many or the trigger',
-		},
-		alertLocator,
-	),
-	optionsCollection(showFor, [concurrencyOption, budgetOption, timeoutOption]),
-];
+const properties: INodeProperties[] = [...alertIdFields, optionsCollection(pacedRequestOptions)];
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const { timeoutMs, pacing } = readRequestOptions(this);

@@ -51,13 +51,13 @@ export function readMaxDownloadBytes(context: IExecuteFunctions, itemIndex: numb
 	return Math.round(megabytes * 1024 * 1024);
 }
 
-export const binaryPropertyOption = (name: string): INodeProperties => ({
+export const binaryPropertyOption: INodeProperties = {
 	displayName: 'Put Output File in Field',
-	name,
+	name: 'binaryPropertyName',
 	type: 'string',
 	default: 'data',
 	hint: 'The name of the output binary field to put the file in',
-});
+};
 
 export interface WaitSettings {
 	pollIntervalMs: number;

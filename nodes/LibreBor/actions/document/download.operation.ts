@@ -1,14 +1,18 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { pairWith, runForEachItem } from '../../helpers/itemRunner';
 import { readDocumentId } from '../../helpers/identifierParameters';
+import { documentIdFields } from '../../descriptions/identifierFields';
 import {
-	budgetOption,
-	concurrencyOption,
 	optionsCollection,
+	pacedRequestOptions,
 	readRequestOptions,
-	timeoutOption,
-} from '../commonOptions';
+} from '../../descriptions/requestOptions';
 import { accountsFileName, downloadFinishedDocument, waitUntilFinished } from './documentFlow';
 import {
 	binaryPropertyOption,
@@ -18,26 +22,24 @@ import {
 	readMaxDownloadBytes,
 	readWaitSettings,
 } from './documentOptions';
-import { documentIdFields } from './documentIdField';
 
-const showFor = { resource: ['document'], operation: ['download'] };
+const displayOptions = { show: { resource: ['document'], operation: ['download'] } };
 
-export const description: INodeProperties[] = [
-	...documentIdFields('download'),
+const properties: INodeProperties[] = [
+	...documentIdFields,
 	{
-		...binaryPropertyOption('binaryPropertyName'),
+		...binaryPropertyOption,
 		required: true,
-		displayOptions: { show: showFor },
 	},
-	optionsCollection(showFor, [
+	optionsCollection([
 		pollIntervalOption,
 		maxWaitOption,
 		maxDownloadSizeOption,
-		concurrencyOption,
-		budgetOption,
-		timeoutOption,
+		...pacedRequestOptions,
 	]),
 ];
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const { timeoutMs, pacing } = readRequestOptions(this);

@@ -1,23 +1,25 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { getDocument } from '../../api/documents';
 import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
 import { readDocumentId } from '../../helpers/identifierParameters';
+import { documentIdFields } from '../../descriptions/identifierFields';
 import {
-	budgetOption,
-	concurrencyOption,
 	optionsCollection,
+	pacedRequestOptions,
 	readRequestOptions,
-	timeoutOption,
-} from '../commonOptions';
-import { documentIdFields } from './documentIdField';
+} from '../../descriptions/requestOptions';
 
-const showFor = { resource: ['document'], operation: ['get'] };
+const displayOptions = { show: { resource: ['document'], operation: ['get'] } };
 
-export const description: INodeProperties[] = [
-	...documentIdFields('get'),
-	optionsCollection(showFor, [concurrencyOption, budgetOption, timeoutOption]),
-];
+const properties: INodeProperties[] = [...documentIdFields, optionsCollection(pacedRequestOptions)];
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const { timeoutMs, pacing } = readRequestOptions(this);

@@ -1,6 +1,6 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
-import { byVersion } from '../versionedFields';
+import { byVersion } from '../../descriptions/byVersion';
 
 import * as download from './download.operation';
 import * as get from './get.operation';
@@ -39,7 +39,10 @@ const operation: INodeProperties = {
 
 export const description: INodeProperties[] = [
 	// Version 2 opens on Get: the operation a new node starts with must never spend money.
-	...byVersion({ resource: ['document'] }, { ...operation, default: 'order' }, operation),
+	...updateDisplayOptions(
+		{ show: { resource: ['document'] } },
+		byVersion({ ...operation, default: 'order' }, operation),
+	),
 	...order.description,
 	...get.description,
 	...download.description,

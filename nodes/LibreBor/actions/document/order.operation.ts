@@ -1,5 +1,6 @@
 import {
 	NodeOperationError,
+	updateDisplayOptions,
 	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
@@ -9,13 +10,13 @@ import {
 import { pairWith, runForEachItem } from '../../helpers/itemRunner';
 import { orderKey, orderLedger } from '../../helpers/orderLedger';
 import { orderIntents } from '../../helpers/orderIntents';
-import { byVersion } from '../versionedFields';
+import { byVersion } from '../../descriptions/byVersion';
+import { companyFields } from '../../descriptions/identifierFields';
 import {
-	companyFields,
 	optionsCollection,
 	readRequestOptions,
 	timeoutOption,
-} from '../commonOptions';
+} from '../../descriptions/requestOptions';
 import {
 	binaryPropertyOption,
 	maxDownloadSizeOption,
@@ -36,7 +37,7 @@ import {
 import { completeOrder } from './placeOrder';
 import { placeOrderOnce } from './placeOrderOnce';
 
-const showFor = { resource: ['document'], operation: ['order'] };
+const displayOptions = { show: { resource: ['document'], operation: ['order'] } };
 
 const yearField: INodeProperties = {
 	displayName: 'Year',
@@ -49,25 +50,23 @@ const yearField: INodeProperties = {
 		'Fiscal year of the annual accounts (balance sheet, income statement, equity changes and notes)',
 };
 
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName:
 			'Each order spends money from your LibreBOR prepaid balance (top it up in the user panel, Documents section). The same NIF and year ordered again by this workflow within the Order Memory window is not sent again: the earlier document is reused.',
 		name: 'orderNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show: showFor },
 	},
-	...companyFields(showFor, 'order the annual accounts of'),
+	...companyFields('order the annual accounts of'),
 	...byVersion(
-		showFor,
 		// Version 1's default, frozen: its saved workflows that left the year at 2025 do not store it.
 		{ ...yearField, default: 2025 },
 		// No default in version 2, as n8n's own nodes leave a required value empty: a year computed
 		// when n8n starts would go unsaved too, and silently move an order to the next year.
 		{ ...yearField, default: '', placeholder: `e.g. ${new Date().getFullYear() - 1}` },
 	),
-	optionsCollection(showFor, [
+	optionsCollection([
 		{
 			displayName: 'Send Email',
 			name: 'sendEmail',
@@ -93,7 +92,7 @@ export const description: INodeProperties[] = [
 		pollIntervalOption,
 		maxWaitOption,
 		maxDownloadSizeOption,
-		binaryPropertyOption('binaryPropertyName'),
+		binaryPropertyOption,
 		{
 			displayName: 'Max Orders per Execution',
 			name: 'maxOrders',
@@ -124,6 +123,8 @@ export const description: INodeProperties[] = [
 		timeoutOption,
 	]),
 ];
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const { timeoutMs } = readRequestOptions(this);

@@ -1,24 +1,25 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { followCompany } from '../../api/watchlist';
-import {
-	budgetOption,
-	concurrencyOption,
-	nifField,
-	optionsCollection,
-	timeoutOption,
-} from '../commonOptions';
+import { nifField } from '../../descriptions/identifierFields';
+import { optionsCollection, pacedRequestOptions } from '../../descriptions/requestOptions';
 import { executeWatchlistChange } from './watchlistChange';
 
-const showFor = { resource: ['watchlist'], operation: ['follow'] };
+const displayOptions = { show: { resource: ['watchlist'], operation: ['follow'] } };
 
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	nifField(
-		showFor,
 		'add to the watch list; LibreBOR then creates an alert each time it appears in the BORME',
 	),
-	optionsCollection(showFor, [concurrencyOption, budgetOption, timeoutOption]),
+	optionsCollection(pacedRequestOptions),
 ];
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await executeWatchlistChange.call(this, {

@@ -1,21 +1,24 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { listWatchedEntities } from '../../api/watchlist';
 import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
+import { readLimit, returnAllFields } from '../../descriptions/listFields';
 import {
 	optionsCollection,
-	readLimit,
 	readRequestOptions,
-	returnAllFields,
 	timeoutOption,
-} from '../commonOptions';
+} from '../../descriptions/requestOptions';
 
-const showFor = { resource: ['watchlist'], operation: ['getMany'] };
+const displayOptions = { show: { resource: ['watchlist'], operation: ['getMany'] } };
 
-export const description: INodeProperties[] = [
-	...returnAllFields(showFor),
-	optionsCollection(showFor, [timeoutOption]),
-];
+const properties: INodeProperties[] = [...returnAllFields, optionsCollection([timeoutOption])];
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const { timeoutMs } = readRequestOptions(this);

@@ -1,21 +1,23 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { unfollowCompany } from '../../api/watchlist';
-import {
-	budgetOption,
-	companyFields,
-	concurrencyOption,
-	optionsCollection,
-	timeoutOption,
-} from '../commonOptions';
+import { companyFields } from '../../descriptions/identifierFields';
+import { optionsCollection, pacedRequestOptions } from '../../descriptions/requestOptions';
 import { executeWatchlistChange } from './watchlistChange';
 
-const showFor = { resource: ['watchlist'], operation: ['unfollow'] };
+const displayOptions = { show: { resource: ['watchlist'], operation: ['unfollow'] } };
 
-export const description: INodeProperties[] = [
-	...companyFields(showFor, 'remove from the watch list'),
-	optionsCollection(showFor, [concurrencyOption, budgetOption, timeoutOption]),
+const properties: INodeProperties[] = [
+	...companyFields('remove from the watch list'),
+	optionsCollection(pacedRequestOptions),
 ];
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await executeWatchlistChange.call(this, {

@@ -3,7 +3,6 @@ import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n
 import { DEFAULT_BUDGET_MS, DEFAULT_PARALLEL_REQUESTS, type PacerSettings } from '../helpers/pacer';
 import { readNumericOption, secondsToTimerMs } from '../helpers/numericOption';
 import { DEFAULT_TIMEOUT_MS } from '../transport/request';
-import { byVersion, companyLocator } from './versionedFields';
 
 export const DEFAULT_CONCURRENCY = DEFAULT_PARALLEL_REQUESTS;
 export const MAX_CONCURRENCY = 100;
@@ -36,6 +35,9 @@ export const budgetOption: INodeProperties = {
 	description:
 		'How long the whole run may take while LibreBOR asks it to slow down (429 or 503). Once spent, the items not done fail with an error that says how many were done.',
 };
+
+/** The options of an operation that sends one request per item. */
+export const pacedRequestOptions = [concurrencyOption, budgetOption, timeoutOption];
 
 export interface RequestOptions {
 	timeoutMs: number;
@@ -79,74 +81,12 @@ export function readRequestOptions(context: IExecuteFunctions): RequestOptions {
 	};
 }
 
-type ShowFor = { resource: string[]; operation: string[] };
-
-/** The company's NIF, checked before anything is sent (or spent). */
-export function nifField(showFor: ShowFor, purpose: string): INodeProperties {
-	return {
-		displayName: 'NIF',
-		name: 'nif',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. B64717838',
-		description: `Spanish tax identifier (NIF/CIF) of the company to ${purpose}. Spaces, dashes and an ES prefix are removed; the check character is verified before anything is sent.`,
-		displayOptions: { show: showFor },
-	};
-}
-
-/** The NIF as a plain string in version 1, a company picked from the watch list or typed in version 2. */
-export function companyFields(showFor: ShowFor, purpose: string): INodeProperties[] {
-	return byVersion(showFor, nifField(showFor, purpose), companyLocator(purpose));
-}
-
 /** The operation's "Options" collection. */
-export function optionsCollection(showFor: ShowFor, options: INodeProperties[]): INodeProperties {
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show: showFor },
-		options,
-	};
-}
-
-/**
- * "Return All" and "Limit", as n8n's Get Many operations have them: version 2 returns up to 50 unless
- * asked for all (as n8n's own nodes do; an AI agent gets a bounded answer); version 1 returned all.
- */
-export function returnAllFields(showFor: ShowFor): INodeProperties[] {
-	const returnAll: INodeProperties = {
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-	};
-	return [
-		...byVersion(showFor, { ...returnAll, default: true }, returnAll),
-		{
-			displayName: 'Limit',
-			name: 'limit',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 50,
-			description: 'Max number of results to return',
-			displayOptions: { show: { ...showFor, returnAll: [false] } },
-		},
-	];
-}
-
-/** How many results the user asked for: everything, or the Limit. */
-export function readLimit(context: IExecuteFunctions, itemIndex: number): number {
-	if (context.getNodeParameter('returnAll', itemIndex)) return Infinity;
-	const limit = readNumericOption(
-		context.getNode(),
-		context.getNodeParameter('limit', itemIndex),
-		{ label: 'Limit', fallback: 50, minimum: 1, consequence: 'Nothing was read.' },
-		itemIndex,
-	);
-	return Math.floor(limit);
-}
+export const optionsCollection = (options: INodeProperties[]): INodeProperties => ({
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options,
+});

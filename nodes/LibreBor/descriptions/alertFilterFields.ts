@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { watchedCompanyLocator } from './versionedFields';
+import { watchedCompanyLocator } from './identifierFields';
 
 /** BORME act labels known from the bulletin parser; LibreBOR may send others, hence the free-text field. */
 export const KNOWN_ACT_LABELS = [
@@ -43,15 +43,15 @@ const knownLabelsField: INodeProperties = {
 		'BORME act labels to keep; an alert is kept when one of its entries has one of them. Labels not in this list go in Other Act Labels.',
 };
 
-const otherLabelsField = (displayName: string): INodeProperties => ({
-	displayName,
+const otherLabelsField: INodeProperties = {
+	displayName: 'Other Act Labels',
 	name: 'labels',
 	type: 'string',
 	default: '',
 	placeholder: 'Nombramientos, Revocaciones, Ceses/Dimisiones',
 	description:
 		'Comma-separated BORME act labels to keep, any label accepted (case and accents ignored), together with those picked in Act Labels. An alert is kept when one of its entries matches. Empty keeps every label.',
-});
+};
 
 const companyFilterField: INodeProperties = {
 	...watchedCompanyLocator,
@@ -67,18 +67,10 @@ const createdAfterField: INodeProperties = {
 	description: 'Keep only the alerts LibreBOR created at or after this time',
 };
 
-/**
- * The alert filters of Get Many and the trigger; `labelsDisplayName` keeps each node's existing free-text
- * label field, and `note` (the trigger's) is added to each filter's description.
- */
-export function alertFilterFields(labelsDisplayName: string, note?: string): INodeProperties[] {
-	const fields = [
-		knownLabelsField,
-		companyFilterField,
-		createdAfterField,
-		otherLabelsField(labelsDisplayName),
-	];
-	return note
-		? fields.map((field) => ({ ...field, description: `${field.description} ${note}` }))
-		: fields;
-}
+/** The alert filters of Get Many and the trigger. */
+export const alertFilterFields = [
+	knownLabelsField,
+	companyFilterField,
+	createdAfterField,
+	otherLabelsField,
+];

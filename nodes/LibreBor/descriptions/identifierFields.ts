@@ -1,27 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-type ShowFor = { resource: string[]; operation?: string[] };
-
-/**
- * One parameter, two definitions: version 1 of the node keeps what its saved workflows rely on
- * (plain-string identifiers, and its defaults: n8n leaves a parameter at its default out of the saved
- * workflow, so changing a default would change those workflows); version 2 has the resource locators
- * and the safer defaults. Same name, so the value is read the same way in both.
- */
-export function byVersion(
-	showFor: ShowFor,
-	version1: INodeProperties,
-	version2: INodeProperties,
-): INodeProperties[] {
-	return [
-		{ ...version1, displayOptions: { show: { ...showFor, '@version': [1] } } },
-		{ ...version2, displayOptions: { show: { ...showFor, '@version': [{ _cnd: { gte: 2 } }] } } },
-	];
-}
+import { byVersion } from './byVersion';
 
 const UUID_REGEX = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
-export const alertLocator: INodeProperties = {
+const alertLocator: INodeProperties = {
 	displayName: 'Alert',
 	name: 'alertId',
 	type: 'resourceLocator',
@@ -58,6 +41,20 @@ export const alertLocator: INodeProperties = {
 	],
 };
 
+export const alertIdFields = byVersion(
+	{
+		displayName: 'Alert ID',
+		name: 'alertId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 3f1c2b9e-8d4a-4c6b-9f0e-2a7d5c1b8e34',
+		description:
+			'The ID (a UUID) of the alert to mark as read, as given by Get Many or the trigger',
+	},
+	alertLocator,
+);
+
 /** A company picked from the watch list, or typed as a NIF; callers set its name and description. */
 export const watchedCompanyLocator: INodeProperties = {
 	displayName: 'Company',
@@ -80,15 +77,26 @@ export const watchedCompanyLocator: INodeProperties = {
 	],
 };
 
-export function companyLocator(purpose: string): INodeProperties {
-	return {
+/** The company's NIF, checked before anything is sent (or spent). */
+export const nifField = (purpose: string): INodeProperties => ({
+	displayName: 'NIF',
+	name: 'nif',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. B64717838',
+	description: `Spanish tax identifier (NIF/CIF) of the company to ${purpose}. Spaces, dashes and an ES prefix are removed; the check character is verified before anything is sent.`,
+});
+
+/** The NIF as a plain string in version 1, a company picked from the watch list or typed in version 2. */
+export const companyFields = (purpose: string): INodeProperties[] =>
+	byVersion(nifField(purpose), {
 		...watchedCompanyLocator,
 		required: true,
 		description: `The company to ${purpose}: pick one of the watched companies, or enter its NIF (spaces, dashes and an ES prefix are removed; the check character is verified before anything is sent)`,
-	};
-}
+	});
 
-export const documentLocator: INodeProperties = {
+const documentLocator: INodeProperties = {
 	displayName: 'Document',
 	name: 'documentId',
 	type: 'resourceLocator',
@@ -110,3 +118,16 @@ export const documentLocator: INodeProperties = {
 		},
 	],
 };
+
+export const documentIdFields = byVersion(
+	{
+		displayName: 'Document ID',
+		name: 'documentId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. {{ $json.document_id }}',
+		description: 'The "document_id" returned by the Order operation',
+	},
+	documentLocator,
+);

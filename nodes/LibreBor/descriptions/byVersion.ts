@@ -1,0 +1,15 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/**
+ * One parameter, two definitions: version 1 of the node keeps what its saved workflows rely on
+ * (plain-string identifiers, and its defaults: n8n leaves a parameter at its default out of the saved
+ * workflow, so changing a default would change those workflows); version 2 has the resource locators
+ * and the safer defaults. Same name, so the value is read the same way in both.
+ */
+export const byVersion = (
+	version1: INodeProperties,
+	version2: INodeProperties,
+): INodeProperties[] => [
+	{ ...version1, displayOptions: { show: { '@version': [1] } } },
+	{ ...version2, displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } } },
+];

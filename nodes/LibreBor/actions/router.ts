@@ -2,11 +2,11 @@ import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } f
 
 import * as alert from './alert';
 import * as document from './document';
+import type { LibreBorOperations, LibreBorResource, Operation } from './node.type';
 import * as watchlist from './watchlist';
 
-type Operation = { execute: (this: IExecuteFunctions) => Promise<INodeExecutionData[]> };
-
-const operations: Record<string, Record<string, Operation>> = {
+// Typed, so that an operation added to the map without a handler (or the reverse) does not compile.
+const operations: { [R in LibreBorResource]: Record<LibreBorOperations[R], Operation> } = {
 	alert: {
 		getMany: alert.getMany,
 		markAsRead: alert.markAsRead,
@@ -17,9 +17,10 @@ const operations: Record<string, Record<string, Operation>> = {
 };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const resource = this.getNodeParameter('resource', 0) as string;
+	const resource = this.getNodeParameter('resource', 0) as LibreBorResource;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const handler = operations[resource]?.[operation];
+	const ofResource: Partial<Record<string, Operation>> | undefined = operations[resource];
+	const handler = ofResource?.[operation];
 	if (!handler) {
 		throw new NodeOperationError(
 			this.getNode(),

@@ -12,8 +12,6 @@ export type TriggerOutput = 'alert' | 'entry';
 export interface TriggerSettings {
 	output: TriggerOutput;
 	markAsRead: boolean;
-	/** Normalised labels; empty means every label. */
-	labels: string[];
 	/** The labels as the user typed them, for messages. */
 	labelText: string;
 	/** Labels, company and creation time an alert must match to be emitted. */
@@ -38,7 +36,6 @@ export async function readTriggerSettings(this: IPollFunctions): Promise<Trigger
 	return {
 		output,
 		markAsRead: options.markAsRead === true,
-		labels: filter.labels,
 		labelText: filter.labelText,
 		filter,
 		includeExisting: options.includeExisting === true,

@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { alertFilterFields } from '../descriptions/alertFilterFields';
-import { timeoutOption } from '../descriptions/requestOptions';
+import { alertFilterFields, timeoutOption } from '../descriptions';
 
 const BETA =
 	'LibreBOR alerts are a beta feature: they need an API subscription and a request to LibreBOR to enable them. The trigger fires for the companies on your watch list; follow one with the LibreBOR node (Watch List > Follow).';

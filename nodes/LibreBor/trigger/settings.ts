@@ -1,6 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { readTimeoutMs } from '../descriptions/requestOptions';
+import { readTimeoutMs } from '../descriptions';
 import {
 	readAlertFilterOptions,
 	resolveAlertFilter,

@@ -1,10 +1,10 @@
-import {
-	updateDisplayOptions,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
 } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { listUnreadAlerts } from '../../api/alerts';
 import {
@@ -14,13 +14,14 @@ import {
 } from '../../helpers/alertFilter';
 import { alertToEntries, entryMatchesLabels } from '../../helpers/alerts';
 import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
-import { alertFilterFields } from '../../descriptions/alertFilterFields';
-import { readLimit, returnAllFields } from '../../descriptions/listFields';
 import {
+	alertFilterFields,
 	optionsCollection,
+	readLimit,
 	readRequestOptions,
+	returnAllFields,
 	timeoutOption,
-} from '../../descriptions/requestOptions';
+} from '../../descriptions';
 
 const displayOptions = { show: { resource: ['alert'], operation: ['getMany'] } };
 

@@ -1,17 +1,9 @@
-import {
-	updateDisplayOptions,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { markAllAlertsAsRead } from '../../api/alerts';
 import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
-import {
-	optionsCollection,
-	readRequestOptions,
-	timeoutOption,
-} from '../../descriptions/requestOptions';
+import { optionsCollection, readRequestOptions, timeoutOption } from '../../descriptions';
 
 const displayOptions = { show: { resource: ['alert'], operation: ['markAllAsRead'] } };
 

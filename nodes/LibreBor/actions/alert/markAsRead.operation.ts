@@ -1,19 +1,15 @@
-import {
-	updateDisplayOptions,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { markAlertAsRead } from '../../api/alerts';
 import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
 import { readAlertId } from '../../helpers/identifierParameters';
-import { alertIdFields } from '../../descriptions/identifierFields';
 import {
+	alertIdFields,
 	optionsCollection,
 	pacedRequestOptions,
 	readRequestOptions,
-} from '../../descriptions/requestOptions';
+} from '../../descriptions';
 
 const displayOptions = { show: { resource: ['alert'], operation: ['markAsRead'] } };
 

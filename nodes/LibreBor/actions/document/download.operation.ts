@@ -1,18 +1,14 @@
-import {
-	updateDisplayOptions,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { pairWith, runForEachItem } from '../../helpers/itemRunner';
 import { readDocumentId } from '../../helpers/identifierParameters';
-import { documentIdFields } from '../../descriptions/identifierFields';
 import {
+	documentIdFields,
 	optionsCollection,
 	pacedRequestOptions,
 	readRequestOptions,
-} from '../../descriptions/requestOptions';
+} from '../../descriptions';
 import { accountsFileName, downloadFinishedDocument, waitUntilFinished } from './documentFlow';
 import {
 	binaryPropertyOption,

@@ -1,19 +1,15 @@
-import {
-	updateDisplayOptions,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getDocument } from '../../api/documents';
 import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
 import { readDocumentId } from '../../helpers/identifierParameters';
-import { documentIdFields } from '../../descriptions/identifierFields';
 import {
+	documentIdFields,
 	optionsCollection,
 	pacedRequestOptions,
 	readRequestOptions,
-} from '../../descriptions/requestOptions';
+} from '../../descriptions';
 
 const displayOptions = { show: { resource: ['document'], operation: ['get'] } };
 

@@ -1,6 +1,6 @@
 import { updateDisplayOptions, type INodeProperties } from 'n8n-workflow';
 
-import { byVersion } from '../../descriptions/byVersion';
+import { byVersion } from '../../descriptions';
 
 import * as download from './download.operation';
 import * as get from './get.operation';

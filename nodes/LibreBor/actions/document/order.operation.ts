@@ -10,13 +10,13 @@ import {
 import { pairWith, runForEachItem } from '../../helpers/itemRunner';
 import { orderKey, orderLedger } from '../../helpers/orderLedger';
 import { orderIntents } from '../../helpers/orderIntents';
-import { byVersion } from '../../descriptions/byVersion';
-import { companyFields } from '../../descriptions/identifierFields';
 import {
+	byVersion,
+	companyFields,
 	optionsCollection,
 	readRequestOptions,
 	timeoutOption,
-} from '../../descriptions/requestOptions';
+} from '../../descriptions';
 import {
 	binaryPropertyOption,
 	maxDownloadSizeOption,

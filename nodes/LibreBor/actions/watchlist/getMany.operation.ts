@@ -1,18 +1,15 @@
-import {
-	updateDisplayOptions,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { listWatchedEntities } from '../../api/watchlist';
 import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
-import { readLimit, returnAllFields } from '../../descriptions/listFields';
 import {
 	optionsCollection,
+	readLimit,
 	readRequestOptions,
+	returnAllFields,
 	timeoutOption,
-} from '../../descriptions/requestOptions';
+} from '../../descriptions';
 
 const displayOptions = { show: { resource: ['watchlist'], operation: ['getMany'] } };
 

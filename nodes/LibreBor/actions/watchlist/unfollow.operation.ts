@@ -1,13 +1,8 @@
-import {
-	updateDisplayOptions,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { unfollowCompany } from '../../api/watchlist';
-import { companyFields } from '../../descriptions/identifierFields';
-import { optionsCollection, pacedRequestOptions } from '../../descriptions/requestOptions';
+import { companyFields, optionsCollection, pacedRequestOptions } from '../../descriptions';
 import { executeWatchlistChange } from './watchlistChange';
 
 const displayOptions = { show: { resource: ['watchlist'], operation: ['unfollow'] } };

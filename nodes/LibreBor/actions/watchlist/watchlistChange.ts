@@ -9,7 +9,7 @@ import { listWatchedEntities, type RequestSettings } from '../../api/watchlist';
 import { normalizeNif } from '../../helpers/nif';
 import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
 import { readNif } from '../../helpers/identifierParameters';
-import { readRequestOptions } from '../../descriptions/requestOptions';
+import { readRequestOptions } from '../../descriptions';
 import { WatchlistState } from './watchlistCache';
 
 export interface WatchlistChange {

@@ -1,0 +1,5 @@
+export * from './alertFilterFields';
+export * from './byVersion';
+export * from './identifierFields';
+export * from './listFields';
+export * from './requestOptions';

@@ -9,4 +9,7 @@ export type LibreBorOperations = {
 
 export type LibreBorResource = keyof LibreBorOperations;
 
+/** One value for each operation of each resource, none missing and none extra. */
+export type PerOperation<T> = { [R in LibreBorResource]: Record<LibreBorOperations[R], T> };
+
 export type Operation = { execute: (this: IExecuteFunctions) => Promise<INodeExecutionData[]> };

@@ -2,11 +2,11 @@ import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } f
 
 import * as alert from './alert';
 import * as document from './document';
-import type { LibreBorOperations, LibreBorResource, Operation } from './node.type';
+import type { LibreBorResource, Operation, PerOperation } from './node.type';
 import * as watchlist from './watchlist';
 
 // Typed, so that an operation added to the map without a handler (or the reverse) does not compile.
-const operations: { [R in LibreBorResource]: Record<LibreBorOperations[R], Operation> } = {
+const operations: PerOperation<Operation> = {
 	alert: {
 		getMany: alert.getMany,
 		markAsRead: alert.markAsRead,

@@ -1,12 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import type { PerOperation } from './node.type';
+
 const FREE = 'It does not spend the prepaid balance.';
 
 /**
  * What an AI model reads about each operation when the node is a tool of n8n's AI Agent or of an
  * MCP Server Trigger: what it does, what it needs, what it returns and what it costs.
  */
-export const toolDescriptions = {
+export const toolDescriptions: PerOperation<string> = {
 	alert: {
 		getMany: `Lists the unread LibreBOR alerts. An alert says that a company on the user's watch list appeared in the BORME, Spain's official commercial-registry bulletin: the company's name and each registry act, with its label (such as Nombramientos for appointments or Revocaciones for dismissals), the people affected and the bulletin's date and PDF link. Reading alerts does not mark them as read. ${FREE}`,
 		markAsRead: `Marks one LibreBOR alert as read, given its alert ID (a UUID from the unread alerts), so that it no longer appears among the unread alerts. ${FREE}`,

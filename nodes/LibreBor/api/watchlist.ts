@@ -6,12 +6,8 @@ import {
 	expectSuccess,
 	libreBorRequest,
 	type LibreBorFunctions,
+	type RequestSettings,
 } from '../transport/request';
-
-export interface RequestSettings {
-	itemIndex?: number;
-	timeoutMs?: number;
-}
 
 export async function listWatchedEntities(
 	this: LibreBorFunctions,

@@ -18,6 +18,12 @@ export function isAlert(value: unknown): value is LibreBorAlert {
 	);
 }
 
+/** The alert's creation time, or null when it has none that can be read. */
+export function createdAtMs(alert: LibreBorAlert): number | null {
+	const time = typeof alert.created_at === 'string' ? Date.parse(alert.created_at) : NaN;
+	return Number.isNaN(time) ? null : time;
+}
+
 function entriesOf(alert: LibreBorAlert): IDataObject[] {
 	return Array.isArray(alert.data)
 		? alert.data.filter((entry): entry is IDataObject => !!entry && typeof entry === 'object')

@@ -50,6 +50,9 @@ export interface ApiRequest {
 	lostAnswer?: ErrorContext['lostAnswer'];
 }
 
+/** What every call of `api/` takes besides its own arguments: the item it serves and its timeout. */
+export type RequestSettings = Pick<ApiRequest, 'itemIndex' | 'timeoutMs'>;
+
 export interface ApiResponse {
 	statusCode: number;
 	body: ParsedBody;

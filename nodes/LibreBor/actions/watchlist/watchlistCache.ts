@@ -1,6 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { listWatchedEntities, type RequestSettings } from '../../api/watchlist';
+import { listWatchedEntities } from '../../api/watchlist';
+import type { RequestSettings } from '../../transport/request';
 import { normalizeNif } from '../../helpers/nif';
 
 /**

@@ -5,7 +5,8 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
-import { listWatchedEntities, type RequestSettings } from '../../api/watchlist';
+import { listWatchedEntities } from '../../api/watchlist';
+import type { RequestSettings } from '../../transport/request';
 import { normalizeNif } from '../../helpers/nif';
 import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
 import { readNif } from '../../helpers/identifierParameters';

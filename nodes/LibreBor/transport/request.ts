@@ -16,6 +16,7 @@ import {
 	notConfirmedError,
 	statusError,
 	unexpectedBodyError,
+	type ConnectionFailure,
 	type ErrorContext,
 } from './errors';
 import { parseResponseBody, type ParsedBody } from './responseBody';
@@ -68,14 +69,7 @@ interface RawResponse {
 	headers: Record<string, unknown>;
 }
 
-export interface TransportFailure {
-	code?: string;
-	timedOut: boolean;
-	/** The server's certificate was refused: trying again cannot help. */
-	untrustedCertificate: boolean;
-}
-
-type Attempt = { response: RawResponse } | { failure: TransportFailure };
+type Attempt = { response: RawResponse } | { failure: ConnectionFailure };
 
 const CERTIFICATE_ERROR = /CERT|SELF_SIGNED|UNABLE_TO_(VERIFY|GET_ISSUER)|ALTNAME/;
 

@@ -5,12 +5,12 @@ import {
 	type IExecuteFunctions,
 } from 'n8n-workflow';
 
-import { cancelledError, waitUnlessCancelled } from '../helpers/cancellation';
+import { cancelledError } from '../helpers/cancellation';
 import { DEFAULT_PACING, pacerOf } from '../helpers/pacer';
-import { budgetSpentError } from './errors';
 import { DEFAULT_TIMEOUT_MS } from './request';
 import { outboundProtectionRefusal } from './outboundProtection';
-import { backoffMs, parseRetryAfter, RETRYABLE_STATUSES, withinRetryBudget } from './retryPolicy';
+import { withRetries, type TryOutcome } from './retryLoop';
+import { parseRetryAfter, RETRYABLE_STATUSES } from './retryPolicy';
 import {
 	guardTransfer,
 	type TransferGuard,
@@ -110,7 +110,7 @@ export function fileNameFromContentDisposition(header: string | undefined): stri
 	return plain ? safeFileName((plain[2] ?? plain[1]).trim()) : undefined;
 }
 
-type Attempt = { file: IBinaryData } | { retryable: NodeApiError; retryAfterMs?: number };
+type Attempt = TryOutcome<IBinaryData>;
 
 /** The 2xx answer for the link, following HTTPS redirects only. */
 async function openFile(
@@ -137,7 +137,8 @@ async function openFile(
 			if (guard.stoppedBy === 'cancelled') throw transferStopped(context, request, guard.stoppedBy);
 			const refusal = outboundProtectionRefusal(error);
 			if (refusal !== undefined) throw blockedByN8n(context, request, url, refusal);
-			return { retryable: unreachable(context, request, url, (error as { code?: string }).code) };
+			const code = (error as { code?: string }).code;
+			return { error: unreachable(context, request, url, code), retryable: true };
 		}
 
 		const location = headerText(response.headers, 'location');
@@ -166,7 +167,9 @@ async function openFile(
 			},
 		);
 		if (!RETRYABLE_STATUSES.has(response.statusCode)) throw error;
-		return { retryable: error, retryAfterMs: parseRetryAfter(response.headers['retry-after']) };
+		// The pacer paces LibreBOR: a download host's 429 is retried like any other failure.
+		const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
+		return { error, retryable: true, retryAfterMs };
 	}
 }
 
@@ -267,17 +270,11 @@ async function downloadOnce(
 		const mimeType =
 			headerText(response.headers, 'content-type')?.split(';')[0].trim() || undefined;
 		try {
-			return { file: await context.helpers.prepareBinaryData(response.body, fileName, mimeType) };
+			return { value: await context.helpers.prepareBinaryData(response.body, fileName, mimeType) };
 		} catch (error) {
 			if (guard.stoppedBy) throw transferStopped(context, request, guard.stoppedBy);
-			return {
-				retryable: unreachable(
-					context,
-					request,
-					new URL(request.link),
-					(error as { code?: string }).code,
-				),
-			};
+			const code = (error as { code?: string }).code;
+			return { error: unreachable(context, request, new URL(request.link), code), retryable: true };
 		}
 	} finally {
 		guard.dispose();
@@ -294,35 +291,12 @@ export async function downloadToBinary(
 	this: IExecuteFunctions,
 	request: DownloadRequest,
 ): Promise<IBinaryData> {
-	let waitedMs = 0;
-	const pacer = pacerOf(this, DEFAULT_PACING);
-	for (let retry = 0; ; retry++) {
-		if (!(await pacer.acquire())) {
-			throw budgetSpentError(
-				{
-					node: this.getNode(),
-					itemIndex: request.itemIndex,
-					operation: `download of document ${request.documentId}`,
-				},
-				pacer.lastThrottleStatus,
-				pacer,
-			);
-		}
-		let attempt: Attempt | undefined;
-		try {
-			attempt = await downloadOnce(this, request);
-		} finally {
-			pacer.release(attempt && 'file' in attempt ? { kind: 'fine' } : { kind: 'other' });
-		}
-		if ('file' in attempt) return attempt.file;
-		if (!withinRetryBudget(retry, attempt.retryAfterMs, waitedMs)) throw attempt.retryable;
-		const waitMs = attempt.retryAfterMs ?? backoffMs(retry);
-		waitedMs += waitMs;
-		await waitUnlessCancelled(
-			this,
-			waitMs,
-			`The download of document ${request.documentId}`,
-			request.itemIndex,
-		);
-	}
+	const operation = `download of document ${request.documentId}`;
+	const run = {
+		context: this,
+		errorContext: { node: this.getNode(), itemIndex: request.itemIndex, operation },
+		pacer: pacerOf(this, DEFAULT_PACING),
+		what: `The ${operation}`,
+	};
+	return await withRetries(run, async () => await downloadOnce(this, request));
 }

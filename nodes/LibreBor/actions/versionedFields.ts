@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { UUID_REGEX } from '../helpers/validation';
+
 type ShowFor = { resource: string[]; operation?: string[] };
 
 /**
@@ -18,8 +20,6 @@ export function byVersion(
 		{ ...version2, displayOptions: { show: { ...showFor, '@version': [{ _cnd: { gte: 2 } }] } } },
 	];
 }
-
-const UUID_REGEX = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
 export const alertLocator: INodeProperties = {
 	displayName: 'Alert',

@@ -7,6 +7,7 @@ import {
 
 import { cancelledError } from '../helpers/cancellation';
 import { DEFAULT_PACING, pacerOf } from '../helpers/pacer';
+import { MB } from '../helpers/units';
 import { DEFAULT_TIMEOUT_MS } from './request';
 import { outboundProtectionRefusal } from './outboundProtection';
 import { withRetries, type TryOutcome } from './retryLoop';
@@ -20,7 +21,6 @@ import {
 
 const MAX_REDIRECTS = 5;
 export const DEFAULT_MAX_DOWNLOAD_MB = 100;
-const MB = 1024 * 1024;
 
 type BinarySource = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
 

@@ -7,6 +7,7 @@ import {
 	parseLabelFilter,
 	type LibreBorAlert,
 } from './alerts';
+import { isResourceLocator } from './identifierParameters';
 import { validateNif } from './validation';
 import { parseDateInTimeZone } from './zonedTime';
 
@@ -27,12 +28,6 @@ export interface AlertFilter extends AlertFilterOptions {
 	company?: { slug?: string; name?: string };
 }
 
-function locatorValue(value: unknown): unknown {
-	return value && typeof value === 'object' && 'value' in value
-		? (value as { value: unknown }).value
-		: value;
-}
-
 /** `timeZone`: the workflow's, in which a Created After without an offset is read. */
 export function readAlertFilterOptions(
 	node: INode,
@@ -50,7 +45,7 @@ export function readAlertFilterOptions(
 		labelText,
 	};
 
-	const company = locatorValue(options.company);
+	const company = isResourceLocator(options.company) ? options.company.value : options.company;
 	if (typeof company === 'string' && company.trim() !== '')
 		filter.nif = validateNif(node, company, itemIndex);
 

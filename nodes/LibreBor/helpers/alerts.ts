@@ -42,6 +42,12 @@ export function alertToEntries(alert: LibreBorAlert): IDataObject[] {
 	}));
 }
 
+/** The act labels of an alert's entries, each once. */
+export function labelsOf(alert: LibreBorAlert): string[] {
+	const labels = entriesOf(alert).map((entry) => entry.label);
+	return [...new Set(labels.filter((label): label is string => typeof label === 'string'))];
+}
+
 /** Accent- and case-insensitive form of a BORME act label, for matching. */
 export function normalizeLabel(label: string): string {
 	return label

@@ -23,10 +23,11 @@ export default {
 		'nodes/LibreBor/helpers/workflowOrderMemory.ts',
 		'nodes/LibreBor/trigger/activationMemory.ts',
 		'nodes/LibreBor/trigger/knownAlerts.ts',
-		'nodes/LibreBor/trigger/markAlertRead.ts',
 		'nodes/LibreBor/trigger/markPendingAlerts.ts',
+		'nodes/LibreBor/api/alerts.ts',
 		'nodes/LibreBor/trigger/pollState.ts',
 		'nodes/LibreBor/transport/request.ts',
+		'nodes/LibreBor/transport/retryLoop.ts',
 		'nodes/LibreBor/transport/retryPolicy.ts',
 	],
 	// Messages are checked where a user reads them; mutating every string would only add noise.

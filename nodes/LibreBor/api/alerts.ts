@@ -1,8 +1,18 @@
-import type { IDataObject } from 'n8n-workflow';
+import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 
+import type { AlertFilter, AlertFilterOptions } from '../helpers/alertFilter';
 import { isAlert, type LibreBorAlert } from '../helpers/alerts';
-import { unexpectedBodyError } from '../transport/errors';
-import { expectSuccess, libreBorRequest, type LibreBorFunctions } from '../transport/request';
+import { normalizeNif } from '../helpers/nif';
+import { notConfirmedError, unexpectedBodyError } from '../transport/errors';
+import {
+	expectSuccess,
+	libreBorRequest,
+	type LibreBorFunctions,
+	type RequestSettings,
+} from '../transport/request';
+import { listWatchedEntities } from './watchlist';
+
+const markAsReadPath = (alertId: string) => `/alerts/mark_as_read/${encodeURIComponent(alertId)}/`;
 
 /**
  * The latest unread alerts, as the API lists them (newest first). A record that is not an alert
@@ -10,21 +20,19 @@ import { expectSuccess, libreBorRequest, type LibreBorFunctions } from '../trans
  */
 export async function listUnreadAlerts(
 	this: LibreBorFunctions,
-	itemIndex?: number,
-	timeoutMs?: number,
+	settings: RequestSettings = {},
 ): Promise<LibreBorAlert[]> {
 	const path = '/alerts/';
 	const response = await libreBorRequest.call(this, {
 		method: 'GET',
 		path,
 		retry: 'idempotent',
-		itemIndex,
-		timeoutMs,
+		...settings,
 	});
 	const list = response.json;
 	if (!Array.isArray(list)) {
 		throw unexpectedBodyError(
-			{ node: this.getNode(), itemIndex, operation: `GET ${path}` },
+			{ node: this.getNode(), itemIndex: settings.itemIndex, operation: `GET ${path}` },
 			response.statusCode,
 			{ kind: 'json', value: list },
 		);
@@ -41,32 +49,88 @@ export async function listUnreadAlerts(
 export async function markAlertAsRead(
 	this: LibreBorFunctions,
 	alertId: string,
-	itemIndex?: number,
-	timeoutMs?: number,
+	settings: RequestSettings = {},
 ): Promise<IDataObject> {
-	const path = `/alerts/mark_as_read/${encodeURIComponent(alertId)}/`;
+	const path = markAsReadPath(alertId);
 	const response = await libreBorRequest.call(this, {
 		method: 'GET',
 		path,
 		retry: 'idempotent',
-		itemIndex,
-		timeoutMs,
+		...settings,
 	});
-	return expectSuccess.call(this, response, `GET ${path}`, itemIndex);
+	return expectSuccess.call(this, response, `GET ${path}`, settings.itemIndex);
+}
+
+/**
+ * Marks one alert as read for the trigger; a 404 means it is already read (or gone), which is just
+ * as good. Any other answer is done only when it says `success`: one that does not
+ * (`{"result":"error"}`, no result at all) fails the mark, so that the next poll tries it again.
+ */
+export async function markAlertReadIfUnread(
+	this: LibreBorFunctions,
+	alertId: string,
+	settings: RequestSettings = {},
+): Promise<void> {
+	const path = markAsReadPath(alertId);
+	const response = await libreBorRequest.call(this, {
+		method: 'GET',
+		path,
+		retry: 'idempotent',
+		acceptStatuses: [404],
+		...settings,
+	});
+	if (response.statusCode === 404) return;
+	const result = (response.json as IDataObject | undefined)?.result;
+	if (result === 'success') return;
+	throw notConfirmedError(
+		{ node: this.getNode(), itemIndex: settings.itemIndex, operation: `GET ${path}` },
+		response.statusCode,
+		response.body,
+		String(result ?? 'none'),
+	);
 }
 
 export async function markAllAlertsAsRead(
 	this: LibreBorFunctions,
-	itemIndex?: number,
-	timeoutMs?: number,
+	settings: RequestSettings = {},
 ): Promise<IDataObject> {
 	const path = '/alerts/mark_as_read/all/';
 	const response = await libreBorRequest.call(this, {
 		method: 'GET',
 		path,
 		retry: 'idempotent',
-		itemIndex,
-		timeoutMs,
+		...settings,
 	});
-	return expectSuccess.call(this, response, `GET ${path}`, itemIndex);
+	return expectSuccess.call(this, response, `GET ${path}`, settings.itemIndex);
+}
+
+/** Alerts carry the company's name and slug, not its NIF: the watch list links the two. */
+export async function resolveAlertFilter(
+	this: LibreBorFunctions,
+	options: AlertFilterOptions,
+	settings: RequestSettings = {},
+): Promise<AlertFilter> {
+	if (!options.nif) return options;
+	const entities = await listWatchedEntities.call(this, settings);
+	const entity = entities.find(
+		(watched) => typeof watched.nif === 'string' && normalizeNif(watched.nif) === options.nif,
+	);
+	if (!entity) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The company ${options.nif} is not on your LibreBOR watch list`,
+			{
+				itemIndex: settings.itemIndex,
+				description:
+					'LibreBOR only creates alerts for the companies you follow. Follow it first (LibreBOR node, Watch List > Follow), or pick a company from the list.',
+			},
+		);
+	}
+	return {
+		...options,
+		company: {
+			slug: typeof entity.slug === 'string' ? entity.slug : undefined,
+			name: typeof entity.name === 'string' ? entity.name : undefined,
+		},
+	};
 }

@@ -2,8 +2,7 @@ import { NodeApiError, type IDataObject, type IExecuteFunctions } from 'n8n-work
 
 import { unexpectedBodyError } from '../transport/errors';
 import { excerpt } from '../transport/responseBody';
-import { libreBorRequest, type ApiResponse } from '../transport/request';
-import type { RequestSettings } from './watchlist';
+import { libreBorRequest, type ApiResponse, type RequestSettings } from '../transport/request';
 
 /**
  * The spec shows the document endpoints under /documents/ and, in some examples, under

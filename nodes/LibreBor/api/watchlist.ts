@@ -5,13 +5,10 @@ import {
 	expectObject,
 	expectSuccess,
 	libreBorRequest,
+	type ApiResponse,
 	type LibreBorFunctions,
+	type RequestSettings,
 } from '../transport/request';
-
-export interface RequestSettings {
-	itemIndex?: number;
-	timeoutMs?: number;
-}
 
 export async function listWatchedEntities(
 	this: LibreBorFunctions,
@@ -46,8 +43,8 @@ async function postWatchlistChange(
 	nif: string,
 	settings: RequestSettings,
 	acceptStatuses?: number[],
-): Promise<{ statusCode: number; answer: IDataObject | undefined; maybeDoneBefore: boolean }> {
-	const response = await libreBorRequest.call(this, {
+): Promise<ApiResponse> {
+	return await libreBorRequest.call(this, {
 		method: 'POST',
 		path,
 		form: { nif, type: 'company' },
@@ -55,22 +52,16 @@ async function postWatchlistChange(
 		acceptStatuses,
 		...settings,
 	});
-	const { statusCode, json, maybeDoneBefore } = response;
-	const answer = acceptStatuses?.includes(statusCode)
-		? json && typeof json === 'object'
-			? (json as IDataObject)
-			: undefined
-		: expectSuccess.call(this, response, `POST ${path}`, settings.itemIndex);
-	return { statusCode, answer, maybeDoneBefore };
 }
 
 export async function followCompany(
 	this: LibreBorFunctions,
 	nif: string,
 	settings: RequestSettings = {},
-) {
-	const { answer } = await postWatchlistChange.call(this, '/alerts/follow/', nif, settings);
-	return answer as IDataObject;
+): Promise<IDataObject> {
+	const path = '/alerts/follow/';
+	const response = await postWatchlistChange.call(this, path, nif, settings);
+	return expectSuccess.call(this, response, `POST ${path}`, settings.itemIndex);
 }
 
 /**
@@ -82,13 +73,9 @@ export async function unfollowCompany(
 	nif: string,
 	settings: RequestSettings = {},
 ): Promise<IDataObject | undefined> {
-	const { statusCode, answer, maybeDoneBefore } = await postWatchlistChange.call(
-		this,
-		'/alerts/unfollow/',
-		nif,
-		settings,
-		[404],
-	);
-	if (statusCode !== 404) return answer;
-	return maybeDoneBefore ? { result: 'success' } : undefined;
+	const path = '/alerts/unfollow/';
+	const response = await postWatchlistChange.call(this, path, nif, settings, [404]);
+	if (response.statusCode === 404)
+		return response.maybeDoneBefore ? { result: 'success' } : undefined;
+	return expectSuccess.call(this, response, `POST ${path}`, settings.itemIndex);
 }

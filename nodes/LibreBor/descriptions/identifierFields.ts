@@ -1,8 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { UUID_REGEX } from '../helpers/validation';
 import { byVersion } from './byVersion';
-
-const UUID_REGEX = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
 const alertLocator: INodeProperties = {
 	displayName: 'Alert',

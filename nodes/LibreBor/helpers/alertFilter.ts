@@ -1,11 +1,15 @@
 import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
 
-import { listWatchedEntities } from '../api/watchlist';
-import type { LibreBorFunctions } from '../transport/request';
-import { alertMatchesLabels, normalizeLabel, parseLabelFilter, type LibreBorAlert } from './alerts';
+import {
+	alertMatchesLabels,
+	createdAtMs,
+	normalizeLabel,
+	parseLabelFilter,
+	type LibreBorAlert,
+} from './alerts';
+import { isResourceLocator } from './identifierParameters';
 import { validateNif } from './validation';
 import { parseDateInTimeZone } from './zonedTime';
-import { normalizeNif } from './nif';
 
 /** What the user asked for in the filter options, read before anything is sent. */
 export interface AlertFilterOptions {
@@ -22,12 +26,6 @@ export interface AlertFilterOptions {
 /** The filter ready to apply: the company's NIF resolved to the watch-list entity alerts name. */
 export interface AlertFilter extends AlertFilterOptions {
 	company?: { slug?: string; name?: string };
-}
-
-function locatorValue(value: unknown): unknown {
-	return value && typeof value === 'object' && 'value' in value
-		? (value as { value: unknown }).value
-		: value;
 }
 
 /** `timeZone`: the workflow's, in which a Created After without an offset is read. */
@@ -47,7 +45,7 @@ export function readAlertFilterOptions(
 		labelText,
 	};
 
-	const company = locatorValue(options.company);
+	const company = isResourceLocator(options.company) ? options.company.value : options.company;
 	if (typeof company === 'string' && company.trim() !== '')
 		filter.nif = validateNif(node, company, itemIndex);
 
@@ -73,42 +71,6 @@ export function readAlertFilterOptions(
 	return filter;
 }
 
-/** Alerts carry the company's name and slug, not its NIF: the watch list links the two. */
-export async function resolveAlertFilter(
-	this: LibreBorFunctions,
-	options: AlertFilterOptions,
-	settings: { itemIndex?: number; timeoutMs?: number } = {},
-): Promise<AlertFilter> {
-	if (!options.nif) return options;
-	const entities = await listWatchedEntities.call(this, settings);
-	const entity = entities.find(
-		(watched) => typeof watched.nif === 'string' && normalizeNif(watched.nif) === options.nif,
-	);
-	if (!entity) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`The company ${options.nif} is not on your LibreBOR watch list`,
-			{
-				itemIndex: settings.itemIndex,
-				description:
-					'LibreBOR only creates alerts for the companies you follow. Follow it first (LibreBOR node, Watch List > Follow), or pick a company from the list.',
-			},
-		);
-	}
-	return {
-		...options,
-		company: {
-			slug: typeof entity.slug === 'string' ? entity.slug : undefined,
-			name: typeof entity.name === 'string' ? entity.name : undefined,
-		},
-	};
-}
-
-function createdAtMs(alert: LibreBorAlert): number | undefined {
-	const ms = typeof alert.created_at === 'string' ? Date.parse(alert.created_at) : NaN;
-	return Number.isNaN(ms) ? undefined : ms;
-}
-
 function isAboutCompany(
 	alert: LibreBorAlert,
 	company: NonNullable<AlertFilter['company']>,
@@ -126,7 +88,7 @@ export function alertPassesFilter(alert: LibreBorAlert, filter: AlertFilter): bo
 	if (filter.company && !isAboutCompany(alert, filter.company)) return false;
 	if (filter.createdAfterMs !== undefined) {
 		const created = createdAtMs(alert);
-		if (created === undefined || created < filter.createdAfterMs) return false;
+		if (created === null || created < filter.createdAfterMs) return false;
 	}
 	return true;
 }

@@ -18,6 +18,12 @@ export function isAlert(value: unknown): value is LibreBorAlert {
 	);
 }
 
+/** The alert's creation time, or null when it has none that can be read. */
+export function createdAtMs(alert: LibreBorAlert): number | null {
+	const time = typeof alert.created_at === 'string' ? Date.parse(alert.created_at) : NaN;
+	return Number.isNaN(time) ? null : time;
+}
+
 function entriesOf(alert: LibreBorAlert): IDataObject[] {
 	return Array.isArray(alert.data)
 		? alert.data.filter((entry): entry is IDataObject => !!entry && typeof entry === 'object')
@@ -34,6 +40,12 @@ export function alertToEntries(alert: LibreBorAlert): IDataObject[] {
 		entity_slug: alert.entity_slug,
 		entity_type: alert.entity_type,
 	}));
+}
+
+/** The act labels of an alert's entries, each once. */
+export function labelsOf(alert: LibreBorAlert): string[] {
+	const labels = entriesOf(alert).map((entry) => entry.label);
+	return [...new Set(labels.filter((label): label is string => typeof label === 'string'))];
 }
 
 /** Accent- and case-insensitive form of a BORME act label, for matching. */

@@ -1,7 +1,13 @@
-import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError, type INode } from 'n8n-workflow';
+
+/** Any node context; only an execution's can be cancelled. */
+export interface Cancellable {
+	getNode(): INode;
+	getExecutionCancelSignal?(): AbortSignal | undefined;
+}
 
 export function cancelledError(
-	context: IExecuteFunctions,
+	context: Cancellable,
 	what: string,
 	itemIndex?: number,
 ): NodeOperationError {
@@ -20,7 +26,7 @@ export function cancelledError(
  * cancelled execution polling for minutes.
  */
 export async function waitUnlessCancelled(
-	context: IExecuteFunctions,
+	context: Cancellable,
 	ms: number,
 	what: string,
 	itemIndex?: number,

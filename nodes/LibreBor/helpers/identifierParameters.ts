@@ -12,7 +12,7 @@ interface LocatorValue {
 	value: unknown;
 }
 
-function isResourceLocator(value: unknown): value is INodeParameterResourceLocator {
+export function isResourceLocator(value: unknown): value is INodeParameterResourceLocator {
 	return !!value && typeof value === 'object' && 'mode' in value && 'value' in value;
 }
 

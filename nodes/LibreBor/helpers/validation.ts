@@ -2,7 +2,10 @@ import { NodeOperationError, type INode } from 'n8n-workflow';
 
 import { explainInvalidNif, normalizeNif } from './nif';
 
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** As text too, for the editor's check of an alert ID (a resource locator's regex is a string). */
+export const UUID_REGEX =
+	'^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+export const UUID_PATTERN = new RegExp(UUID_REGEX);
 const DOCUMENT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 export const FIRST_ACCOUNTS_YEAR = 1990;
 

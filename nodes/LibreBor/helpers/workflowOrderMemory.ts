@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { resolveBaseUrl } from '../transport/baseUrl';
+import { HOUR_MS } from './units';
 
-const HOUR_MS = 60 * 60 * 1000;
 const MAX_REMEMBERED = 5000;
 const MEMORY_KEY = 'libreBorOrders';
 

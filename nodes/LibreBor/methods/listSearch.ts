@@ -6,7 +6,7 @@ import type {
 
 import { listUnreadAlerts } from '../api/alerts';
 import { listWatchedEntities } from '../api/watchlist';
-import { normalizeLabel, type LibreBorAlert } from '../helpers/alerts';
+import { labelsOf, normalizeLabel } from '../helpers/alerts';
 
 /** Results per page: the editor asks for the next page as the user scrolls. */
 const PAGE_SIZE = 100;
@@ -19,16 +19,6 @@ function page(results: INodeListSearchItems[], paginationToken?: string): INodeL
 		results: results.slice(offset, next),
 		paginationToken: next < results.length ? String(next) : undefined,
 	};
-}
-
-function labelsOf(alert: LibreBorAlert): string[] {
-	const entries: unknown[] = Array.isArray(alert.data) ? alert.data : [];
-	const labels = entries
-		.map((entry) =>
-			entry && typeof entry === 'object' ? (entry as { label?: unknown }).label : undefined,
-		)
-		.filter((label): label is string => typeof label === 'string');
-	return [...new Set(labels)];
 }
 
 function matches(filter: string | undefined, ...texts: Array<string | undefined>): boolean {

@@ -5,12 +5,14 @@ import {
 	type IExecuteFunctions,
 } from 'n8n-workflow';
 
-import { cancelledError, waitUnlessCancelled } from '../helpers/cancellation';
+import { cancelledError } from '../helpers/cancellation';
+import { fileNameFromContentDisposition } from '../helpers/fileName';
 import { DEFAULT_PACING, pacerOf } from '../helpers/pacer';
-import { budgetSpentError } from './errors';
+import { MB } from '../helpers/units';
 import { DEFAULT_TIMEOUT_MS } from './request';
 import { outboundProtectionRefusal } from './outboundProtection';
-import { backoffMs, parseRetryAfter, RETRYABLE_STATUSES, withinRetryBudget } from './retryPolicy';
+import { withRetries, type TryOutcome } from './retryLoop';
+import { parseRetryAfter, RETRYABLE_STATUSES } from './retryPolicy';
 import {
 	guardTransfer,
 	type TransferGuard,
@@ -20,7 +22,6 @@ import {
 
 const MAX_REDIRECTS = 5;
 export const DEFAULT_MAX_DOWNLOAD_MB = 100;
-const MB = 1024 * 1024;
 
 type BinarySource = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
 
@@ -75,42 +76,7 @@ function headerText(headers: Record<string, unknown>, name: string): string | un
 	return typeof value === 'string' ? value : undefined;
 }
 
-const MAX_FILE_NAME_LENGTH = 200;
-
-/**
- * A server's file name reduced to a safe base name: the part after the last path separator, without
- * control characters or leading dots, and short enough for any file system (extension kept).
- */
-export function safeFileName(name: string): string | undefined {
-	const base = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
-	const clean = base
-		.replace(/\p{Cc}/gu, '')
-		.replace(/^[.\s]+/, '')
-		.trim();
-	if (!clean) return undefined;
-	if (clean.length <= MAX_FILE_NAME_LENGTH) return clean;
-	const dot = clean.lastIndexOf('.');
-	const extension = dot > 0 && clean.length - dot <= 10 ? clean.slice(dot) : '';
-	return clean.slice(0, MAX_FILE_NAME_LENGTH - extension.length) + extension;
-}
-
-/** The file name of a Content-Disposition header (RFC 6266 `filename*` first), as a safe base name. */
-export function fileNameFromContentDisposition(header: string | undefined): string | undefined {
-	if (!header) return undefined;
-	const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
-	if (extended) {
-		try {
-			const decoded = safeFileName(decodeURIComponent(extended[1].trim().replace(/^"|"$/g, '')));
-			if (decoded) return decoded;
-		} catch {
-			// Badly encoded: fall back to the plain parameter.
-		}
-	}
-	const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/.exec(header);
-	return plain ? safeFileName((plain[2] ?? plain[1]).trim()) : undefined;
-}
-
-type Attempt = { file: IBinaryData } | { retryable: NodeApiError; retryAfterMs?: number };
+type Attempt = TryOutcome<IBinaryData>;
 
 /** The 2xx answer for the link, following HTTPS redirects only. */
 async function openFile(
@@ -137,7 +103,8 @@ async function openFile(
 			if (guard.stoppedBy === 'cancelled') throw transferStopped(context, request, guard.stoppedBy);
 			const refusal = outboundProtectionRefusal(error);
 			if (refusal !== undefined) throw blockedByN8n(context, request, url, refusal);
-			return { retryable: unreachable(context, request, url, (error as { code?: string }).code) };
+			const code = (error as { code?: string }).code;
+			return { error: unreachable(context, request, url, code), retryable: true };
 		}
 
 		const location = headerText(response.headers, 'location');
@@ -166,7 +133,9 @@ async function openFile(
 			},
 		);
 		if (!RETRYABLE_STATUSES.has(response.statusCode)) throw error;
-		return { retryable: error, retryAfterMs: parseRetryAfter(response.headers['retry-after']) };
+		// The pacer paces LibreBOR: a download host's 429 is retried like any other failure.
+		const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
+		return { error, retryable: true, retryAfterMs };
 	}
 }
 
@@ -267,17 +236,11 @@ async function downloadOnce(
 		const mimeType =
 			headerText(response.headers, 'content-type')?.split(';')[0].trim() || undefined;
 		try {
-			return { file: await context.helpers.prepareBinaryData(response.body, fileName, mimeType) };
+			return { value: await context.helpers.prepareBinaryData(response.body, fileName, mimeType) };
 		} catch (error) {
 			if (guard.stoppedBy) throw transferStopped(context, request, guard.stoppedBy);
-			return {
-				retryable: unreachable(
-					context,
-					request,
-					new URL(request.link),
-					(error as { code?: string }).code,
-				),
-			};
+			const code = (error as { code?: string }).code;
+			return { error: unreachable(context, request, new URL(request.link), code), retryable: true };
 		}
 	} finally {
 		guard.dispose();
@@ -294,35 +257,12 @@ export async function downloadToBinary(
 	this: IExecuteFunctions,
 	request: DownloadRequest,
 ): Promise<IBinaryData> {
-	let waitedMs = 0;
-	const pacer = pacerOf(this, DEFAULT_PACING);
-	for (let retry = 0; ; retry++) {
-		if (!(await pacer.acquire())) {
-			throw budgetSpentError(
-				{
-					node: this.getNode(),
-					itemIndex: request.itemIndex,
-					operation: `download of document ${request.documentId}`,
-				},
-				pacer.lastThrottleStatus,
-				pacer,
-			);
-		}
-		let attempt: Attempt | undefined;
-		try {
-			attempt = await downloadOnce(this, request);
-		} finally {
-			pacer.release(attempt && 'file' in attempt ? { kind: 'fine' } : { kind: 'other' });
-		}
-		if ('file' in attempt) return attempt.file;
-		if (!withinRetryBudget(retry, attempt.retryAfterMs, waitedMs)) throw attempt.retryable;
-		const waitMs = attempt.retryAfterMs ?? backoffMs(retry);
-		waitedMs += waitMs;
-		await waitUnlessCancelled(
-			this,
-			waitMs,
-			`The download of document ${request.documentId}`,
-			request.itemIndex,
-		);
-	}
+	const operation = `download of document ${request.documentId}`;
+	const run = {
+		context: this,
+		errorContext: { node: this.getNode(), itemIndex: request.itemIndex, operation },
+		pacer: pacerOf(this, DEFAULT_PACING),
+		what: `The ${operation}`,
+	};
+	return await withRetries(run, async () => await downloadOnce(this, request));
 }

@@ -174,6 +174,7 @@ export function notConfirmedError(
 export interface ConnectionFailure {
 	code?: string;
 	timedOut: boolean;
+	/** The server's certificate was refused: trying again cannot help. */
 	untrustedCertificate: boolean;
 }
 

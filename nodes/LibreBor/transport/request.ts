@@ -1,6 +1,5 @@
 import {
 	NodeOperationError,
-	sleep,
 	type IDataObject,
 	type IExecuteFunctions,
 	type IHttpRequestOptions,
@@ -8,24 +7,19 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { DEFAULT_PACING, pacerOf, type PacedOutcome } from '../helpers/pacer';
+import { DEFAULT_PACING, pacerOf } from '../helpers/pacer';
 import { resolveBaseUrl } from './baseUrl';
 import {
-	budgetSpentError,
 	connectionError,
 	notConfirmedError,
 	statusError,
 	unexpectedBodyError,
+	type ConnectionFailure,
 	type ErrorContext,
 } from './errors';
 import { parseResponseBody, type ParsedBody } from './responseBody';
-import {
-	backoffMs,
-	isThrottle,
-	parseRetryAfter,
-	RETRYABLE_STATUSES,
-	withinRetryBudget,
-} from './retryPolicy';
+import { withRetries, type TryOutcome } from './retryLoop';
+import { isThrottle, parseRetryAfter, RETRYABLE_STATUSES } from './retryPolicy';
 
 export type LibreBorFunctions = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
@@ -50,6 +44,9 @@ export interface ApiRequest {
 	lostAnswer?: ErrorContext['lostAnswer'];
 }
 
+/** What every call of `api/` takes besides its own arguments: the item it serves and its timeout. */
+export type RequestSettings = Pick<ApiRequest, 'itemIndex' | 'timeoutMs'>;
+
 export interface ApiResponse {
 	statusCode: number;
 	body: ParsedBody;
@@ -65,14 +62,7 @@ interface RawResponse {
 	headers: Record<string, unknown>;
 }
 
-export interface TransportFailure {
-	code?: string;
-	timedOut: boolean;
-	/** The server's certificate was refused: trying again cannot help. */
-	untrustedCertificate: boolean;
-}
-
-type Attempt = { response: RawResponse } | { failure: TransportFailure };
+type Attempt = { response: RawResponse } | { failure: ConnectionFailure };
 
 const CERTIFICATE_ERROR = /CERT|SELF_SIGNED|UNABLE_TO_(VERIFY|GET_ISSUER)|ALTNAME/;
 
@@ -147,6 +137,38 @@ async function buildOptions(
 	return options;
 }
 
+/** A 2xx answer, or one of the statuses the caller handles, read once the retries are over. */
+interface Answer {
+	statusCode: number;
+	body: ParsedBody;
+	accepted: boolean;
+}
+
+function outcomeOf(
+	attempt: Attempt,
+	request: ApiRequest,
+	errorContext: ErrorContext,
+): TryOutcome<Answer> {
+	const idempotent = request.retry === 'idempotent';
+	if (!('response' in attempt)) {
+		const { failure } = attempt;
+		const retryable = idempotent && !failure.untrustedCertificate;
+		return { error: connectionError(errorContext, failure), retryable };
+	}
+	const { statusCode, headers } = attempt.response;
+	const body = parseResponseBody(attempt.response.body, headers);
+	const accepted = request.acceptStatuses?.includes(statusCode) ?? false;
+	if ((statusCode >= 200 && statusCode < 300) || accepted)
+		return { value: { statusCode, body, accepted } };
+	const retryAfterMs = parseRetryAfter(headers['retry-after']);
+	return {
+		error: statusError(errorContext, statusCode, body, retryAfterMs),
+		retryable: idempotent && RETRYABLE_STATUSES.has(statusCode),
+		retryAfterMs,
+		throttleStatus: isThrottle(statusCode) ? statusCode : undefined,
+	};
+}
+
 /**
  * The one way the nodes talk to the LibreBOR API: HTTPS to the credential's base URL,
  * Basic credentials applied by the credential type, bounded retries for idempotent calls,
@@ -163,74 +185,23 @@ export async function libreBorRequest(
 		operation: `${request.method} ${request.path}`,
 		lostAnswer: request.lostAnswer,
 	};
-	let waitedMs = 0;
 	let maybeDoneBefore = false;
-	// Money is never paced nor retried: an order goes out once, on its own.
-	const pacer = request.retry === 'idempotent' ? pacerOf(this, DEFAULT_PACING) : undefined;
-
-	for (let retry = 0; ; ) {
-		if (pacer && !(await pacer.acquire()))
-			throw budgetSpentError(errorContext, pacer.lastThrottleStatus, pacer);
+	const run = {
+		context: this,
+		errorContext,
+		// Money is never paced nor retried: an order goes out once, on its own.
+		pacer: request.retry === 'idempotent' ? pacerOf(this, DEFAULT_PACING) : undefined,
+		what: `The request ${errorContext.operation}`,
+	};
+	const { statusCode, body, accepted } = await withRetries(run, async () => {
 		const attempt = await sendOnce(this, { ...options, headers: { ...options.headers } });
-		pacer?.release(pacedOutcome(attempt, request.acceptStatuses));
-		let retryAfterMs: number | undefined;
-
-		if ('response' in attempt) {
-			const { statusCode, headers } = attempt.response;
-			const body = parseResponseBody(attempt.response.body, headers);
-			const accepted = request.acceptStatuses?.includes(statusCode) ?? false;
-			if ((statusCode >= 200 && statusCode < 300) || accepted) {
-				if (body.kind !== 'json' && !accepted)
-					throw unexpectedBodyError(errorContext, statusCode, body);
-				return {
-					statusCode,
-					body,
-					json: body.kind === 'json' ? body.value : undefined,
-					maybeDoneBefore,
-				};
-			}
-			retryAfterMs = parseRetryAfter(headers['retry-after']);
-			if (pacer && isThrottle(statusCode)) {
-				// A throttle while the run makes progress costs no retry: the pacer waits it out.
-				if (pacer.retryWait(retryAfterMs) === undefined) {
-					throw budgetSpentError(errorContext, statusCode, pacer, retryAfterMs);
-				}
-				continue;
-			}
-			const canRetry = request.retry === 'idempotent' && RETRYABLE_STATUSES.has(statusCode);
-			if (!canRetry || !withinRetryBudget(retry, retryAfterMs, waitedMs)) {
-				throw statusError(errorContext, statusCode, body, retryAfterMs);
-			}
-		} else if (
-			request.retry !== 'idempotent' ||
-			attempt.failure.untrustedCertificate ||
-			!withinRetryBudget(retry, undefined, waitedMs)
-		) {
-			throw connectionError(errorContext, attempt.failure);
-		}
-
+		const outcome = outcomeOf(attempt, request, errorContext);
 		// A 5xx or a lost connection may come after LibreBOR did the work; a 429 or 503 comes before.
-		if (!('response' in attempt) || !isThrottle(attempt.response.statusCode))
-			maybeDoneBefore = true;
-		const waitMs = retryAfterMs ?? backoffMs(retry);
-		waitedMs += waitMs;
-		retry++;
-		await sleep(waitMs);
-	}
-}
-
-function pacedOutcome(attempt: Attempt, acceptStatuses: number[] | undefined): PacedOutcome {
-	if (!('response' in attempt)) return { kind: 'other' };
-	const { statusCode, headers } = attempt.response;
-	if (isThrottle(statusCode))
-		return {
-			kind: 'throttled',
-			status: statusCode,
-			retryAfterMs: parseRetryAfter(headers['retry-after']),
-		};
-	const fine =
-		(statusCode >= 200 && statusCode < 300) || (acceptStatuses?.includes(statusCode) ?? false);
-	return { kind: fine ? 'fine' : 'other' };
+		if ('error' in outcome && outcome.throttleStatus === undefined) maybeDoneBefore = true;
+		return outcome;
+	});
+	if (body.kind !== 'json' && !accepted) throw unexpectedBodyError(errorContext, statusCode, body);
+	return { statusCode, body, json: body.kind === 'json' ? body.value : undefined, maybeDoneBefore };
 }
 
 /** The JSON object of an answer, or an error that says the answer had an unexpected shape. */

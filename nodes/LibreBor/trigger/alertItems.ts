@@ -1,8 +1,13 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { alertPassesFilter } from '../helpers/alertFilter';
-import { alertToEntries, entryMatchesLabels, type LibreBorAlert } from '../helpers/alerts';
-import { ascending, createdAtMs } from './knownAlerts';
+import {
+	alertToEntries,
+	createdAtMs,
+	entryMatchesLabels,
+	type LibreBorAlert,
+} from '../helpers/alerts';
+import { ascending } from './knownAlerts';
 import type { TriggerSettings } from './settings';
 import { UUID_PATTERN } from '../helpers/validation';
 

@@ -1,4 +1,4 @@
-import type { LibreBorAlert } from '../helpers/alerts';
+import { createdAtMs, type LibreBorAlert } from '../helpers/alerts';
 import type { KnownAlert, PollState } from './pollState';
 
 /**
@@ -7,11 +7,6 @@ import type { KnownAlert, PollState } from './pollState';
  * passed over, a fair price for a state that stays small (about 60 kB at most).
  */
 export const MAX_REMEMBERED_ALERTS = 1000;
-
-export function createdAtMs(alert: LibreBorAlert): number | null {
-	const time = typeof alert.created_at === 'string' ? Date.parse(alert.created_at) : NaN;
-	return Number.isNaN(time) ? null : time;
-}
 
 /** Ascending order that also copes with infinities (which subtraction turns into NaN). */
 export function ascending(a: number, b: number): number {

@@ -1,7 +1,7 @@
 import { NodeApiError, NodeOperationError, type IPollFunctions } from 'n8n-workflow';
 
 import { DEFAULT_PACING, pacerOf } from '../helpers/pacer';
-import { markAlertReadIfUnread } from './markAlertRead';
+import { markAlertReadIfUnread } from '../api/alerts';
 
 /** Well within the shortest poll interval n8n allows (one minute). */
 const MAX_MARKING_MS = 30_000;
@@ -33,7 +33,7 @@ export async function markPendingAlerts(
 		if (Date.now() > deadline) return { read, stillPending: pending.slice(index) };
 		const alertId = pending[index];
 		try {
-			await markAlertReadIfUnread.call(this, alertId, timeoutMs);
+			await markAlertReadIfUnread.call(this, alertId, { timeoutMs });
 			read.push(alertId);
 		} catch (error) {
 			if (!(error instanceof NodeApiError))

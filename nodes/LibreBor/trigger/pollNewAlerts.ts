@@ -55,7 +55,9 @@ async function pollOnce(
 		pending = outcome.stillPending;
 	}
 
-	const listing = uniqueAlerts(await listUnreadAlerts.call(this, undefined, settings.timeoutMs));
+	const listing = uniqueAlerts(
+		await listUnreadAlerts.call(this, { timeoutMs: settings.timeoutMs }),
+	);
 
 	const save = (state: PollState) => {
 		writePollState(staticData, state);

@@ -1,11 +1,8 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { readTimeoutMs } from '../descriptions';
-import {
-	readAlertFilterOptions,
-	resolveAlertFilter,
-	type AlertFilter,
-} from '../helpers/alertFilter';
+import { resolveAlertFilter } from '../api/alerts';
+import { readAlertFilterOptions, type AlertFilter } from '../helpers/alertFilter';
 
 export type TriggerOutput = 'alert' | 'entry';
 

@@ -6,12 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { listUnreadAlerts } from '../../api/alerts';
-import {
-	alertPassesFilter,
-	readAlertFilterOptions,
-	resolveAlertFilter,
-} from '../../helpers/alertFilter';
+import { listUnreadAlerts, resolveAlertFilter } from '../../api/alerts';
+import { alertPassesFilter, readAlertFilterOptions } from '../../helpers/alertFilter';
 import { alertToEntries, entryMatchesLabels } from '../../helpers/alerts';
 import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
 import {
@@ -69,7 +65,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		);
 		const filter = await resolveAlertFilter.call(this, filterOptions, { itemIndex, timeoutMs });
 
-		const listing = await listUnreadAlerts.call(this, itemIndex, timeoutMs);
+		const listing = await listUnreadAlerts.call(this, { itemIndex, timeoutMs });
 		if (listing.length === 0) sawNoAlerts = true;
 		const alerts = listing.filter((alert) => alertPassesFilter(alert, filter));
 		const records: IDataObject[] =

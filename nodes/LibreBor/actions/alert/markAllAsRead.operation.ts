@@ -14,6 +14,6 @@ export const description = updateDisplayOptions(displayOptions, properties);
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const { timeoutMs } = readRequestOptions(this);
 	return await runForEachItem(this, 1, async (itemIndex) =>
-		pairRecords(itemIndex, [await markAllAlertsAsRead.call(this, itemIndex, timeoutMs)]),
+		pairRecords(itemIndex, [await markAllAlertsAsRead.call(this, { itemIndex, timeoutMs })]),
 	);
 }

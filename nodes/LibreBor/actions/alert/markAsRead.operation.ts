@@ -21,7 +21,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const { timeoutMs, pacing } = readRequestOptions(this);
 	return await runForEachItem(this, pacing, async (itemIndex) => {
 		const alertId = readAlertId(this, itemIndex);
-		const answer = await markAlertAsRead.call(this, alertId, itemIndex, timeoutMs);
+		const answer = await markAlertAsRead.call(this, alertId, { itemIndex, timeoutMs });
 		return pairRecords(itemIndex, [{ ...answer, alert_id: alertId }]);
 	});
 }

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { readNumericOption, secondsToTimerMs } from '../../helpers/numericOption';
+import { MB } from '../../helpers/units';
 import { DEFAULT_MAX_DOWNLOAD_MB } from '../../transport/download';
 
 export const DEFAULT_POLL_INTERVAL_S = 60;
@@ -48,7 +49,7 @@ export function readMaxDownloadBytes(context: IExecuteFunctions, itemIndex: numb
 		},
 		itemIndex,
 	);
-	return Math.round(megabytes * 1024 * 1024);
+	return Math.round(megabytes * MB);
 }
 
 export const binaryPropertyOption: INodeProperties = {

@@ -25,6 +25,7 @@ import {
 } from './documentOptions';
 import { CREDENTIAL_TYPE } from '../../transport/request';
 import { orderMemory, type RememberedOrder } from '../../helpers/workflowOrderMemory';
+import { HOUR_MS } from '../../helpers/units';
 import {
 	DEFAULT_MAX_ORDERS,
 	DEFAULT_MAX_ORDERS_PER_HOUR,
@@ -180,8 +181,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		return pairWith(itemIndex, [binary ? { json, binary } : { json }]);
 	});
 }
-
-const HOUR_MS = 60 * 60 * 1000;
 
 function rememberedJson(input: OrderInput, order: RememberedOrder): IDataObject {
 	return {

@@ -5,12 +5,12 @@ import {
 	type INodeExecutionData,
 } from 'n8n-workflow';
 
-import { listWatchedEntities, type RequestSettings } from '../../api/watchlist';
+import { listWatchedEntities } from '../../api/watchlist';
+import type { RequestSettings } from '../../transport/request';
 import { normalizeNif } from '../../helpers/nif';
 import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
 import { readNif } from '../../helpers/identifierParameters';
 import { readRequestOptions } from '../../descriptions';
-import { WatchlistState } from './watchlistCache';
 
 export interface WatchlistChange {
 	/** Whether the company is on the watch list once the change is made. */
@@ -26,24 +26,39 @@ export interface WatchlistChange {
 	unchanged: string;
 }
 
+const nifsOf = (entities: IDataObject[]) =>
+	new Set(entities.map((entity) => normalizeNif(String(entity.nif ?? ''))));
+
 /** Follow and Unfollow: one change per item, skipped when the list already is as wanted. */
 export async function executeWatchlistChange(
 	this: IExecuteFunctions,
 	change: WatchlistChange,
 ): Promise<INodeExecutionData[]> {
 	const { timeoutMs, pacing } = readRequestOptions(this);
-	const watchlist = new WatchlistState(this, { timeoutMs });
+	// The watch list is read once per execution, so that following a long list costs one extra
+	// request, and kept up to date as items change it. An item for a NIF that another item is
+	// changing right now waits for it.
+	let followed: Promise<Set<string>> | undefined;
+	const inFlight = new Map<string, Promise<unknown>>();
+	const changeUnlessDone = async (nif: string, itemIndex: number) => {
+		followed ??= listWatchedEntities.call(this, { timeoutMs }).then(nifsOf);
+		const nifs = await followed;
+		if (nifs.has(nif) === change.followedAfter) return undefined;
+		const answer = await sendConfirmed.call(this, change, nif, { itemIndex, timeoutMs });
+		if (change.followedAfter) nifs.add(nif);
+		else nifs.delete(nif);
+		return answer;
+	};
 	return await runForEachItem(this, pacing, async (itemIndex) => {
 		const nif = readNif(this, itemIndex);
-		const outcome = await watchlist.apply(
-			nif,
-			(followed) => followed === change.followedAfter,
-			async () => ({
-				result: await sendConfirmed.call(this, change, nif, { itemIndex, timeoutMs }),
-				followedAfter: change.followedAfter,
-			}),
+		const current = (inFlight.get(nif) ?? Promise.resolve()).then(
+			async () => await changeUnlessDone(nif, itemIndex),
 		);
-		const answer = outcome.result;
+		inFlight.set(
+			nif,
+			current.catch(() => undefined),
+		);
+		const answer = await current;
 		return pairRecords(itemIndex, [
 			answer
 				? { ...answer, nif, change: change.changed }
@@ -81,7 +96,6 @@ async function sendConfirmed(
 	const { error } = refusal;
 	if (!(error instanceof NodeApiError) || !mayMeanAlreadyDone(error)) throw error;
 	const entities = await listWatchedEntities.call(this, settings).catch(() => undefined);
-	const followedNow = entities?.some((entity) => normalizeNif(String(entity.nif ?? '')) === nif);
-	if (followedNow !== change.followedAfter) throw error;
+	if (!entities || nifsOf(entities).has(nif) !== change.followedAfter) throw error;
 	return { result: 'success' };
 }

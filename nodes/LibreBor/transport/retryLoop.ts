@@ -1,0 +1,67 @@
+import { waitUnlessCancelled, type Cancellable } from '../helpers/cancellation';
+import type { PacedOutcome, Pacer } from '../helpers/pacer';
+import { budgetSpentError, type ErrorContext } from './errors';
+import { backoffMs, withinRetryBudget } from './retryPolicy';
+
+/** How one try ended: its result, or the error to throw should it be the last. */
+export type TryOutcome<T> =
+	| { value: T }
+	| {
+			error: Error;
+			retryable: boolean;
+			/** What the server's Retry-After asked for. */
+			retryAfterMs?: number;
+			/** A 429 or 503 from LibreBOR: the run's pacer waits it out, and it costs no retry. */
+			throttleStatus?: number;
+	  };
+
+export interface RetryRun {
+	context: Cancellable;
+	errorContext: ErrorContext;
+	/** The run's pacer; none for a request that is sent once on its own (an order). */
+	pacer?: Pacer;
+	/** What a cancel during a wait stopped, e.g. "The download of document X". */
+	what: string;
+}
+
+function pacedOutcome(outcome: TryOutcome<unknown> | undefined): PacedOutcome {
+	if (outcome && 'value' in outcome) return { kind: 'fine' };
+	if (outcome?.throttleStatus === undefined) return { kind: 'other' };
+	return { kind: 'throttled', status: outcome.throttleStatus, retryAfterMs: outcome.retryAfterMs };
+}
+
+/**
+ * The one retry loop of requests and downloads. Each try holds a place of the run's pacer; a
+ * throttle is waited out by the pacer within the run's time budget, any other retryable failure is
+ * tried again after the retry policy's backoff within its budget, and a cancel ends the wait.
+ */
+export async function withRetries<T>(
+	run: RetryRun,
+	tryOnce: () => Promise<TryOutcome<T>>,
+): Promise<T> {
+	const { context, errorContext, pacer } = run;
+	let waitedMs = 0;
+	for (let retry = 0; ; ) {
+		if (pacer && !(await pacer.acquire()))
+			throw budgetSpentError(errorContext, pacer.lastThrottleStatus, pacer);
+		let outcome: TryOutcome<T> | undefined;
+		try {
+			outcome = await tryOnce();
+		} finally {
+			pacer?.release(pacedOutcome(outcome));
+		}
+		if ('value' in outcome) return outcome.value;
+		const { retryAfterMs, throttleStatus } = outcome;
+		if (pacer && throttleStatus !== undefined) {
+			if (pacer.retryWait(retryAfterMs) === undefined)
+				throw budgetSpentError(errorContext, throttleStatus, pacer, retryAfterMs);
+			continue;
+		}
+		if (!outcome.retryable || !withinRetryBudget(retry, retryAfterMs, waitedMs))
+			throw outcome.error;
+		const waitMs = retryAfterMs ?? backoffMs(retry);
+		waitedMs += waitMs;
+		retry++;
+		await waitUnlessCancelled(context, waitMs, run.what, errorContext.itemIndex);
+	}
+}

@@ -42,15 +42,15 @@ const NIF = 'B64717838';
 const OTHER_NIF = 'A86212420';
 const options = { timeout: ACTION_TIMEOUT_S };
 
-/** The output has `count` items and `holds` for it, or `wrong` says what is missing. */
+/** The output has `count` items, and `wrong` finds nothing else wrong with it. */
 const expectOutput =
-	(count: number, holds = (_result: ActionResult) => true, wrong = '') =>
+	(count: number, wrong: (result: ActionResult) => string | false = () => false) =>
 	(result: ActionResult) =>
 		result.items.length !== count
 			? `${result.items.length} output items instead of ${count}`
-			: holds(result)
-				? undefined
-				: wrong;
+			: wrong(result) || undefined;
+
+const follows = (sim: Simulator) => sim.watchlist.some((entity) => entity.nif === NIF);
 
 function downloadDocument(sim: Simulator): PreparedRun {
 	const documentId = sim.documents[0].id;
@@ -64,8 +64,9 @@ function downloadDocument(sim: Simulator): PreparedRun {
 		},
 		wrongOutcome: expectOutput(
 			1,
-			({ items }) => !!items[0].binary?.data && items[0].json.document_id === documentId,
-			'no file in the output',
+			({ items }) =>
+				!(items[0].binary?.data && items[0].json.document_id === documentId) &&
+				'no file in the output',
 		),
 	};
 }
@@ -80,8 +81,9 @@ const ACTION_OPERATIONS: ActionOperation[] = [
 				parameters: { resource: 'alert', operation: 'getMany', options },
 				wrongOutcome: expectOutput(
 					2,
-					({ items }) => alerts.every((alert) => items.some((item) => item.json.id === alert.id)),
-					'alerts missing',
+					({ items }) =>
+						!alerts.every((alert) => items.some((item) => item.json.id === alert.id)) &&
+						'alerts missing',
 				),
 			};
 		},
@@ -95,8 +97,7 @@ const ACTION_OPERATIONS: ActionOperation[] = [
 				parameters: { resource: 'alert', operation: 'markAsRead', alertId: alert.id, options },
 				wrongOutcome: expectOutput(
 					1,
-					() => sim.unreadAlerts().length === 0,
-					'the alert is still unread',
+					() => sim.unreadAlerts().length > 0 && 'the alert is still unread',
 				),
 			};
 		},
@@ -110,8 +111,7 @@ const ACTION_OPERATIONS: ActionOperation[] = [
 				parameters: { resource: 'alert', operation: 'markAllAsRead', options },
 				wrongOutcome: expectOutput(
 					1,
-					() => sim.unreadAlerts().length === 0,
-					'alerts are still unread',
+					() => sim.unreadAlerts().length > 0 && 'alerts are still unread',
 				),
 			};
 		},
@@ -121,11 +121,7 @@ const ACTION_OPERATIONS: ActionOperation[] = [
 		target: TARGETS.follow,
 		prepare: (sim) => ({
 			parameters: { resource: 'watchlist', operation: 'follow', nif: NIF, options },
-			wrongOutcome: expectOutput(
-				1,
-				() => sim.watchlist.some((entity) => entity.nif === NIF),
-				'not followed',
-			),
+			wrongOutcome: expectOutput(1, () => !follows(sim) && 'not followed'),
 		}),
 	},
 	{
@@ -135,11 +131,7 @@ const ACTION_OPERATIONS: ActionOperation[] = [
 			sim.follow(NIF);
 			return {
 				parameters: { resource: 'watchlist', operation: 'unfollow', nif: NIF, options },
-				wrongOutcome: expectOutput(
-					1,
-					() => !sim.watchlist.some((entity) => entity.nif === NIF),
-					'still followed',
-				),
+				wrongOutcome: expectOutput(1, () => follows(sim) && 'still followed'),
 			};
 		},
 	},
@@ -165,8 +157,7 @@ const ACTION_OPERATIONS: ActionOperation[] = [
 				parameters: { resource: 'document', operation: 'get', documentId, options },
 				wrongOutcome: expectOutput(
 					1,
-					({ items }) => items[0].json.document_id === documentId,
-					'wrong document',
+					({ items }) => items[0].json.document_id !== documentId && 'wrong document',
 				),
 			};
 		},

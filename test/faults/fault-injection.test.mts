@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { startSimulator, type Simulator } from '../simulator/index.mts';
+import { useSimulator } from '../support/libreBor.mts';
 import { ACTION_LANES } from './action-lanes.mts';
 import { ORDER_LANES } from './order-lanes.mts';
 import { STOP_ON_FAILURE_LANE } from './stop-on-failure-lane.mts';
@@ -11,16 +11,10 @@ import { TRIGGER_LANES } from './trigger-lanes.mts';
 // run one after another.
 for (const lane of [...ACTION_LANES, ...ORDER_LANES, STOP_ON_FAILURE_LANE, ...TRIGGER_LANES]) {
 	describe(lane.name, { concurrent: true }, () => {
-		let sim: Simulator;
-		beforeAll(async () => {
-			sim = await startSimulator(lane.simulatorOptions);
-		});
-		afterAll(async () => await sim?.close());
-		beforeEach(() => sim.reset());
-
+		const sim = useSimulator(lane.simulatorOptions);
 		for (const laneCase of lane.cases) {
 			it(laneCase.name, { concurrent: false }, async () => {
-				expect(await laneCase.run(sim)).toEqual([]);
+				expect(await laneCase.run(sim())).toEqual([]);
 			});
 		}
 	});

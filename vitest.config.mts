@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
 
@@ -11,15 +11,52 @@ const commonJsEntry = (name: string) => ({
 	replacement: require.resolve(name),
 });
 
-export default defineConfig({
+/** What every run of the nodes needs, whichever tests it selects (the mutation and bench configs extend it). */
+export const shared = defineConfig({
 	resolve: {
 		alias: ['n8n-workflow', 'n8n-core', '@n8n/di'].map(commonJsEntry),
 	},
 	test: {
-		include: ['test/**/*.test.mts'],
-		reporters: ['default', './test/support/plainSummaryReporter.mts'],
 		pool: 'forks',
 		testTimeout: 60_000,
 		hookTimeout: 900_000,
+	},
+});
+
+/** Tests that load neither n8n-core nor the nodes' engine. */
+const unit = [
+	'test/simulator/**/*.test.mts',
+	'test/release/**/*.test.mts',
+	'test/trigger/known-alerts.test.mts',
+];
+const faults = ['test/faults/**/*.test.mts'];
+const e2e = ['test/e2e/**/*.test.mts'];
+
+// One lane: `npx vitest run --project engine`; all but the end-to-end lane: `npm run test:fast`.
+export default defineConfig({
+	...shared,
+	test: {
+		...shared.test,
+		reporters: ['default', './test/support/plainSummaryReporter.mts'],
+		projects: [
+			{ extends: true, test: { name: 'unit', include: unit } },
+			{
+				extends: true,
+				test: {
+					name: 'engine',
+					include: ['test/**/*.test.mts'],
+					exclude: [...configDefaults.exclude, ...unit, ...faults, ...e2e],
+				},
+			},
+			{
+				extends: true,
+				// Every case waits on retries and timeouts: the lanes of cases run side by side.
+				test: { name: 'faults', include: faults, maxConcurrency: 32, testTimeout: 300_000 },
+			},
+			{
+				extends: true,
+				test: { name: 'e2e', include: e2e, globalSetup: ['test/e2e/libreBorPackage.mts'] },
+			},
+		],
 	},
 });

@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-import base from './vitest.config.mts';
+import { shared } from './vitest.config.mts';
 
 /**
  * The engine tests that pin the files Stryker mutates (stryker.config.mjs): the money path, the
@@ -21,9 +21,9 @@ const tests = [
 ];
 
 export default defineConfig({
-	...base,
+	...shared,
 	test: {
-		...base.test,
+		...shared.test,
 		include: tests.map((name) => `test/${name}.test.*ts`),
 		reporters: ['default'],
 	},

@@ -1,9 +1,13 @@
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
+import { inject } from 'vitest';
+import type { TestProject } from 'vitest/node';
+
 import { findNode24 } from './n8nInstallation.mts';
-import { oncePerTestRun } from './oncePerTestRun.mts';
 import { repoRoot } from './repoPaths.mts';
 
 const execFileAsync = promisify(execFile);
@@ -16,18 +20,26 @@ export interface PackedPackage {
 	files: string[];
 }
 
-let packing: Promise<PackedPackage> | undefined;
+declare module 'vitest' {
+	interface ProvidedContext {
+		libreBorPackage: PackedPackage;
+	}
+}
 
 /**
- * Builds this repository with `npm run build` and packs it with `npm pack`, once per test run:
- * every end-to-end test file installs the same fresh tarball.
+ * The end-to-end lane's global set-up: builds this repository with `npm run build` and packs it
+ * with `npm pack`, once per test run, before any end-to-end file; every one installs that tarball.
  */
+export default async function buildAndPack(project: TestProject) {
+	const folder = await mkdtemp(path.join(os.tmpdir(), 'n8n-nodes-librebor-e2e-'));
+	await npm(['run', 'build']);
+	project.provide('libreBorPackage', await pack(folder));
+	return async () => await rm(folder, { recursive: true, force: true });
+}
+
+/** The tarball the global set-up packed (dist/ is built by then, too). */
 export async function packedLibreBorPackage(): Promise<PackedPackage> {
-	packing ??= oncePerTestRun('librebor-package', async (folder) => {
-		await npm(['run', 'build']);
-		return await pack(folder);
-	});
-	return await packing;
+	return inject('libreBorPackage');
 }
 
 async function pack(destination: string): Promise<PackedPackage> {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCif, startSimulator, type Alert, type Simulator } from '../simulator/index.mts';
 import { nodeOutputJson } from './executionRun.mts';
 import { libreBorCredential } from './libreBorN8n.mts';
+import { packedLibreBorPackage } from './libreBorPackage.mts';
 import { libreBor, libreBorTrigger } from './libreBorNodes.mts';
 import { findingsAboutTheInstance, n8n3BreakingChanges } from './n8nBreakingChanges.mts';
 import { importCredentials, importWorkflows } from './n8nCli.mts';
@@ -87,7 +88,8 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 			startSimulator({ seed: true }),
 			startSimulator({ seed: true }),
 		]);
-		cluster = await startQueueCluster({ workerCount: 2 });
+		const { tarball } = await packedLibreBorPackage();
+		cluster = await startQueueCluster({ workerCount: 2, tarball });
 		await importCredentials(cluster.mainFolder, [
 			libreBorCredential(sim),
 			libreBorCredential(triggerSim, triggerCredential),

@@ -1,21 +1,181 @@
-import { ACTION_OPERATIONS, type ActionOperation } from './action-operations.mts';
-import { firstError, invariantProblems, runLibreBorAction } from './action-run.mts';
+import type { INodeParameters } from 'n8n-workflow';
+
+import type { ActionResult } from '../harness/index.mts';
+import type { RequestMatcher, Simulator, SimulatorOptions } from '../simulator/index.mts';
+import { runLibreBor } from '../support/libreBor.mts';
 import {
-	attemptsWhenPersistent,
-	clearErrorProblems,
+	invariantProblems,
+	persistentFaultProblems,
+	recoveryProblems,
 	requestCount,
-	retryBudgetProblems,
 } from './checks.mts';
 import {
 	caseName,
+	firstError,
 	injectFault,
 	modesOf,
+	TARGETS,
 	type FaultMode,
 	type Lane,
 	type LaneCase,
-	type Problem,
 } from './fault-case.mts';
-import { FAULT_KINDS, type FaultKind } from './fault-kinds.mts';
+import { ACTION_TIMEOUT_S, FAULT_KINDS, type FaultKind } from './fault-kinds.mts';
+
+interface PreparedRun {
+	parameters: INodeParameters;
+	/** What is wrong with the output or the account after a run that should have worked. */
+	wrongOutcome(result: ActionResult): string | undefined;
+}
+
+/** One operation of the action node, and the request of it that faults hit. */
+interface ActionOperation {
+	name: string;
+	simulatorOptions?: SimulatorOptions;
+	target: RequestMatcher;
+	/** The error message a fault at the target gives; undefined when the fault cannot happen there. */
+	expectedError?(kind: FaultKind): RegExp | undefined;
+	/** Sets the account up and says what to run. */
+	prepare(sim: Simulator): PreparedRun;
+}
+
+const NIF = 'B64717838';
+const OTHER_NIF = 'A86212420';
+const options = { timeout: ACTION_TIMEOUT_S };
+
+/** The output has `count` items, and `wrong` finds nothing else wrong with it. */
+const expectOutput =
+	(count: number, wrong: (result: ActionResult) => string | false = () => false) =>
+	(result: ActionResult) =>
+		result.items.length !== count
+			? `${result.items.length} output items instead of ${count}`
+			: wrong(result) || undefined;
+
+const follows = (sim: Simulator) => sim.watchlist.some((entity) => entity.nif === NIF);
+
+function downloadDocument(sim: Simulator): PreparedRun {
+	const documentId = sim.documents[0].id;
+	return {
+		parameters: {
+			resource: 'document',
+			operation: 'download',
+			documentId,
+			binaryPropertyName: 'data',
+			options,
+		},
+		wrongOutcome: expectOutput(
+			1,
+			({ items }) =>
+				!(items[0].binary?.data && items[0].json.document_id === documentId) &&
+				'no file in the output',
+		),
+	};
+}
+
+const ACTION_OPERATIONS: ActionOperation[] = [
+	{
+		name: 'Alert > Get Many',
+		target: TARGETS.alertListing,
+		prepare(sim) {
+			const alerts = sim.addAlerts(2);
+			return {
+				parameters: { resource: 'alert', operation: 'getMany', options },
+				wrongOutcome: expectOutput(
+					2,
+					({ items }) =>
+						!alerts.every((alert) => items.some((item) => item.json.id === alert.id)) &&
+						'alerts missing',
+				),
+			};
+		},
+	},
+	{
+		name: 'Alert > Mark as Read',
+		target: TARGETS.markOne,
+		prepare(sim) {
+			const alert = sim.addAlert();
+			return {
+				parameters: { resource: 'alert', operation: 'markAsRead', alertId: alert.id, options },
+				wrongOutcome: expectOutput(
+					1,
+					() => sim.unreadAlerts().length > 0 && 'the alert is still unread',
+				),
+			};
+		},
+	},
+	{
+		name: 'Alert > Mark All as Read',
+		target: TARGETS.markAll,
+		prepare(sim) {
+			sim.addAlerts(3);
+			return {
+				parameters: { resource: 'alert', operation: 'markAllAsRead', options },
+				wrongOutcome: expectOutput(
+					1,
+					() => sim.unreadAlerts().length > 0 && 'alerts are still unread',
+				),
+			};
+		},
+	},
+	{
+		name: 'Watch List > Follow',
+		target: TARGETS.follow,
+		prepare: (sim) => ({
+			parameters: { resource: 'watchlist', operation: 'follow', nif: NIF, options },
+			wrongOutcome: expectOutput(1, () => !follows(sim) && 'not followed'),
+		}),
+	},
+	{
+		name: 'Watch List > Unfollow',
+		target: TARGETS.unfollow,
+		prepare(sim) {
+			sim.follow(NIF);
+			return {
+				parameters: { resource: 'watchlist', operation: 'unfollow', nif: NIF, options },
+				wrongOutcome: expectOutput(1, () => follows(sim) && 'still followed'),
+			};
+		},
+	},
+	{
+		name: 'Watch List > Get Many',
+		target: TARGETS.watchlist,
+		prepare(sim) {
+			sim.follow(NIF);
+			sim.follow(OTHER_NIF);
+			return {
+				parameters: { resource: 'watchlist', operation: 'getMany', options },
+				wrongOutcome: expectOutput(2),
+			};
+		},
+	},
+	{
+		name: 'Document > Get',
+		simulatorOptions: { seed: true },
+		target: TARGETS.documentRead,
+		prepare(sim) {
+			const documentId = sim.documents[0].id;
+			return {
+				parameters: { resource: 'document', operation: 'get', documentId, options },
+				wrongOutcome: expectOutput(
+					1,
+					({ items }) => items[0].json.document_id !== documentId && 'wrong document',
+				),
+			};
+		},
+	},
+	{
+		name: 'Document > Download, faults on the document record',
+		simulatorOptions: { seed: true },
+		target: TARGETS.documentRead,
+		prepare: downloadDocument,
+	},
+	{
+		name: 'Document > Download, faults on the file host',
+		simulatorOptions: { seed: true },
+		target: TARGETS.fileDownload,
+		expectedError: (kind) => kind.downloadError,
+		prepare: downloadDocument,
+	},
+];
 
 function actionCase(
 	operation: ActionOperation,
@@ -23,33 +183,20 @@ function actionCase(
 	mode: FaultMode,
 	expectedError: RegExp,
 ): LaneCase {
-	const recovers = kind.transient && mode === 'once';
 	return {
 		name: caseName(kind, mode),
 		async run(sim) {
 			const prepared = operation.prepare(sim);
 			injectFault(sim, operation.target, kind, mode);
-			const result = await runLibreBorAction(sim, prepared);
+			const result = await runLibreBor(sim, prepared.parameters);
 			const sent = requestCount(sim, operation.target);
-			const problems: Problem[] = invariantProblems(sim, result);
-
-			if (recovers) {
-				const error = firstError(result) as Error | undefined;
-				const wrong = error
-					? `it failed: ${error.message}`
-					: (prepared.wrongOutcome(result) ??
-						(sent === 2 ? undefined : `${sent} requests, expected the failed one and one retry`));
-				if (wrong) problems.push({ check: 'recovers', detail: wrong });
-				return problems;
-			}
-			problems.push(...clearErrorProblems(firstError(result), expectedError));
-			problems.push(
-				...retryBudgetProblems(
-					sent,
-					kind.transient ? attemptsWhenPersistent(kind.fault, operation.target.origin) : 1,
-				),
-			);
-			return problems;
+			const error = firstError(result);
+			return [
+				...invariantProblems(sim, result),
+				...(kind.transient && mode === 'once'
+					? recoveryProblems(error, prepared.wrongOutcome(result), sent)
+					: persistentFaultProblems(kind, operation.target, error, expectedError, sent)),
+			];
 		},
 	};
 }
@@ -59,7 +206,7 @@ export const ACTION_LANES: Lane[] = ACTION_OPERATIONS.map((operation) => ({
 	name: operation.name,
 	simulatorOptions: operation.simulatorOptions,
 	cases: FAULT_KINDS.flatMap((kind) => {
-		const expectedError = operation.expectedError(kind);
+		const expectedError = operation.expectedError ? operation.expectedError(kind) : kind.apiError;
 		if (!expectedError) return [];
 		return modesOf(kind).map((mode) => actionCase(operation, kind, mode, expectedError));
 	}),

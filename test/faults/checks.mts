@@ -1,27 +1,30 @@
-import { MAX_PAUSES_WITHOUT_PROGRESS } from '../../nodes/LibreBor/helpers/pacer.ts';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { MAX_PAUSES_WITHOUT_PROGRESS } from '../../nodes/LibreBor/helpers/pacer.ts';
 import { RETRY_BUDGET } from '../../nodes/LibreBor/transport/retryPolicy.ts';
+import type { ActionResult } from '../harness/index.mts';
 import type { RequestMatcher, Simulator } from '../simulator/index.mts';
 import { requestMatches } from '../simulator/request-matcher.mts';
-import type { Problem } from './fault-case.mts';
+import { visibleText } from '../support/libreBor.mts';
+import { problemIf, TARGETS, type Problem } from './fault-case.mts';
+import type { FaultKind } from './fault-kinds.mts';
 
-/** Every try of a read that keeps failing: the first and each retry. */
-export const ATTEMPTS_PER_READ = 1 + RETRY_BUDGET.maxRetries;
-
-/** 429 and 503 from the API cost no retries: the run's pacer waits them out until it sees no progress. */
-export function attemptsWhenPersistent(fault: { status?: number }, origin?: string): number {
+/**
+ * The tries of a read whose fault never ends: the first and each retry; 429 and 503 from the API
+ * cost no retries, as the run's pacer waits them out until it sees no progress.
+ */
+function attemptsWhenPersistent(fault: { status?: number }, origin?: string): number {
 	const throttle = fault.status === 429 || fault.status === 503;
-	return throttle && origin !== 'download' ? MAX_PAUSES_WITHOUT_PROGRESS : ATTEMPTS_PER_READ;
+	return throttle && origin !== 'download'
+		? MAX_PAUSES_WITHOUT_PROGRESS
+		: 1 + RETRY_BUDGET.maxRetries;
 }
-
-const ORDER_PATH = /^\/v2\/(documents\/)?order\/$/;
 
 const looksRaw = (text: string) => /\[object Object\]|\n\s+at |^undefined$|^Error$/.test(text);
 
 /** A NodeApiError or NodeOperationError whose message names the problem and whose description says what to do. */
 export function clearErrorProblems(error: unknown, expected: RegExp): Problem[] {
-	const problem = (detail: string): Problem[] => [{ check: 'fails clearly', detail }];
+	const problem = (detail: string) => problemIf('fails clearly', detail);
 	if (!error) return problem('it did not fail');
 	if (!(error instanceof NodeApiError || error instanceof NodeOperationError)) {
 		return problem(
@@ -37,12 +40,45 @@ export function clearErrorProblems(error: unknown, expected: RegExp): Problem[] 
 	return [];
 }
 
+/**
+ * A run whose fault struck once, within the retry budget: it worked (`wrongOutcome` says how it
+ * did not) after the failed request and one retry.
+ */
+export function recoveryProblems(
+	error: unknown,
+	wrongOutcome: string | undefined,
+	sent: number,
+): Problem[] {
+	return problemIf(
+		'recovers',
+		error
+			? `it failed: ${(error as Error).message}`
+			: (wrongOutcome ??
+					(sent === 2 ? undefined : `${sent} requests, expected the failed one and one retry`)),
+	);
+}
+
+/** A run whose fault outlasted the retries: a clear error, and the retry budget spent and no more. */
+export function persistentFaultProblems(
+	kind: FaultKind,
+	target: RequestMatcher,
+	error: unknown,
+	expected: RegExp,
+	sent: number,
+): Problem[] {
+	const attempts = kind.transient ? attemptsWhenPersistent(kind.fault, target.origin) : 1;
+	return [...clearErrorProblems(error, expected), ...retryBudgetProblems(sent, attempts)];
+}
+
 /** The password and its Basic encoding appear nowhere in the text. */
 export function secretProblems(text: string, password: string): Problem[] {
 	const encoded = Buffer.from(`:${password}`).toString('base64').slice(4);
-	return text.includes(password) || text.includes(encoded)
-		? [{ check: 'no secret', detail: 'the password appears in the output or an error' }]
-		: [];
+	return problemIf(
+		'no secret',
+		text.includes(password) || text.includes(encoded)
+			? 'the password appears in the output or an error'
+			: undefined,
+	);
 }
 
 /** Everything a user or n8n's database could get from an error. */
@@ -55,40 +91,38 @@ export function errorText(error: unknown): string {
 export const requestCount = (sim: Simulator, target: RequestMatcher) =>
 	sim.requests.filter((request) => requestMatches(target, request)).length;
 
-export function retryBudgetProblems(
-	sent: number,
-	expected: number | { atMost: number },
-): Problem[] {
-	const ok = typeof expected === 'number' ? sent === expected : sent <= expected.atMost;
-	const wanted = typeof expected === 'number' ? `${expected}` : `at most ${expected.atMost}`;
-	return ok
-		? []
-		: [
-				{
-					check: 'retry budget',
-					detail: `${sent} requests went to the failing endpoint, expected ${wanted}`,
-				},
-			];
-}
+export const retryBudgetProblems = (sent: number, expected: number): Problem[] =>
+	problemIf(
+		'retry budget',
+		sent === expected
+			? undefined
+			: `${sent} requests went to the failing endpoint, expected ${expected}`,
+	);
 
 /** At most one order request per NIF and year, and no more orders received than that. */
-export function duplicateOrderProblems(sim: Simulator): Problem[] {
+function duplicateOrderProblems(sim: Simulator): Problem[] {
 	const perKey = new Map<string, number>();
-	for (const request of sim.requests) {
-		if (request.method !== 'POST' || !ORDER_PATH.test(request.path)) continue;
+	for (const request of sim.requests.filter((request) => requestMatches(TARGETS.order, request))) {
 		const key = `${request.form.nif}/${request.form.year}`;
 		perKey.set(key, (perKey.get(key) ?? 0) + 1);
 	}
-	const repeated = [...perKey].filter(([, count]) => count > 1);
-	const problems: Problem[] = repeated.map(([key, count]) => ({
-		check: 'no duplicate order',
-		detail: `${count} order requests for ${key}`,
-	}));
-	if (sim.ordersReceived > perKey.size) {
-		problems.push({
-			check: 'no duplicate order',
-			detail: `${sim.ordersReceived} orders for ${perKey.size} documents`,
-		});
-	}
-	return problems;
+	return [
+		...[...perKey]
+			.filter(([, count]) => count > 1)
+			.flatMap(([key, count]) =>
+				problemIf('no duplicate order', `${count} order requests for ${key}`),
+			),
+		...problemIf(
+			'no duplicate order',
+			sim.ordersReceived > perKey.size
+				? `${sim.ordersReceived} orders for ${perKey.size} documents`
+				: undefined,
+		),
+	];
+}
+
+/** What holds for every action run, whatever the fault: no password anywhere, no order sent twice. */
+export function invariantProblems(sim: Simulator, result: ActionResult): Problem[] {
+	const text = visibleText(result) + errorText(result.engineError);
+	return [...secretProblems(text, sim.credentials.password), ...duplicateOrderProblems(sim)];
 }

@@ -1,3 +1,4 @@
+import type { ActionResult } from '../harness/index.mts';
 import type {
 	FaultHandle,
 	RequestMatcher,
@@ -30,6 +31,10 @@ export interface Problem {
 	detail: string;
 }
 
+/** One problem when `wrong` holds a detail, none when it is undefined. */
+export const problemIf = (check: Check, wrong: string | undefined): Problem[] =>
+	wrong === undefined ? [] : [{ check, detail: wrong }];
+
 export interface LaneCase {
 	name: string;
 	/** Runs the case on a simulator just reset, and says what went wrong (nothing when it held). */
@@ -42,6 +47,19 @@ export interface Lane {
 	simulatorOptions?: SimulatorOptions;
 	cases: LaneCase[];
 }
+
+/** The requests faults strike. */
+export const TARGETS = {
+	alertListing: { method: 'GET', path: '/v2/alerts/' },
+	markOne: { method: 'GET', path: /^\/v2\/alerts\/mark_as_read\/(?!all\/)[^/]+\/$/ },
+	markAll: { method: 'GET', path: '/v2/alerts/mark_as_read/all/' },
+	follow: { method: 'POST', path: '/v2/alerts/follow/' },
+	unfollow: { method: 'POST', path: '/v2/alerts/unfollow/' },
+	watchlist: { method: 'GET', path: '/v2/alerts/following/' },
+	documentRead: { method: 'GET', path: /^\/v2\/documents\/[^/]+\/$/ },
+	fileDownload: { method: 'GET', origin: 'download', path: '/files/*' },
+	order: { method: 'POST', path: /^\/v2\/(documents\/)?order\/$/ },
+} satisfies Record<string, RequestMatcher>;
 
 /** The modes a fault is tried in: a transient one once and every time, any other once (it is never retried). */
 export const modesOf = (kind: FaultKind): FaultMode[] =>
@@ -62,3 +80,7 @@ export function injectFault(
 }
 
 export const caseName = (kind: FaultKind, mode: FaultMode) => `${kind.name}, ${mode}`;
+
+/** The error the run failed with, or the first error item when "continue on fail" kept it going. */
+export const firstError = (result: ActionResult): unknown =>
+	result.error ?? result.items.find((item) => item.error)?.error;

@@ -1,30 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
+import { useSimulator } from '../support/libreBor.mts';
 import { ACTION_LANES } from './action-lanes.mts';
-import type { Problem } from './fault-case.mts';
-import { runLanes, tally, type Verdicts } from './lane-runner.mts';
 import { ORDER_LANES } from './order-lanes.mts';
 import { STOP_ON_FAILURE_LANE } from './stop-on-failure-lane.mts';
 import { TRIGGER_LANES } from './trigger-lanes.mts';
 
-const LANES = [...ACTION_LANES, ...ORDER_LANES, STOP_ON_FAILURE_LANE, ...TRIGGER_LANES];
-
-// The cases spend their time waiting on retries and timeouts, so they all run up front, lanes
-// side by side; each test below then gives the verdict of its case.
-let verdicts: Verdicts = new Map();
-beforeAll(async () => {
-	verdicts = await runLanes(LANES);
-}, 300_000);
-afterAll(() => console.log(tally(LANES, verdicts)));
-
-for (const lane of LANES) {
-	describe(lane.name, () => {
+// A case spends its time waiting on retries and timeouts, so the lanes run side by side (the
+// faults project allows that many tests at once); the cases of a lane share its simulator and
+// run one after another.
+for (const lane of [...ACTION_LANES, ...ORDER_LANES, STOP_ON_FAILURE_LANE, ...TRIGGER_LANES]) {
+	describe(lane.name, { concurrent: true }, () => {
+		const sim = useSimulator(lane.simulatorOptions);
 		for (const laneCase of lane.cases) {
-			it(laneCase.name, () => {
-				const problems: Problem[] = verdicts.get(laneCase) ?? [
-					{ check: 'harness', detail: 'the case did not run' },
-				];
-				expect(problems).toEqual([]);
+			it(laneCase.name, { concurrent: false }, async () => {
+				expect(await laneCase.run(sim())).toEqual([]);
 			});
 		}
 	});

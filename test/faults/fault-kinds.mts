@@ -50,23 +50,18 @@ export const REFUSED_PASSWORD: FaultKind = {
 	refusal: true,
 };
 
+const throttle = (name: string, fault: FaultKind['fault']): FaultKind => ({
+	name,
+	fault,
+	transient: true,
+	apiError: /LibreBOR (is|kept) rate limiting the requests \(429\)/,
+	downloadError: /download host answered 429/,
+	refusal: true,
+});
+
 export const FAULT_KINDS: FaultKind[] = [
-	{
-		name: '429 with Retry-After',
-		fault: { status: 429, retryAfter: 0 },
-		transient: true,
-		apiError: /LibreBOR (is|kept) rate limiting the requests \(429\)/,
-		downloadError: /download host answered 429/,
-		refusal: true,
-	},
-	{
-		name: '429 without Retry-After',
-		fault: { status: 429 },
-		transient: true,
-		apiError: /LibreBOR (is|kept) rate limiting the requests \(429\)/,
-		downloadError: /download host answered 429/,
-		refusal: true,
-	},
+	throttle('429 with Retry-After', { status: 429, retryAfter: 0 }),
+	throttle('429 without Retry-After', { status: 429 }),
 	serverError(500),
 	serverError(502),
 	serverError(503),

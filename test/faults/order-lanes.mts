@@ -1,26 +1,27 @@
 import type { ActionResult } from '../harness/index.mts';
-import type { RequestMatcher } from '../simulator/index.mts';
-import { firstError, invariantProblems, runLibreBorAction } from './action-run.mts';
+import { runLibreBor } from '../support/libreBor.mts';
 import {
-	attemptsWhenPersistent,
 	clearErrorProblems,
 	errorText,
+	invariantProblems,
+	persistentFaultProblems,
+	recoveryProblems,
 	requestCount,
 	retryBudgetProblems,
 } from './checks.mts';
 import {
 	caseName,
+	firstError,
 	injectFault,
 	modesOf,
+	problemIf,
+	TARGETS,
 	type FaultMode,
 	type Lane,
 	type LaneCase,
-	type Problem,
 } from './fault-case.mts';
 import { ACTION_TIMEOUT_S, FAULT_KINDS, type FaultKind } from './fault-kinds.mts';
 
-const ORDER_REQUEST: RequestMatcher = { method: 'POST', path: /^\/v2\/(documents\/)?order\/$/ };
-const DOCUMENT_READ: RequestMatcher = { method: 'GET', path: /^\/v2\/documents\/[^/]+\/$/ };
 const YEAR = 2023;
 
 /** Two spellings of one NIF (one order between them) and another company. */
@@ -41,85 +42,75 @@ const errorOfItem = (result: ActionResult, index: number) => result.items[index]
  */
 function orderCase(kind: FaultKind, mode: FaultMode): LaneCase {
 	const placed = mode === 'after the order was placed';
-	const expectedError = kind.refusal ? kind.apiError : MAY_BE_PLACED;
 	return {
 		name: caseName(kind, mode),
 		async run(sim) {
-			injectFault(sim, ORDER_REQUEST, kind, mode);
-			const result = await runLibreBorAction(sim, {
-				parameters: {
+			injectFault(sim, TARGETS.order, kind, mode);
+			const result = await runLibreBor(
+				sim,
+				{
 					resource: 'document',
 					operation: 'order',
 					nif: '={{ $json.nif }}',
 					year: YEAR,
 					options: { timeout: ACTION_TIMEOUT_S },
 				},
-				items: ORDER_ITEMS,
-				continueOnFail: true,
-			});
-			const problems: Problem[] = invariantProblems(sim, result);
-			problems.push(...retryBudgetProblems(requestCount(sim, ORDER_REQUEST), 2));
-			problems.push(...clearErrorProblems(errorOfItem(result, 0), expectedError));
-			if (!errorOfItem(result, 1))
-				problems.push({
-					check: 'fails clearly',
-					detail: 'the repeated order did not share the failure',
-				});
+				{ items: ORDER_ITEMS, continueOnFail: true },
+			);
 			const otherOrderFailed = errorOfItem(result, 2) !== undefined;
-			if (otherOrderFailed !== !placed) {
-				problems.push({
-					check: 'fails clearly',
-					detail: `the other company's order ${otherOrderFailed ? 'failed' : 'went through'}`,
-				});
-			}
-			return problems;
+			return [
+				...invariantProblems(sim, result),
+				...retryBudgetProblems(requestCount(sim, TARGETS.order), 2),
+				...clearErrorProblems(errorOfItem(result, 0), kind.refusal ? kind.apiError : MAY_BE_PLACED),
+				...problemIf(
+					'fails clearly',
+					errorOfItem(result, 1) ? undefined : 'the repeated order did not share the failure',
+				),
+				...problemIf(
+					'fails clearly',
+					otherOrderFailed === !placed
+						? undefined
+						: `the other company's order ${otherOrderFailed ? 'failed' : 'went through'}`,
+				),
+			];
 		},
 	};
 }
 
 /** Order with Download: the order is placed once, the reads that follow meet the fault. */
 function readsAfterOrderCase(kind: FaultKind, mode: FaultMode): LaneCase {
-	const recovers = kind.transient && mode === 'once';
 	return {
 		name: caseName(kind, mode),
 		async run(sim) {
-			injectFault(sim, DOCUMENT_READ, kind, mode);
-			const result = await runLibreBorAction(sim, {
-				parameters: {
-					resource: 'document',
-					operation: 'order',
-					nif: 'B64717838',
-					year: YEAR,
-					options: { download: true, pollInterval: 1, timeout: ACTION_TIMEOUT_S },
-				},
+			injectFault(sim, TARGETS.documentRead, kind, mode);
+			const result = await runLibreBor(sim, {
+				resource: 'document',
+				operation: 'order',
+				nif: 'B64717838',
+				year: YEAR,
+				options: { download: true, pollInterval: 1, timeout: ACTION_TIMEOUT_S },
 			});
-			const reads = requestCount(sim, DOCUMENT_READ);
-			const problems: Problem[] = invariantProblems(sim, result);
-			problems.push(...retryBudgetProblems(requestCount(sim, ORDER_REQUEST), 1));
+			const reads = requestCount(sim, TARGETS.documentRead);
 			const error = firstError(result);
-			if (recovers) {
-				const wrong = error
-					? `it failed: ${(error as Error).message}`
-					: !result.items[0]?.binary?.data
-						? 'no file in the output'
-						: reads !== 2
-							? `${reads} reads, expected the failed one and one retry`
-							: undefined;
-				if (wrong) problems.push({ check: 'recovers', detail: wrong });
-				return problems;
+			const problems = [
+				...invariantProblems(sim, result),
+				...retryBudgetProblems(requestCount(sim, TARGETS.order), 1),
+			];
+			if (kind.transient && mode === 'once') {
+				const noFile = result.items[0]?.binary?.data ? undefined : 'no file in the output';
+				return [...problems, ...recoveryProblems(error, noFile, reads)];
 			}
-			problems.push(...clearErrorProblems(error, kind.apiError));
-			problems.push(
-				...retryBudgetProblems(reads, kind.transient ? attemptsWhenPersistent(kind.fault) : 1),
-			);
 			const documentId = sim.documents[0]?.id;
-			if (documentId && !tellsHowToResume(errorText(error), documentId)) {
-				problems.push({
-					check: 'names the placed document',
-					detail: `the error does not say that document ${documentId} was ordered`,
-				});
-			}
-			return problems;
+			return [
+				...problems,
+				...persistentFaultProblems(kind, TARGETS.documentRead, error, kind.apiError, reads),
+				...problemIf(
+					'names the placed document',
+					documentId && !tellsHowToResume(errorText(error), documentId)
+						? `the error does not say that document ${documentId} was ordered`
+						: undefined,
+				),
+			];
 		},
 	};
 }

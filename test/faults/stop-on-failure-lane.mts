@@ -4,9 +4,9 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { DEFAULT_CONCURRENCY } from '../../nodes/LibreBor/descriptions/requestOptions.ts';
 import { makeCif, type RequestMatcher, type Simulator } from '../simulator/index.mts';
-import { invariantProblems, runLibreBorAction } from './action-run.mts';
-import { clearErrorProblems, requestCount } from './checks.mts';
-import { injectFault, type Lane, type LaneCase, type Problem } from './fault-case.mts';
+import { runLibreBor } from '../support/libreBor.mts';
+import { clearErrorProblems, invariantProblems, requestCount } from './checks.mts';
+import { injectFault, problemIf, TARGETS, type Lane, type LaneCase } from './fault-case.mts';
 import { REFUSED_PASSWORD } from './fault-kinds.mts';
 
 const ITEMS = 12;
@@ -14,7 +14,6 @@ const ITEMS = 12;
 interface BatchOperation {
 	name: string;
 	target: RequestMatcher;
-	expectedError: RegExp;
 	prepare(sim: Simulator): { parameters: INodeParameters; items: IDataObject[] };
 }
 
@@ -24,8 +23,7 @@ const documentItems = (sim: Simulator) => nifs.map(() => ({ documentId: sim.docu
 const BATCH_OPERATIONS: BatchOperation[] = [
 	{
 		name: 'Alert > Mark as Read',
-		target: { method: 'GET', path: /^\/v2\/alerts\/mark_as_read\/(?!all\/)[^/]+\/$/ },
-		expectedError: REFUSED_PASSWORD.apiError,
+		target: TARGETS.markOne,
 		prepare: (sim) => ({
 			parameters: { resource: 'alert', operation: 'markAsRead', alertId: '={{ $json.id }}' },
 			items: sim.addAlerts(ITEMS).map(({ id }) => ({ id })),
@@ -33,8 +31,7 @@ const BATCH_OPERATIONS: BatchOperation[] = [
 	},
 	{
 		name: 'Watch List > Follow',
-		target: { method: 'POST', path: '/v2/alerts/follow/' },
-		expectedError: REFUSED_PASSWORD.apiError,
+		target: TARGETS.follow,
 		prepare: () => ({
 			parameters: { resource: 'watchlist', operation: 'follow', nif: '={{ $json.nif }}' },
 			items: nifs.map((nif) => ({ nif })),
@@ -42,8 +39,7 @@ const BATCH_OPERATIONS: BatchOperation[] = [
 	},
 	{
 		name: 'Watch List > Unfollow',
-		target: { method: 'POST', path: '/v2/alerts/unfollow/' },
-		expectedError: REFUSED_PASSWORD.apiError,
+		target: TARGETS.unfollow,
 		prepare: (sim) => {
 			nifs.forEach((nif) => sim.follow(nif));
 			return {
@@ -54,8 +50,7 @@ const BATCH_OPERATIONS: BatchOperation[] = [
 	},
 	{
 		name: 'Document > Get',
-		target: { method: 'GET', path: /^\/v2\/documents\/[^/]+\/$/ },
-		expectedError: REFUSED_PASSWORD.apiError,
+		target: TARGETS.documentRead,
 		prepare: (sim) => ({
 			parameters: { resource: 'document', operation: 'get', documentId: '={{ $json.documentId }}' },
 			items: documentItems(sim),
@@ -63,8 +58,7 @@ const BATCH_OPERATIONS: BatchOperation[] = [
 	},
 	{
 		name: 'Document > Download',
-		target: { method: 'GET', origin: 'download', path: '/files/*' },
-		expectedError: REFUSED_PASSWORD.downloadError!,
+		target: TARGETS.fileDownload,
 		prepare: (sim) => ({
 			parameters: {
 				resource: 'document',
@@ -93,22 +87,22 @@ function stopCase(operation: BatchOperation): LaneCase {
 	return {
 		name: `${operation.name}, ${ITEMS} items, ${REFUSED_PASSWORD.name} on the first`,
 		async run(sim) {
-			const input = operation.prepare(sim);
+			const { parameters, items } = operation.prepare(sim);
 			injectFault(sim, operation.target, REFUSED_PASSWORD, 'once');
-			const result = await runLibreBorAction(sim, input);
+			const result = await runLibreBor(sim, parameters, { items });
 			await untilQuiet(sim);
 			const sent = requestCount(sim, operation.target);
-			const problems: Problem[] = [
+			const { apiError, downloadError } = REFUSED_PASSWORD;
+			return [
 				...invariantProblems(sim, result),
-				...clearErrorProblems(result.error, operation.expectedError),
+				...clearErrorProblems(result.error, operation.target.origin ? downloadError! : apiError),
+				...problemIf(
+					'stops on failure',
+					sent > DEFAULT_CONCURRENCY
+						? `${sent} of ${ITEMS} items were sent, more than the ${DEFAULT_CONCURRENCY} in flight`
+						: undefined,
+				),
 			];
-			if (sent > DEFAULT_CONCURRENCY) {
-				problems.push({
-					check: 'stops on failure',
-					detail: `${sent} of ${ITEMS} items were sent, more than the ${DEFAULT_CONCURRENCY} in flight`,
-				});
-			}
-			return problems;
 		},
 	};
 }

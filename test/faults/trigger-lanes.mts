@@ -7,6 +7,8 @@ import {
 	caseName,
 	injectFault,
 	modesOf,
+	problemIf,
+	TARGETS,
 	type FaultMode,
 	type Lane,
 	type LaneCase,
@@ -14,7 +16,6 @@ import {
 } from './fault-case.mts';
 import { FAULT_KINDS, SLOW_ANSWER, type FaultKind } from './fault-kinds.mts';
 
-const LISTING: RequestMatcher = { method: 'GET', path: '/v2/alerts/' };
 /** The listing and, when marking, the marks of the alerts emitted by the poll before. */
 const EVERY_ALERTS_REQUEST: RequestMatcher = { method: 'GET', path: '/v2/alerts/*' };
 
@@ -43,17 +44,15 @@ function exactlyOnceProblems(added: string[], emitted: string[]): Problem[] {
 	const counts = new Map<string, number>(added.map((id) => [id, 0]));
 	const unknown = emitted.filter((id) => !counts.has(id));
 	for (const id of emitted) if (counts.has(id)) counts.set(id, counts.get(id)! + 1);
-	const wrong = [...counts].filter(([, count]) => count !== 1);
-	const problems: Problem[] = wrong.map(([id, count]) => ({
-		check: 'exactly once',
-		detail: `alert ${id} emitted ${count} times`,
-	}));
-	if (unknown.length > 0)
-		problems.push({
-			check: 'exactly once',
-			detail: `${unknown.length} emitted alerts were never added`,
-		});
-	return problems;
+	return [
+		...[...counts]
+			.filter(([, count]) => count !== 1)
+			.flatMap(([id, count]) => problemIf('exactly once', `alert ${id} emitted ${count} times`)),
+		...problemIf(
+			'exactly once',
+			unknown.length > 0 ? `${unknown.length} emitted alerts were never added` : undefined,
+		),
+	];
 }
 
 /** Drives an active trigger through the scenario and checks that every alert came out once. */
@@ -68,7 +67,7 @@ async function runScenario(
 		cursorStorage: variant.cursorStorage,
 		parameters: { options: { markAsRead: variant.markAsRead } },
 	});
-	const target = variant.markAsRead ? EVERY_ALERTS_REQUEST : LISTING;
+	const target = variant.markAsRead ? EVERY_ALERTS_REQUEST : TARGETS.alertListing;
 	const added: string[] = [];
 	const emitted: string[] = [];
 	const errors: unknown[] = [];
@@ -90,37 +89,38 @@ async function runScenario(
 	};
 
 	await poll(false);
-	const problems: Problem[] = [];
-	if (emitted.length > 0 || errors.length > 0)
-		problems.push({ check: 'harness', detail: 'the activation poll did not start clean' });
+	const cleanStart = emitted.length === 0 && errors.length === 0;
 	for (const step of steps) {
 		added.push(...sim.addAlerts(step.newAlerts).map(({ id }) => id));
 		await poll(step.faulted);
 	}
 
-	if (struck === 0) problems.push({ check: 'harness', detail: 'the fault never struck' });
-	problems.push(...exactlyOnceProblems(added, emitted));
-	problems.push(...errors.flatMap((error) => clearErrorProblems(error, kind.apiError)));
-	if (kind.transient && mode === 'once' && errors.length > 0) {
-		problems.push({
-			check: 'recovers',
-			detail: `${errors.length} polls failed: ${(errors[0] as Error).message}`,
-		});
-	}
-	if (variant.markAsRead && sim.unreadAlerts().length > 0) {
-		problems.push({
-			check: 'marks every alert',
-			detail: `${sim.unreadAlerts().length} alerts are still unread`,
-		});
-	}
-	problems.push(...secretProblems(visible, sim.credentials.password));
-	return problems;
+	const unread = sim.unreadAlerts().length;
+	return [
+		...problemIf('harness', cleanStart ? undefined : 'the activation poll did not start clean'),
+		...problemIf('harness', struck === 0 ? 'the fault never struck' : undefined),
+		...exactlyOnceProblems(added, emitted),
+		...errors.flatMap((error) => clearErrorProblems(error, kind.apiError)),
+		...problemIf(
+			'recovers',
+			kind.transient && mode === 'once' && errors.length > 0
+				? `${errors.length} polls failed: ${(errors[0] as Error).message}`
+				: undefined,
+		),
+		...problemIf(
+			'marks every alert',
+			variant.markAsRead && unread > 0 ? `${unread} alerts are still unread` : undefined,
+		),
+		...secretProblems(visible, sim.credentials.password),
+	];
 }
 
-const triggerCase = (variant: TriggerVariant, kind: FaultKind, mode: FaultMode): LaneCase => ({
-	name: caseName(kind, mode),
-	run: async (sim) => await runScenario(sim, variant, kind, mode, SCENARIO),
-});
+const triggerCase = (
+	variant: TriggerVariant,
+	kind: FaultKind,
+	mode: FaultMode,
+	{ steps = SCENARIO, name = caseName(kind, mode) } = {},
+): LaneCase => ({ name, run: async (sim) => await runScenario(sim, variant, kind, mode, steps) });
 
 const variantName = ({ markAsRead, cursorStorage }: TriggerVariant) =>
 	`LibreBOR Trigger${markAsRead ? ', marking alerts as read' : ''}, poll state kept as ${cursorStorage}`;
@@ -133,24 +133,12 @@ const variants: TriggerVariant[] = [false, true].flatMap((markAsRead) =>
  * The trigger has no timeout option: its requests wait the transport's default. A slow answer
  * past it is tried once, on one poll, which alone takes that long.
  */
-const slowPastTheDefaultTimeout = (): Lane => {
-	const kind: FaultKind = {
-		...SLOW_ANSWER,
-		name: `${SLOW_ANSWER.name} (${DEFAULT_TIMEOUT_MS / 1000} s)`,
-		fault: { ...SLOW_ANSWER.fault, delayMs: DEFAULT_TIMEOUT_MS + 1000 },
-	};
-	const variant: TriggerVariant = { markAsRead: false, cursorStorage: 'static-data' };
-	const steps = [SCENARIO[0], SCENARIO[1], SCENARIO[3]];
-	return {
-		name: `${variantName(variant)}, its default timeout`,
-		cases: [
-			{
-				name: caseName(kind, 'once'),
-				run: async (sim) => await runScenario(sim, variant, kind, 'once', steps),
-			},
-		],
-	};
+const SLOW_PAST_THE_DEFAULT_TIMEOUT: FaultKind = {
+	...SLOW_ANSWER,
+	name: `${SLOW_ANSWER.name} (${DEFAULT_TIMEOUT_MS / 1000} s)`,
+	fault: { ...SLOW_ANSWER.fault, delayMs: DEFAULT_TIMEOUT_MS + 1000 },
 };
+const staticData: TriggerVariant = { markAsRead: false, cursorStorage: 'static-data' };
 
 /**
  * A listing that answers 200 with nothing in it (maintenance, a glitch) while alerts are unread.
@@ -164,17 +152,6 @@ const EMPTY_LISTING: FaultKind = {
 	apiError: /no error is expected/,
 };
 
-const listingGlitches = (): Lane => ({
-	name: 'LibreBOR Trigger, a listing that comes back empty while alerts are unread',
-	cases: CURSOR_STORAGES.flatMap((cursorStorage) =>
-		modesOf(EMPTY_LISTING).map((mode) => ({
-			name: `${caseName(EMPTY_LISTING, mode)}, poll state kept as ${cursorStorage}`,
-			run: async (sim: Simulator) =>
-				await runScenario(sim, { markAsRead: false, cursorStorage }, EMPTY_LISTING, mode, SCENARIO),
-		})),
-	),
-});
-
 export const TRIGGER_LANES: Lane[] = [
 	...variants.map((variant) => ({
 		name: variantName(variant),
@@ -182,6 +159,22 @@ export const TRIGGER_LANES: Lane[] = [
 			modesOf(kind).map((mode) => triggerCase(variant, kind, mode)),
 		),
 	})),
-	slowPastTheDefaultTimeout(),
-	listingGlitches(),
+	{
+		name: `${variantName(staticData)}, its default timeout`,
+		cases: [
+			triggerCase(staticData, SLOW_PAST_THE_DEFAULT_TIMEOUT, 'once', {
+				steps: [SCENARIO[0], SCENARIO[1], SCENARIO[3]],
+			}),
+		],
+	},
+	{
+		name: 'LibreBOR Trigger, a listing that comes back empty while alerts are unread',
+		cases: CURSOR_STORAGES.flatMap((cursorStorage) =>
+			modesOf(EMPTY_LISTING).map((mode) =>
+				triggerCase({ markAsRead: false, cursorStorage }, EMPTY_LISTING, mode, {
+					name: `${caseName(EMPTY_LISTING, mode)}, poll state kept as ${cursorStorage}`,
+				}),
+			),
+		),
+	},
 ];

@@ -5,13 +5,13 @@ import { fileURLToPath } from 'node:url';
 
 import { defineConfig } from 'vitest/config';
 
-import base from '../../../vitest.config.mts';
+import { shared } from '../../../vitest.config.mts';
 
 export default defineConfig({
-	...base,
+	...shared,
 	root: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..'),
 	test: {
-		...base.test,
+		...shared.test,
 		include: ['scripts/bench/engine/*.measure.mts'],
 		reporters: ['default'],
 		testTimeout: 3_600_000,

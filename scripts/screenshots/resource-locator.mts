@@ -8,15 +8,15 @@ import path from 'node:path';
 
 import { chromium } from 'playwright-core';
 
-import { ensureChromium } from '../../test/e2e/chromium.mts';
-import { installCommunityPackage, packPackage } from '../../test/e2e/communityPackage.mts';
-import { libreBorCredential, libreBorCredentialRef } from '../../test/e2e/libreBorN8n.mts';
-import { importCredentials, importWorkflows } from '../../test/e2e/n8nCli.mts';
-import { N8nRestClient, testOwner } from '../../test/e2e/n8nRestClient.mts';
-import { startN8n } from '../../test/e2e/n8nServer.mts';
-import { createN8nUserFolder } from '../../test/e2e/n8nUserFolder.mts';
-import { repoRoot } from '../../test/e2e/repoPaths.mts';
-import { startSimulator } from '../../test/simulator/index.mts';
+import { ensureChromium } from '../../tools/n8n/chromium.mts';
+import { installCommunityPackage, packPackage } from '../../tools/n8n/communityPackage.mts';
+import { libreBorCredential, libreBorCredentialRef } from '../../tools/n8n/libreBorN8n.mts';
+import { importCredentials, importWorkflows } from '../../tools/n8n/n8nCli.mts';
+import { N8nRestClient, testOwner } from '../../tools/n8n/n8nRestClient.mts';
+import { startN8n } from '../../tools/n8n/n8nServer.mts';
+import { createN8nUserFolder } from '../../tools/n8n/n8nUserFolder.mts';
+import { repoRoot } from '../../tools/repoPaths.mts';
+import { startSimulator } from '../../tools/simulator/index.mts';
 
 const WORKFLOW_ID = 'screenshotLocator1';
 const output = path.join(repoRoot, 'docs', 'resource-locator.png');

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 
 import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
 
-import { deduplicationStore, readBinary } from '../harness/index.mts';
+import { deduplicationStore, readBinary } from '../../tools/engine/index.mts';
 import { jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
 
 const sim = useSimulator({ documentSizeBytes: 4096 });

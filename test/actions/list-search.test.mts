@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
 import { companyNifs } from '../../scripts/bench/nifs.mts';
-import { runListSearch } from '../harness/index.mts';
+import { runListSearch } from '../../tools/engine/index.mts';
 import { credentialsFor, useSimulator, type Simulator } from '../support/libreBor.mts';
 
 const sim = useSimulator();

@@ -4,7 +4,7 @@ import { DataDeduplicationService } from 'n8n-core';
 import type { ICheckProcessedContextData, IDataObject, INodeParameters } from 'n8n-workflow';
 import { describe, expect, it, vi } from 'vitest';
 
-import { makeCif } from '../simulator/nif.mts';
+import { makeCif } from '../../tools/simulator/nif.mts';
 import { jsonOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
 
 const sim = useSimulator();

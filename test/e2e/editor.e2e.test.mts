@@ -1,19 +1,19 @@
 import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startSimulator, type Simulator } from '../simulator/index.mts';
+import { startSimulator, type Simulator } from '../../tools/simulator/index.mts';
 import {
-	createN8nWithLibreBor,
 	libreBorCredential,
 	libreBorCredentialRef,
 	libreBorNodeType,
 	libreBorTriggerNodeType,
 	passwordForms,
-} from './libreBorN8n.mts';
-import { importCredentials } from './n8nCli.mts';
-import { N8nRestClient } from './n8nRestClient.mts';
-import { startN8n, type N8nServer } from './n8nServer.mts';
-import type { N8nUserFolder } from './n8nUserFolder.mts';
+} from '../../tools/n8n/libreBorN8n.mts';
+import { createN8nWithLibreBor } from './n8nWithLibreBor.mts';
+import { importCredentials } from '../../tools/n8n/n8nCli.mts';
+import { N8nRestClient } from '../../tools/n8n/n8nRestClient.mts';
+import { startN8n, type N8nServer } from '../../tools/n8n/n8nServer.mts';
+import type { N8nUserFolder } from '../../tools/n8n/n8nUserFolder.mts';
 
 const setupTimeoutMs = 600_000;
 const testTimeoutMs = 120_000;

@@ -5,14 +5,14 @@ import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startSimulator, type Simulator } from '../simulator/index.mts';
-import { nodeOutputJson } from './executionRun.mts';
+import { startSimulator, type Simulator } from '../../tools/simulator/index.mts';
+import { nodeOutputJson } from '../../tools/n8n/executionRun.mts';
 import {
-	createN8nWithLibreBor,
 	libreBorCredential,
 	libreBorCredentialRef,
 	passwordForms,
-} from './libreBorN8n.mts';
+} from '../../tools/n8n/libreBorN8n.mts';
+import { createN8nWithLibreBor } from './n8nWithLibreBor.mts';
 import { connectMcpClient, mcpEndpointRegistered } from './mcpClient.mts';
 import { findingsAboutTheInstance, n8n3BreakingChanges } from './n8nBreakingChanges.mts';
 import {
@@ -20,11 +20,11 @@ import {
 	importCredentials,
 	importWorkflows,
 	runN8nCommandOrThrow,
-} from './n8nCli.mts';
-import { N8nRestClient } from './n8nRestClient.mts';
-import { startN8n, type N8nServer } from './n8nServer.mts';
-import type { N8nUserFolder } from './n8nUserFolder.mts';
-import { repoRoot } from './repoPaths.mts';
+} from '../../tools/n8n/n8nCli.mts';
+import { N8nRestClient } from '../../tools/n8n/n8nRestClient.mts';
+import { startN8n, type N8nServer } from '../../tools/n8n/n8nServer.mts';
+import type { N8nUserFolder } from '../../tools/n8n/n8nUserFolder.mts';
+import { repoRoot } from '../../tools/repoPaths.mts';
 
 const setupTimeoutMs = 600_000;
 const testTimeoutMs = 180_000;

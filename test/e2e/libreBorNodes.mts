@@ -4,8 +4,8 @@ import {
 	libreBorCredentialRef,
 	libreBorNodeType,
 	libreBorTriggerNodeType,
-} from './libreBorN8n.mts';
-import type { WorkflowNode } from './workflowBuilder.mts';
+} from '../../tools/n8n/libreBorN8n.mts';
+import type { WorkflowNode } from '../../tools/n8n/workflowBuilder.mts';
 
 type Credential = { id: string; name: string };
 

@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-import { findNode24 } from './n8nInstallation.mts';
+import { findNode24 } from '../../tools/n8n/n8nInstallation.mts';
 import { oncePerTestRun } from './oncePerTestRun.mts';
-import { repoRoot } from './repoPaths.mts';
+import { repoRoot } from '../../tools/repoPaths.mts';
 
 const execFileAsync = promisify(execFile);
 

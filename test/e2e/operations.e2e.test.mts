@@ -1,23 +1,32 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { isValidNif, startSimulator, type Alert, type Simulator } from '../simulator/index.mts';
-import { asJson, entryItems } from './alertEntries.mts';
-import { nodeOutputItems, nodeOutputJson, type ExecutionRun } from './executionRun.mts';
 import {
-	createN8nWithLibreBor,
+	isValidNif,
+	startSimulator,
+	type Alert,
+	type Simulator,
+} from '../../tools/simulator/index.mts';
+import { asJson, entryItems } from './alertEntries.mts';
+import {
+	nodeOutputItems,
+	nodeOutputJson,
+	type ExecutionRun,
+} from '../../tools/n8n/executionRun.mts';
+import {
 	libreBorCredential,
 	libreBorNodeType,
 	passwordForms,
-} from './libreBorN8n.mts';
+} from '../../tools/n8n/libreBorN8n.mts';
+import { createN8nWithLibreBor } from './n8nWithLibreBor.mts';
 import { libreBor } from './libreBorNodes.mts';
 import {
 	executeWorkflow,
 	importCredentials,
 	importWorkflows,
 	type WorkflowExecution,
-} from './n8nCli.mts';
-import type { N8nUserFolder } from './n8nUserFolder.mts';
-import { jsonItem, manualTrigger, splitOut, workflow } from './workflowBuilder.mts';
+} from '../../tools/n8n/n8nCli.mts';
+import type { N8nUserFolder } from '../../tools/n8n/n8nUserFolder.mts';
+import { jsonItem, manualTrigger, splitOut, workflow } from '../../tools/n8n/workflowBuilder.mts';
 
 const setupTimeoutMs = 600_000;
 const workflowId = 'libreBorEveryOp1';

@@ -1,14 +1,15 @@
 import type { IDataObject } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startSimulator, type Simulator } from '../simulator/index.mts';
-import { nodeOutputJson } from './executionRun.mts';
-import { createN8nWithLibreBor, libreBorCredential } from './libreBorN8n.mts';
+import { startSimulator, type Simulator } from '../../tools/simulator/index.mts';
+import { nodeOutputJson } from '../../tools/n8n/executionRun.mts';
+import { libreBorCredential } from '../../tools/n8n/libreBorN8n.mts';
+import { createN8nWithLibreBor } from './n8nWithLibreBor.mts';
 import { libreBor } from './libreBorNodes.mts';
-import { importCredentials, importWorkflows } from './n8nCli.mts';
-import { N8nRestClient, type ExecutionDetails } from './n8nRestClient.mts';
-import { startN8n, type N8nServer } from './n8nServer.mts';
-import type { N8nUserFolder } from './n8nUserFolder.mts';
+import { importCredentials, importWorkflows } from '../../tools/n8n/n8nCli.mts';
+import { N8nRestClient, type ExecutionDetails } from '../../tools/n8n/n8nRestClient.mts';
+import { startN8n, type N8nServer } from '../../tools/n8n/n8nServer.mts';
+import type { N8nUserFolder } from '../../tools/n8n/n8nUserFolder.mts';
 import {
 	everyFewSeconds,
 	jsonItem,
@@ -16,7 +17,7 @@ import {
 	splitOut,
 	stopAndError,
 	workflow,
-} from './workflowBuilder.mts';
+} from '../../tools/n8n/workflowBuilder.mts';
 
 const setupTimeoutMs = 600_000;
 const testTimeoutMs = 300_000;

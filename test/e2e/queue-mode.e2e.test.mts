@@ -1,15 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { makeCif, startSimulator, type Alert, type Simulator } from '../simulator/index.mts';
-import { nodeOutputJson } from './executionRun.mts';
-import { libreBorCredential } from './libreBorN8n.mts';
+import {
+	makeCif,
+	startSimulator,
+	type Alert,
+	type Simulator,
+} from '../../tools/simulator/index.mts';
+import { nodeOutputJson } from '../../tools/n8n/executionRun.mts';
+import { libreBorCredential } from '../../tools/n8n/libreBorN8n.mts';
 import { libreBor, libreBorTrigger } from './libreBorNodes.mts';
+import { packedLibreBorPackage } from './libreBorPackage.mts';
 import { findingsAboutTheInstance, n8n3BreakingChanges } from './n8nBreakingChanges.mts';
-import { importCredentials, importWorkflows } from './n8nCli.mts';
-import { problemsMentioning, readLogFile } from './n8nLog.mts';
-import { N8nRestClient, type ExecutionDetails } from './n8nRestClient.mts';
-import { startQueueCluster, type QueueCluster } from './queue/queueCluster.mts';
-import { noOp, splitOut, workflow, type WorkflowNode } from './workflowBuilder.mts';
+import { importCredentials, importWorkflows } from '../../tools/n8n/n8nCli.mts';
+import { problemsMentioning, readLogFile } from '../../tools/n8n/n8nLog.mts';
+import { N8nRestClient, type ExecutionDetails } from '../../tools/n8n/n8nRestClient.mts';
+import { startQueueCluster, type QueueCluster } from '../../tools/n8n/queue/queueCluster.mts';
+import { noOp, splitOut, workflow, type WorkflowNode } from '../../tools/n8n/workflowBuilder.mts';
 
 const setupTimeoutMs = 600_000;
 const testTimeoutMs = 300_000;
@@ -87,7 +93,10 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 			startSimulator({ seed: true }),
 			startSimulator({ seed: true }),
 		]);
-		cluster = await startQueueCluster({ workerCount: 2 });
+		cluster = await startQueueCluster({
+			workerCount: 2,
+			tarball: (await packedLibreBorPackage()).tarball,
+		});
 		await importCredentials(cluster.mainFolder, [
 			libreBorCredential(sim),
 			libreBorCredential(triggerSim, triggerCredential),

@@ -1,20 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startSimulator, type Alert, type Simulator } from '../simulator/index.mts';
+import { startSimulator, type Alert, type Simulator } from '../../tools/simulator/index.mts';
 import { asJson } from './alertEntries.mts';
-import { nodeOutputJson } from './executionRun.mts';
-import {
-	createN8nWithLibreBor,
-	libreBorCredential,
-	libreBorCredentialRef,
-} from './libreBorN8n.mts';
+import { nodeOutputJson } from '../../tools/n8n/executionRun.mts';
+import { libreBorCredential, libreBorCredentialRef } from '../../tools/n8n/libreBorN8n.mts';
+import { createN8nWithLibreBor } from './n8nWithLibreBor.mts';
 import { libreBorTrigger } from './libreBorNodes.mts';
-import { importCredentials, importWorkflows } from './n8nCli.mts';
-import { problemsMentioning, type N8nLogEntry } from './n8nLog.mts';
-import { N8nRestClient, type ExecutionDetails } from './n8nRestClient.mts';
-import { startN8n, type N8nServer } from './n8nServer.mts';
-import type { N8nUserFolder } from './n8nUserFolder.mts';
-import { noOp, workflow } from './workflowBuilder.mts';
+import { importCredentials, importWorkflows } from '../../tools/n8n/n8nCli.mts';
+import { problemsMentioning, type N8nLogEntry } from '../../tools/n8n/n8nLog.mts';
+import { N8nRestClient, type ExecutionDetails } from '../../tools/n8n/n8nRestClient.mts';
+import { startN8n, type N8nServer } from '../../tools/n8n/n8nServer.mts';
+import type { N8nUserFolder } from '../../tools/n8n/n8nUserFolder.mts';
+import { noOp, workflow } from '../../tools/n8n/workflowBuilder.mts';
 
 // n8n's durable scheduler (off by default in n8n 2.41): every poll after the activation poll is a
 // task of the scheduler, on its minute (no poll at start-up), in a context of its own; with durable

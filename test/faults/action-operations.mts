@@ -1,5 +1,5 @@
-import type { ActionResult } from '../harness/index.mts';
-import type { RequestMatcher, Simulator, SimulatorOptions } from '../simulator/index.mts';
+import type { ActionResult } from '../../tools/engine/index.mts';
+import type { RequestMatcher, Simulator, SimulatorOptions } from '../../tools/simulator/index.mts';
 import type { ActionInput } from './action-run.mts';
 import { ACTION_TIMEOUT_S, type FaultKind } from './fault-kinds.mts';
 

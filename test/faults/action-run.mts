@@ -1,8 +1,8 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
-import { runAction, type ActionResult } from '../harness/index.mts';
-import type { Simulator } from '../simulator/index.mts';
+import { runAction, type ActionResult } from '../../tools/engine/index.mts';
+import type { Simulator } from '../../tools/simulator/index.mts';
 import { credentialsFor, visibleText } from '../support/libreBor.mts';
 import { duplicateOrderProblems, errorText, secretProblems } from './checks.mts';
 import type { Problem } from './fault-case.mts';

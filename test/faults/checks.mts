@@ -2,8 +2,8 @@ import { MAX_PAUSES_WITHOUT_PROGRESS } from '../../nodes/LibreBor/helpers/pacer.
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { RETRY_BUDGET } from '../../nodes/LibreBor/transport/retryPolicy.ts';
-import type { RequestMatcher, Simulator } from '../simulator/index.mts';
-import { requestMatches } from '../simulator/request-matcher.mts';
+import type { RequestMatcher, Simulator } from '../../tools/simulator/index.mts';
+import { requestMatches } from '../../tools/simulator/request-matcher.mts';
 import type { Problem } from './fault-case.mts';
 
 /** Every try of a read that keeps failing: the first and each retry. */

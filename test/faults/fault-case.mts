@@ -3,7 +3,7 @@ import type {
 	RequestMatcher,
 	Simulator,
 	SimulatorOptions,
-} from '../simulator/index.mts';
+} from '../../tools/simulator/index.mts';
 import type { FaultKind } from './fault-kinds.mts';
 
 /**

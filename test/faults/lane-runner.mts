@@ -1,4 +1,4 @@
-import { startSimulator } from '../simulator/index.mts';
+import { startSimulator } from '../../tools/simulator/index.mts';
 import type { Lane, LaneCase, Problem } from './fault-case.mts';
 
 export type Verdicts = Map<LaneCase, Problem[]>;

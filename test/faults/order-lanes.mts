@@ -1,5 +1,5 @@
-import type { ActionResult } from '../harness/index.mts';
-import type { RequestMatcher } from '../simulator/index.mts';
+import type { ActionResult } from '../../tools/engine/index.mts';
+import type { RequestMatcher } from '../../tools/simulator/index.mts';
 import { firstError, invariantProblems, runLibreBorAction } from './action-run.mts';
 import {
 	attemptsWhenPersistent,

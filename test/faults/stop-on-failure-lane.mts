@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { DEFAULT_CONCURRENCY } from '../../nodes/LibreBor/actions/commonOptions.ts';
-import { makeCif, type RequestMatcher, type Simulator } from '../simulator/index.mts';
+import { makeCif, type RequestMatcher, type Simulator } from '../../tools/simulator/index.mts';
 import { invariantProblems, runLibreBorAction } from './action-run.mts';
 import { clearErrorProblems, requestCount } from './checks.mts';
 import { injectFault, type Lane, type LaneCase, type Problem } from './fault-case.mts';

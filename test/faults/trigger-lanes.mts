@@ -1,6 +1,6 @@
 import { DEFAULT_TIMEOUT_MS } from '../../nodes/LibreBor/transport/request.ts';
-import type { CursorStorage } from '../harness/index.mts';
-import type { RequestMatcher, Simulator } from '../simulator/index.mts';
+import type { CursorStorage } from '../../tools/engine/index.mts';
+import type { RequestMatcher, Simulator } from '../../tools/simulator/index.mts';
 import { alertIdsOf, CURSOR_STORAGES, triggerSession } from '../trigger/trigger-session.mts';
 import { clearErrorProblems, errorText, secretProblems } from './checks.mts';
 import {

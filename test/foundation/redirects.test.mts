@@ -5,7 +5,11 @@ import type { INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { LibreBorApi } from '../../credentials/LibreBorApi.credentials.ts';
-import { startHttpsTestServer, testCredential, type HttpsTestServer } from '../harness/index.mts';
+import {
+	startHttpsTestServer,
+	testCredential,
+	type HttpsTestServer,
+} from '../../tools/engine/index.mts';
 import { triggerSession } from '../trigger/trigger-session.mts';
 import { credentialsFor, runLibreBor, useSimulator } from '../support/libreBor.mts';
 

@@ -1,6 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, FormData, request } from 'undici';
-import { isValidNif, makeCif, startSimulator, type Simulator } from './index.mts';
+import {
+	isValidNif,
+	makeCif,
+	startSimulator,
+	type Simulator,
+} from '../../tools/simulator/index.mts';
 
 const WATCH_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\+00:00$/;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 
-import type { CursorStorage } from '../harness/index.mts';
+import type { CursorStorage } from '../../tools/engine/index.mts';
 import {
 	ALERTS_PATH,
 	alertIdsOf,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { MAX_REMEMBERED_ALERTS } from '../../nodes/LibreBor/trigger/knownAlerts.ts';
-import { recordWarnings } from '../harness/index.mts';
+import { recordWarnings } from '../../tools/engine/index.mts';
 
 import {
 	ALERTS_PATH,

@@ -1,4 +1,4 @@
-import { manualTrigger, workflow, type WorkflowNode } from '../../../test/e2e/workflowBuilder.mts';
+import { manualTrigger, workflow, type WorkflowNode } from '../../../tools/n8n/workflowBuilder.mts';
 
 export const LIBREBOR_CREDENTIAL = { id: 'bench-librebor', name: 'LibreBOR API (simulator)' };
 export const BASIC_CREDENTIAL = { id: 'bench-basic-auth', name: 'LibreBOR Basic auth (simulator)' };

@@ -1,11 +1,4 @@
 import type { Simulator } from '../simulator/index.mts';
-import { installCommunityPackage } from './communityPackage.mts';
-import { packedLibreBorPackage } from './libreBorPackage.mts';
-import {
-	createN8nUserFolder,
-	type N8nUserFolder,
-	type N8nUserFolderOptions,
-} from './n8nUserFolder.mts';
 
 export const libreBorPackageName = 'n8n-nodes-librebor';
 export const libreBorNodeType = `${libreBorPackageName}.libreBor`;
@@ -13,18 +6,6 @@ export const libreBorTriggerNodeType = `${libreBorPackageName}.libreBorTrigger`;
 
 /** The credential id and name the workflows in examples/ refer to. */
 export const libreBorCredentialRef = { id: 'librebor-credential', name: 'LibreBOR API' };
-
-/** A fresh n8n user folder with this package installed from its tarball, as n8n installs community packages. */
-export async function createN8nWithLibreBor(
-	options: N8nUserFolderOptions = {},
-): Promise<N8nUserFolder> {
-	const [{ tarball }, folder] = await Promise.all([
-		packedLibreBorPackage(),
-		createN8nUserFolder(options),
-	]);
-	await installCommunityPackage(folder, tarball);
-	return folder;
-}
 
 /** A LibreBOR API credential for `n8n import:credentials`, pointing at a simulator. */
 export function libreBorCredential(

@@ -1,5 +1,4 @@
 import { installCommunityPackage } from '../communityPackage.mts';
-import { packedLibreBorPackage } from '../libreBorPackage.mts';
 import type { N8nServer } from '../n8nServer.mts';
 import { createN8nUserFolder, type N8nUserFolder } from '../n8nUserFolder.mts';
 import {
@@ -29,8 +28,8 @@ export interface QueueCluster {
 
 export interface QueueClusterOptions {
 	workerCount?: number;
-	/** The package tarball to install; default: this repository, built and packed once per test run. */
-	tarball?: string;
+	/** The package tarball to install. */
+	tarball: string;
 	/** Extra n8n settings for every process. */
 	env?: Record<string, string>;
 	log?: (message: string) => void;
@@ -53,9 +52,8 @@ async function userFoldersWithPackage(count: number, tarball: string, env: Recor
 	return settled.map((result) => (result as PromiseFulfilledResult<N8nUserFolder>).value);
 }
 
-export async function startQueueCluster(options: QueueClusterOptions = {}): Promise<QueueCluster> {
-	const { workerCount = 2, log } = options;
-	const tarball = options.tarball ?? (await packedLibreBorPackage()).tarball;
+export async function startQueueCluster(options: QueueClusterOptions): Promise<QueueCluster> {
+	const { workerCount = 2, tarball, log } = options;
 	const services = await startQueueServices(log);
 	const folders = await userFoldersWithPackage(workerCount + 1, tarball, {
 		...services.n8nEnv,

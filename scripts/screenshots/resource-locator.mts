@@ -26,19 +26,19 @@ const packFolder = mkdtempSync(path.join(os.tmpdir(), 'librebor-pack-'));
 const tarball = await packPackage(repoRoot, packFolder);
 const sim = await startSimulator({ seed: true });
 for (const nif of ['A86212420', 'B64717838', 'J99216582'])
-	if (!sim.watchlist.some((e) => e.nif === nif)) sim.follow(nif);
-if (sim.unreadAlerts().length === 0) {
-	sim.addAlert({
+	if (!sim.state.watchlist.some((e) => e.nif === nif)) sim.state.follow(nif);
+if (sim.state.unreadAlerts().length === 0) {
+	sim.state.addAlert({
 		nif: 'A86212420',
 		label: 'Nombramientos',
 		created_at: '2026-03-02T09:12:00.000Z',
 	});
-	sim.addAlert({
+	sim.state.addAlert({
 		nif: 'B64717838',
 		labels: ['Revocaciones', 'Nombramientos'],
 		created_at: '2026-03-03T10:40:00.000Z',
 	});
-	sim.addAlert({
+	sim.state.addAlert({
 		nif: 'J99216582',
 		label: 'Ampliación de capital',
 		created_at: '2026-03-04T08:05:00.000Z',

@@ -104,11 +104,11 @@ describe('the LibreBOR pickers in a real n8n editor', () => {
 	it(
 		"lists the simulator's unread alerts and watched companies for the LibreBOR credential",
 		async () => {
-			sim.follow('A86212420');
-			sim.follow('B64717838');
+			sim.state.follow('A86212420');
+			sim.state.follow('B64717838');
 			const alerts = [
-				sim.addAlert({ nif: 'A86212420', label: 'Nombramientos' }),
-				sim.addAlert({ nif: 'B64717838', label: 'Revocaciones' }),
+				sim.state.addAlert({ nif: 'A86212420', label: 'Nombramientos' }),
+				sim.state.addAlert({ nif: 'B64717838', label: 'Revocaciones' }),
 			];
 			const alertResults = await listSearch('searchUnreadAlerts');
 			expect(alertResults.results.map((result) => result.value).sort()).toEqual(
@@ -118,7 +118,7 @@ describe('the LibreBOR pickers in a real n8n editor', () => {
 
 			const companies = await listSearch('searchWatchedCompanies');
 			expect(companies.results.map((result) => result.name).sort()).toEqual(
-				sim.watchlist.map((entity) => `${entity.name} (${entity.nif})`).sort(),
+				sim.state.watchlist.map((entity) => `${entity.name} (${entity.nif})`).sort(),
 			);
 			const searched = await listSearch('searchWatchedCompanies', libreBorCredentialRef, 'brisas');
 			expect(searched.results).toEqual([

@@ -92,7 +92,7 @@ describe('Orders of a published workflow, across executions and retries in a rea
 		return await rest.waitForExecution(answer.id);
 	}
 
-	const documentIds = (sim: Simulator) => sim.documents.map((document) => document.id);
+	const documentIds = (sim: Simulator) => sim.state.documents.map((document) => document.id);
 
 	beforeAll(async () => {
 		[afterOrdering, whileOrdering] = await Promise.all([startSimulator(), startSimulator()]);
@@ -151,7 +151,7 @@ describe('Orders of a published workflow, across executions and retries in a rea
 	it(
 		'reuses the orders placed before the Order node failed, in a retry after a restart and in later executions',
 		async () => {
-			whileOrdering.balance = 2 * whileOrdering.orderPrice;
+			whileOrdering.state.balance = 2 * whileOrdering.state.orderPrice;
 			const failed = await runOnceInProduction(failsWhileOrdering.id);
 			expect(failed.status).toBe('error');
 			const placed = documentIds(whileOrdering);
@@ -160,7 +160,7 @@ describe('Orders of a published workflow, across executions and retries in a rea
 			// A new n8n process: nothing is left in memory; the retry finds the orders in the execution's data.
 			await stop();
 			await start();
-			whileOrdering.balance = 100 * whileOrdering.orderPrice;
+			whileOrdering.state.balance = 100 * whileOrdering.state.orderPrice;
 			const retried = await retry(failed.id, false);
 			expect(retried.status).toBe('success');
 			const output = nodeOutputJson(retried.run, 'Order');

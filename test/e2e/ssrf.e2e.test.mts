@@ -67,7 +67,7 @@ describe('downloads in a real n8n with N8N_SSRF_PROTECTION_ENABLED=true', () => 
 		);
 		const redirectorUrl = `${redirector.origin.replace('127.0.0.1', 'localhost')}/files/next-hop`;
 		sim = await startSimulator({ documentSizeBytes: 2048 });
-		sim.downloadLinkOverride = (document) =>
+		sim.state.downloadLinkOverride = (document) =>
 			document.nif === cases.metadataLink
 				? metadataUrl
 				: document.nif === cases.redirectToMetadata

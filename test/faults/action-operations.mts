@@ -32,7 +32,7 @@ const outputCount = (result: ActionResult, count: number) =>
 const documentRead: RequestMatcher = { method: 'GET', path: /^\/v2\/documents\/[^/]+\/$/ };
 
 function downloadDocument(sim: Simulator): PreparedRun {
-	const documentId = sim.documents[0].id;
+	const documentId = sim.state.documents[0].id;
 	return {
 		parameters: {
 			resource: 'document',
@@ -55,7 +55,7 @@ export const ACTION_OPERATIONS: ActionOperation[] = [
 		target: { method: 'GET', path: '/v2/alerts/' },
 		expectedError: fromApi,
 		prepare(sim) {
-			const alerts = sim.addAlerts(2);
+			const alerts = sim.state.addAlerts(2);
 			return {
 				parameters: { resource: 'alert', operation: 'getMany', options },
 				wrongOutcome: (result) =>
@@ -71,12 +71,12 @@ export const ACTION_OPERATIONS: ActionOperation[] = [
 		target: { method: 'GET', path: /^\/v2\/alerts\/mark_as_read\/(?!all\/)[^/]+\/$/ },
 		expectedError: fromApi,
 		prepare(sim) {
-			const alert = sim.addAlert();
+			const alert = sim.state.addAlert();
 			return {
 				parameters: { resource: 'alert', operation: 'markAsRead', alertId: alert.id, options },
 				wrongOutcome: (result) =>
 					outputCount(result, 1) ??
-					(sim.unreadAlerts().length === 0 ? undefined : 'the alert is still unread'),
+					(sim.state.unreadAlerts().length === 0 ? undefined : 'the alert is still unread'),
 			};
 		},
 	},
@@ -85,12 +85,12 @@ export const ACTION_OPERATIONS: ActionOperation[] = [
 		target: { method: 'GET', path: '/v2/alerts/mark_as_read/all/' },
 		expectedError: fromApi,
 		prepare(sim) {
-			sim.addAlerts(3);
+			sim.state.addAlerts(3);
 			return {
 				parameters: { resource: 'alert', operation: 'markAllAsRead', options },
 				wrongOutcome: (result) =>
 					outputCount(result, 1) ??
-					(sim.unreadAlerts().length === 0 ? undefined : 'alerts are still unread'),
+					(sim.state.unreadAlerts().length === 0 ? undefined : 'alerts are still unread'),
 			};
 		},
 	},
@@ -103,7 +103,7 @@ export const ACTION_OPERATIONS: ActionOperation[] = [
 				parameters: { resource: 'watchlist', operation: 'follow', nif: NIF, options },
 				wrongOutcome: (result) =>
 					outputCount(result, 1) ??
-					(sim.watchlist.some((entity) => entity.nif === NIF) ? undefined : 'not followed'),
+					(sim.state.watchlist.some((entity) => entity.nif === NIF) ? undefined : 'not followed'),
 			};
 		},
 	},
@@ -112,12 +112,12 @@ export const ACTION_OPERATIONS: ActionOperation[] = [
 		target: { method: 'POST', path: '/v2/alerts/unfollow/' },
 		expectedError: fromApi,
 		prepare(sim) {
-			sim.follow(NIF);
+			sim.state.follow(NIF);
 			return {
 				parameters: { resource: 'watchlist', operation: 'unfollow', nif: NIF, options },
 				wrongOutcome: (result) =>
 					outputCount(result, 1) ??
-					(sim.watchlist.some((entity) => entity.nif === NIF) ? 'still followed' : undefined),
+					(sim.state.watchlist.some((entity) => entity.nif === NIF) ? 'still followed' : undefined),
 			};
 		},
 	},
@@ -126,8 +126,8 @@ export const ACTION_OPERATIONS: ActionOperation[] = [
 		target: { method: 'GET', path: '/v2/alerts/following/' },
 		expectedError: fromApi,
 		prepare(sim) {
-			sim.follow(NIF);
-			sim.follow(OTHER_NIF);
+			sim.state.follow(NIF);
+			sim.state.follow(OTHER_NIF);
 			return {
 				parameters: { resource: 'watchlist', operation: 'getMany', options },
 				wrongOutcome: (result) => outputCount(result, 2),
@@ -140,7 +140,7 @@ export const ACTION_OPERATIONS: ActionOperation[] = [
 		target: documentRead,
 		expectedError: fromApi,
 		prepare(sim) {
-			const documentId = sim.documents[0].id;
+			const documentId = sim.state.documents[0].id;
 			return {
 				parameters: { resource: 'document', operation: 'get', documentId, options },
 				wrongOutcome: (result) =>

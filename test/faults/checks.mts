@@ -84,10 +84,10 @@ export function duplicateOrderProblems(sim: Simulator): Problem[] {
 		check: 'no duplicate order',
 		detail: `${count} order requests for ${key}`,
 	}));
-	if (sim.ordersReceived > perKey.size) {
+	if (sim.state.ordersReceived > perKey.size) {
 		problems.push({
 			check: 'no duplicate order',
-			detail: `${sim.ordersReceived} orders for ${perKey.size} documents`,
+			detail: `${sim.state.ordersReceived} orders for ${perKey.size} documents`,
 		});
 	}
 	return problems;

@@ -112,7 +112,7 @@ function readsAfterOrderCase(kind: FaultKind, mode: FaultMode): LaneCase {
 			problems.push(
 				...retryBudgetProblems(reads, kind.transient ? attemptsWhenPersistent(kind.fault) : 1),
 			);
-			const documentId = sim.documents[0]?.id;
+			const documentId = sim.state.documents[0]?.id;
 			if (documentId && !tellsHowToResume(errorText(error), documentId)) {
 				problems.push({
 					check: 'names the placed document',

@@ -19,7 +19,8 @@ interface BatchOperation {
 }
 
 const nifs = Array.from({ length: ITEMS }, (_, index) => makeCif('B', String(7000001 + index)));
-const documentItems = (sim: Simulator) => nifs.map(() => ({ documentId: sim.documents[0].id }));
+const documentItems = (sim: Simulator) =>
+	nifs.map(() => ({ documentId: sim.state.documents[0].id }));
 
 const BATCH_OPERATIONS: BatchOperation[] = [
 	{
@@ -28,7 +29,7 @@ const BATCH_OPERATIONS: BatchOperation[] = [
 		expectedError: REFUSED_PASSWORD.apiError,
 		prepare: (sim) => ({
 			parameters: { resource: 'alert', operation: 'markAsRead', alertId: '={{ $json.id }}' },
-			items: sim.addAlerts(ITEMS).map(({ id }) => ({ id })),
+			items: sim.state.addAlerts(ITEMS).map(({ id }) => ({ id })),
 		}),
 	},
 	{
@@ -45,7 +46,7 @@ const BATCH_OPERATIONS: BatchOperation[] = [
 		target: { method: 'POST', path: '/v2/alerts/unfollow/' },
 		expectedError: REFUSED_PASSWORD.apiError,
 		prepare: (sim) => {
-			nifs.forEach((nif) => sim.follow(nif));
+			nifs.forEach((nif) => sim.state.follow(nif));
 			return {
 				parameters: { resource: 'watchlist', operation: 'unfollow', nif: '={{ $json.nif }}' },
 				items: nifs.map((nif) => ({ nif })),

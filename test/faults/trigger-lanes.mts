@@ -94,7 +94,7 @@ async function runScenario(
 	if (emitted.length > 0 || errors.length > 0)
 		problems.push({ check: 'harness', detail: 'the activation poll did not start clean' });
 	for (const step of steps) {
-		added.push(...sim.addAlerts(step.newAlerts).map(({ id }) => id));
+		added.push(...sim.state.addAlerts(step.newAlerts).map(({ id }) => id));
 		await poll(step.faulted);
 	}
 
@@ -107,10 +107,10 @@ async function runScenario(
 			detail: `${errors.length} polls failed: ${(errors[0] as Error).message}`,
 		});
 	}
-	if (variant.markAsRead && sim.unreadAlerts().length > 0) {
+	if (variant.markAsRead && sim.state.unreadAlerts().length > 0) {
 		problems.push({
 			check: 'marks every alert',
-			detail: `${sim.unreadAlerts().length} alerts are still unread`,
+			detail: `${sim.state.unreadAlerts().length} alerts are still unread`,
 		});
 	}
 	problems.push(...secretProblems(visible, sim.credentials.password));

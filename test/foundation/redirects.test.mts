@@ -105,7 +105,7 @@ describe.each(targets)('A redirect to %s', (_target, origin) => {
 			const result = await runLibreBor(sim(), parameters);
 			expect(result.error?.message).toContain('redirect (307), which the node does not follow');
 			expect(reachedTargets()).toEqual([]);
-			expect(sim().ordersReceived).toBe(0);
+			expect(sim().state.ordersReceived).toBe(0);
 		},
 	);
 

@@ -1,0 +1,16 @@
+import type { Alert, Simulator } from '../../tools/simulator/index.mts';
+
+/** Resolves once the simulator has served the next alert listing: alerts added later are not in it. */
+export const nextAlertListing = (sim: Simulator) =>
+	new Promise<void>((resolve) =>
+		sim.onRequest({ method: 'GET', path: '/v2/alerts/' }, () => resolve()),
+	);
+
+/** The alert listings served since the `since`-th logged request. */
+export const alertListings = (sim: Simulator, since = 0) =>
+	sim.requests
+		.slice(since)
+		.filter((request) => request.method === 'GET' && request.path === '/v2/alerts/');
+
+export const markRequests = (sim: Simulator, alert: Alert) =>
+	sim.requestsTo('GET', `/v2/alerts/mark_as_read/${alert.id}/`);

@@ -10,11 +10,13 @@ import { chromium } from 'playwright-core';
 
 import { ensureChromium } from '../../tools/n8n/chromium.mts';
 import { installCommunityPackage, packPackage } from '../../tools/n8n/communityPackage.mts';
-import { libreBorCredential, libreBorCredentialRef } from '../../tools/n8n/libreBorN8n.mts';
+import { signIn } from '../../tools/n8n/browser/editorPage.mts';
+import { libreBor, libreBorCredential } from '../../tools/n8n/libreBorN8n.mts';
 import { importCredentials, importWorkflows } from '../../tools/n8n/n8nCli.mts';
-import { N8nRestClient, testOwner } from '../../tools/n8n/n8nRestClient.mts';
+import { N8nRestClient } from '../../tools/n8n/n8nRestClient.mts';
 import { startN8n } from '../../tools/n8n/n8nServer.mts';
 import { createN8nUserFolder } from '../../tools/n8n/n8nUserFolder.mts';
+import { manualTrigger, workflow } from '../../tools/n8n/workflowBuilder.mts';
 import { repoRoot } from '../../tools/repoPaths.mts';
 import { startSimulator } from '../../tools/simulator/index.mts';
 
@@ -48,41 +50,19 @@ if (sim.state.unreadAlerts().length === 0) {
 const folder = await createN8nUserFolder();
 await installCommunityPackage(folder, tarball);
 await importCredentials(folder, [libreBorCredential(sim)]);
+const trigger = 'When clicking ‘Execute workflow’';
+const markAsRead = libreBor('Mark as Read', {
+	resource: 'alert',
+	operation: 'markAsRead',
+	alertId: { __rl: true, mode: 'list', value: '' },
+});
 await importWorkflows(folder, [
-	{
-		id: WORKFLOW_ID,
-		name: 'Mark a BORME alert as read',
-		active: false,
-		nodes: [
-			{
-				id: 'n1',
-				name: 'When clicking ‘Execute workflow’',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			{
-				id: 'n2',
-				name: 'Mark as Read',
-				type: 'n8n-nodes-librebor.libreBor',
-				typeVersion: 2,
-				position: [240, 0],
-				parameters: {
-					resource: 'alert',
-					operation: 'markAsRead',
-					alertId: { __rl: true, mode: 'list', value: '' },
-				},
-				credentials: { libreBorApi: libreBorCredentialRef },
-			},
-		],
-		connections: {
-			'When clicking ‘Execute workflow’': {
-				main: [[{ node: 'Mark as Read', type: 'main', index: 0 }]],
-			},
-		},
-		settings: { executionOrder: 'v1' },
-	},
+	workflow(
+		WORKFLOW_ID,
+		'Mark a BORME alert as read',
+		[manualTrigger(trigger), { ...markAsRead, typeVersion: 2 }],
+		[[trigger, 'Mark as Read']],
+	),
 ]);
 const server = await startN8n(folder);
 const browser = await chromium.launch({
@@ -95,11 +75,7 @@ try {
 		viewport: { width: 1280, height: 800 },
 		deviceScaleFactor: 1,
 	});
-	await page.goto(`${server.baseUrl}/signin`);
-	await page.getByLabel(/email/i).fill(testOwner.email);
-	await page.getByLabel(/password/i).fill(testOwner.password);
-	await page.getByRole('button', { name: /sign in/i }).click();
-	await page.waitForURL((url) => !url.pathname.includes('signin'));
+	await signIn(page, server.baseUrl);
 	await page.goto(`${server.baseUrl}/workflow/${WORKFLOW_ID}`);
 	// The node's label sits under its box; the canvas pane takes pointer events over the label itself.
 	const label = await page.getByText('Mark as Read', { exact: true }).first().boundingBox();

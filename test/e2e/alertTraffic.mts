@@ -6,11 +6,5 @@ export const nextAlertListing = (sim: Simulator) =>
 		sim.onRequest({ method: 'GET', path: '/v2/alerts/' }, () => resolve()),
 	);
 
-/** The alert listings served since the `since`-th logged request. */
-export const alertListings = (sim: Simulator, since = 0) =>
-	sim.requests
-		.slice(since)
-		.filter((request) => request.method === 'GET' && request.path === '/v2/alerts/');
-
 export const markRequests = (sim: Simulator, alert: Alert) =>
 	sim.requestsTo('GET', `/v2/alerts/mark_as_read/${alert.id}/`);

@@ -16,9 +16,9 @@ import {
 	libreBorCredential,
 	libreBorNodeType,
 	passwordForms,
+	libreBor,
 } from '../../tools/n8n/libreBorN8n.mts';
 import { createN8nWithLibreBor } from './n8nWithLibreBor.mts';
-import { libreBor } from './libreBorNodes.mts';
 import {
 	executeWorkflow,
 	importCredentials,

@@ -7,8 +7,7 @@ import {
 	type Simulator,
 } from '../../tools/simulator/index.mts';
 import { nodeOutputJson } from '../../tools/n8n/executionRun.mts';
-import { libreBorCredential } from '../../tools/n8n/libreBorN8n.mts';
-import { libreBor, libreBorTrigger } from './libreBorNodes.mts';
+import { libreBorCredential, libreBor, libreBorTrigger } from '../../tools/n8n/libreBorN8n.mts';
 import { packedLibreBorPackage } from './libreBorPackage.mts';
 import { findingsAboutTheInstance, n8n3BreakingChanges } from './n8nBreakingChanges.mts';
 import { importCredentials, importWorkflows } from '../../tools/n8n/n8nCli.mts';

@@ -3,9 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpsTestServer, type HttpsTestServer } from '../../tools/engine/index.mts';
 import { startSimulator, type Simulator } from '../../tools/simulator/index.mts';
 import { nodeOutputItems } from '../../tools/n8n/executionRun.mts';
-import { libreBorCredential } from '../../tools/n8n/libreBorN8n.mts';
+import { libreBorCredential, libreBor } from '../../tools/n8n/libreBorN8n.mts';
 import { createN8nWithLibreBor } from './n8nWithLibreBor.mts';
-import { libreBor } from './libreBorNodes.mts';
 import {
 	executeWorkflow,
 	importCredentials,

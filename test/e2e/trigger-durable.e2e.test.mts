@@ -4,9 +4,12 @@ import { startSimulator, type Alert, type Simulator } from '../../tools/simulato
 import { asJson } from './alertEntries.mts';
 import { markRequests, nextAlertListing } from './alertTraffic.mts';
 import { nodeOutputJson } from '../../tools/n8n/executionRun.mts';
-import { libreBorCredential, libreBorCredentialRef } from '../../tools/n8n/libreBorN8n.mts';
+import {
+	libreBorCredential,
+	libreBorCredentialRef,
+	libreBorTrigger,
+} from '../../tools/n8n/libreBorN8n.mts';
 import { createN8nWithLibreBor } from './n8nWithLibreBor.mts';
-import { libreBorTrigger } from './libreBorNodes.mts';
 import { importCredentials, importWorkflows } from '../../tools/n8n/n8nCli.mts';
 import type { ExecutionDetails } from '../../tools/n8n/n8nRestClient.mts';
 import { restartableN8n, type RestartableN8n } from '../../tools/n8n/restartableN8n.mts';

@@ -3,11 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startSimulator, type Alert, type Simulator } from '../../tools/simulator/index.mts';
 import { asJson, entryItems } from './alertEntries.mts';
-import { alertListings, markRequests, nextAlertListing } from './alertTraffic.mts';
+import { markRequests, nextAlertListing } from './alertTraffic.mts';
 import { nodeOutputJson } from '../../tools/n8n/executionRun.mts';
-import { libreBorCredential } from '../../tools/n8n/libreBorN8n.mts';
+import { libreBorCredential, libreBorTrigger } from '../../tools/n8n/libreBorN8n.mts';
 import { createN8nWithLibreBor } from './n8nWithLibreBor.mts';
-import { libreBorTrigger } from './libreBorNodes.mts';
 import { importCredentials, importWorkflows } from '../../tools/n8n/n8nCli.mts';
 import type { ExecutionDetails } from '../../tools/n8n/n8nRestClient.mts';
 import { restartableN8n, type RestartableN8n } from '../../tools/n8n/restartableN8n.mts';
@@ -44,6 +43,11 @@ function triggerWorkflow(testCase: TriggerCase, parameters: INodeParameters): Wo
 		[[trigger, 'Received']],
 	);
 }
+
+const alertListings = (sim: Simulator, since = 0) =>
+	sim.requests
+		.slice(since)
+		.filter((request) => request.method === 'GET' && request.path === '/v2/alerts/');
 
 describe('LibreBOR Trigger in a published workflow of a real n8n', () => {
 	let folder: N8nUserFolder;

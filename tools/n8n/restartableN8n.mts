@@ -3,26 +3,16 @@ import { N8nRestClient } from './n8nRestClient.mts';
 import { startN8n, type N8nServer } from './n8nServer.mts';
 import type { N8nUserFolder } from './n8nUserFolder.mts';
 
-/** One n8n on one user folder, stopped and started again as often as a test needs; keeps every run's log. */
-export interface RestartableN8n {
-	/** Signed in to the running n8n (the latest start). */
-	readonly rest: N8nRestClient;
-	start(): Promise<void>;
-	/** Stops n8n if it runs, keeping its log; safe to call twice. */
-	stop(): Promise<void>;
-	/** Errors and warnings about `pattern` in the logs of every run stopped so far. */
-	problemsMentioning(pattern: RegExp): N8nLogEntry[];
-}
+export type RestartableN8n = ReturnType<typeof restartableN8n>;
 
-export function restartableN8n(
-	folder: N8nUserFolder,
-	env?: Record<string, string>,
-): RestartableN8n {
+/** One n8n on one user folder, stopped and started as often as a test needs, keeping each run's log. */
+export function restartableN8n(folder: N8nUserFolder, env?: Record<string, string>) {
 	let server: N8nServer | undefined;
 	let rest: N8nRestClient | undefined;
 	const logs: N8nLogEntry[] = [];
 	return {
-		get rest() {
+		/** Signed in to the n8n started last. */
+		get rest(): N8nRestClient {
 			if (!rest) throw new Error('n8n was never started');
 			return rest;
 		},
@@ -30,11 +20,13 @@ export function restartableN8n(
 			server = await startN8n(folder, { env });
 			rest = await N8nRestClient.signIn(server);
 		},
+		/** Stops n8n if it runs. */
 		async stop() {
 			await server?.stop();
 			if (server) logs.push(...server.logEntries());
 			server = undefined;
 		},
-		problemsMentioning: (pattern) => problemsMentioning(logs, pattern),
+		/** Errors and warnings about `pattern` in the logs of the runs stopped so far. */
+		problemsMentioning: (pattern: RegExp) => problemsMentioning(logs, pattern),
 	};
 }

@@ -28,18 +28,17 @@ interface Reply {
 
 let sim: Simulator;
 
-const basicAuth = () =>
-	`Basic ${Buffer.from(`${sim.credentials.username}:${sim.credentials.password}`).toString('base64')}`;
+const basicAuth = ({ username, password } = sim.credentials) =>
+	`Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
 
-async function call(
+async function api(
 	method: 'GET' | 'POST' | 'DELETE',
 	url: string,
 	options: CallOptions = {},
 ): Promise<Reply> {
 	const headers: Record<string, string> = { ...options.headers };
 	const auth = options.auth === undefined ? sim.credentials : options.auth;
-	if (auth)
-		headers.authorization = `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`;
+	if (auth) headers.authorization = basicAuth(auth);
 	let body: string | undefined;
 	if (options.form) {
 		headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -56,8 +55,6 @@ async function call(
 	};
 }
 
-const api = (method: 'GET' | 'POST', path: string, options?: CallOptions) =>
-	call(method, path, options);
 beforeAll(async () => {
 	sim = await startSimulator();
 });

@@ -21,7 +21,7 @@ if [[ ${#versions[@]} -eq 0 ]]; then versions=(1.123.81 2.3.6 2.41.1); fi
 operations_checks='^(?!.*(document Download waits|document Order with Download))'
 
 e2e() {
-	LIBREBOR_N8N_VERSION="$1" NODE_EXTRA_CA_CERTS=test/simulator/tls/ca.pem npx vitest run "${@:2}"
+	LIBREBOR_N8N_VERSION="$1" NODE_EXTRA_CA_CERTS=tools/simulator/tls/ca.pem npx vitest run "${@:2}"
 }
 
 results=()

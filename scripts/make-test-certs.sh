@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Generates the test certificate authority and the localhost server certificate used by the
-# LibreBOR simulator (test/simulator/tls). The files are committed as test fixtures; run this
+# LibreBOR simulator (tools/simulator/tls). The files are committed as test fixtures; run this
 # again only to replace them. Clients trust the simulator through NODE_EXTRA_CA_CERTS=.../ca.pem.
 # The CA key is thrown away so that nothing else can ever be signed with this CA.
 set -euo pipefail
 
-out_dir="$(cd "$(dirname "$0")/.." && pwd)/test/simulator/tls"
+out_dir="$(cd "$(dirname "$0")/.." && pwd)/tools/simulator/tls"
 days=36500
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

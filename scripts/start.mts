@@ -27,17 +27,17 @@ import {
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { installCommunityPackage, packPackage } from '../test/e2e/communityPackage.mts';
-import { isPortFree } from '../test/e2e/freePort.mts';
-import { recordInstalledPackage } from '../test/e2e/installedPackageRecord.mts';
-import { importCredentials, importWorkflows } from '../test/e2e/n8nCli.mts';
-import { ensureN8nInstalled } from '../test/e2e/n8nInstallation.mts';
-import { N8nRestClient, testOwner } from '../test/e2e/n8nRestClient.mts';
-import { startN8n } from '../test/e2e/n8nServer.mts';
-import { createN8nUserFolder } from '../test/e2e/n8nUserFolder.mts';
-import { startQueueCluster } from '../test/e2e/queue/queueCluster.mts';
-import { repoRoot } from '../test/e2e/repoPaths.mts';
-import { startSimulator, type Simulator } from '../test/simulator/index.mts';
+import { installCommunityPackage, packPackage } from '../tools/n8n/communityPackage.mts';
+import { isPortFree } from '../tools/n8n/freePort.mts';
+import { recordInstalledPackage } from '../tools/n8n/installedPackageRecord.mts';
+import { importCredentials, importWorkflows } from '../tools/n8n/n8nCli.mts';
+import { ensureN8nInstalled } from '../tools/n8n/n8nInstallation.mts';
+import { N8nRestClient, testOwner } from '../tools/n8n/n8nRestClient.mts';
+import { startN8n } from '../tools/n8n/n8nServer.mts';
+import { createN8nUserFolder } from '../tools/n8n/n8nUserFolder.mts';
+import { startQueueCluster } from '../tools/n8n/queue/queueCluster.mts';
+import { repoRoot } from '../tools/repoPaths.mts';
+import { startSimulator, type Simulator } from '../tools/simulator/index.mts';
 
 const CREDENTIAL = { id: 'librebor-credential', name: 'LibreBOR API' };
 const EXAMPLE_FILES_PATH = '/home/node/.n8n-files/';
@@ -249,7 +249,7 @@ n8n is ready: ${server.baseUrl}
   Examples:     ${firstRun || cluster ? `${examples.length} workflows imported` : 'imported on the first run'}; files in ${filesFolder}${
 		simulator
 			? `
-  New alert:    curl --cacert test/simulator/tls/ca.pem -X POST ${simulator.baseUrl.replace(/\/v2$/, '')}/__sim/alerts -d '{"nif":"B64717838"}'`
+  New alert:    curl --cacert tools/simulator/tls/ca.pem -X POST ${simulator.baseUrl.replace(/\/v2$/, '')}/__sim/alerts -d '{"nif":"B64717838"}'`
 			: ''
 	}
 Press Ctrl-C to stop.`);

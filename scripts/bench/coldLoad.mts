@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 
-import { repoRoot } from '../../test/e2e/repoPaths.mts';
+import { repoRoot } from '../../tools/repoPaths.mts';
 import { median } from './stats.mts';
 
 const PACKAGE_FILES = [

@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { installCommunityPackage } from '../../test/e2e/communityPackage.mts';
-import { createN8nUserFolder } from '../../test/e2e/n8nUserFolder.mts';
+import { installCommunityPackage } from '../../tools/n8n/communityPackage.mts';
+import { createN8nUserFolder } from '../../tools/n8n/n8nUserFolder.mts';
 import { networkRuns } from './n8n/networkRuns.mts';
 import { buildAndPack } from './packageBuild.mts';
 import { BenchSimulator } from './simulatorControl.mts';

@@ -1,4 +1,4 @@
-import { makeCif } from '../../test/simulator/nif.mts';
+import { makeCif } from '../../tools/simulator/nif.mts';
 
 /** `count` distinct, valid company NIFs (CIFs of limited companies), the same on every call. */
 export function companyNifs(count: number): string[] {

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-import { repoRoot } from '../../test/e2e/repoPaths.mts';
+import { repoRoot } from '../../tools/repoPaths.mts';
 
 const execFileAsync = promisify(execFile);
 

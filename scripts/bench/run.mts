@@ -1,14 +1,14 @@
 // `npm run bench`: measures the package against a plain client, against n8n's HTTP Request node in a
 // real n8n, and on its own (trigger polls, a large download, cold load), then writes BENCHMARKS.md.
 //   node scripts/bench/run.mts [--quick] [--from results.json]
-// Needs NODE_EXTRA_CA_CERTS=test/simulator/tls/ca.pem (the simulator's CA) and Node 24; installs n8n
+// Needs NODE_EXTRA_CA_CERTS=tools/simulator/tls/ca.pem (the simulator's CA) and Node 24; installs n8n
 // on first use (scripts/n8n/install.sh). --quick runs fewer items and repetitions, to try the script;
 // --from renders BENCHMARKS.md again from the raw results a run saved, without measuring.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { repoRoot } from '../../test/e2e/repoPaths.mts';
+import { repoRoot } from '../../tools/repoPaths.mts';
 import { measureColdLoad } from './coldLoad.mts';
 import type { DownloadMemoryResult } from './engine/download-memory.measure.mts';
 import type { ThroughputResult } from './engine/throughput.measure.mts';
@@ -44,7 +44,7 @@ async function measureInEngine<T>(name: string): Promise<T> {
 
 async function main() {
 	if (!process.env.NODE_EXTRA_CA_CERTS)
-		throw new Error('Set NODE_EXTRA_CA_CERTS=test/simulator/tls/ca.pem (npm run bench does)');
+		throw new Error('Set NODE_EXTRA_CA_CERTS=tools/simulator/tls/ca.pem (npm run bench does)');
 	const started = performance.now();
 	const machine = machineInfo();
 	const stopLoadSampling = sampleLoad();

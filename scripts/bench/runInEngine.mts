@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { repoRoot } from '../../test/e2e/repoPaths.mts';
+import { repoRoot } from '../../tools/repoPaths.mts';
 
 const VITEST = path.join(repoRoot, 'node_modules', 'vitest', 'vitest.mjs');
 

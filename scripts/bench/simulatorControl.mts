@@ -1,10 +1,10 @@
 import {
 	startSimulatorProcess,
 	type SimulatorProcess,
-} from '../../test/support/simulatorProcess.mts';
+} from '../../tools/simulator/simulatorProcess.mts';
 import { inParallel } from './stats.mts';
 
-/** Settings of the simulator's control API (see test/simulator/control-routes.mts). */
+/** Settings of the simulator's control API (see tools/simulator/control-routes.mts). */
 export interface SimulatorSettings {
 	latencyMs?: number;
 	documentSizeBytes?: number;

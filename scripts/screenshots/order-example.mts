@@ -17,11 +17,11 @@ import {
 	openWorkflow,
 	pickFromList,
 	signIn,
-} from '../../test/e2e/browser/editorPage.mts';
-import { ensureChromium } from '../../test/e2e/chromium.mts';
-import { findFreePort } from '../../test/e2e/freePort.mts';
-import { editorUrl, pressCtrlC, startMainJob } from '../../test/e2e/mainJob.mts';
-import { repoRoot } from '../../test/e2e/repoPaths.mts';
+} from '../../tools/n8n/browser/editorPage.mts';
+import { ensureChromium } from '../../tools/n8n/chromium.mts';
+import { findFreePort } from '../../tools/n8n/freePort.mts';
+import { editorUrl, pressCtrlC, startMainJob } from '../../tools/n8n/mainJob.mts';
+import { repoRoot } from '../../tools/repoPaths.mts';
 
 const docs = path.join(repoRoot, 'docs');
 const executablePath = ensureChromium(console.log);

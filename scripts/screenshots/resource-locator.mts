@@ -8,15 +8,17 @@ import path from 'node:path';
 
 import { chromium } from 'playwright-core';
 
-import { ensureChromium } from '../../test/e2e/chromium.mts';
-import { installCommunityPackage, packPackage } from '../../test/e2e/communityPackage.mts';
-import { libreBorCredential, libreBorCredentialRef } from '../../test/e2e/libreBorN8n.mts';
-import { importCredentials, importWorkflows } from '../../test/e2e/n8nCli.mts';
-import { N8nRestClient, testOwner } from '../../test/e2e/n8nRestClient.mts';
-import { startN8n } from '../../test/e2e/n8nServer.mts';
-import { createN8nUserFolder } from '../../test/e2e/n8nUserFolder.mts';
-import { repoRoot } from '../../test/e2e/repoPaths.mts';
-import { startSimulator } from '../../test/simulator/index.mts';
+import { ensureChromium } from '../../tools/n8n/chromium.mts';
+import { installCommunityPackage, packPackage } from '../../tools/n8n/communityPackage.mts';
+import { signIn } from '../../tools/n8n/browser/editorPage.mts';
+import { libreBor, libreBorCredential } from '../../tools/n8n/libreBorN8n.mts';
+import { importCredentials, importWorkflows } from '../../tools/n8n/n8nCli.mts';
+import { N8nRestClient } from '../../tools/n8n/n8nRestClient.mts';
+import { startN8n } from '../../tools/n8n/n8nServer.mts';
+import { createN8nUserFolder } from '../../tools/n8n/n8nUserFolder.mts';
+import { manualTrigger, workflow } from '../../tools/n8n/workflowBuilder.mts';
+import { repoRoot } from '../../tools/repoPaths.mts';
+import { startSimulator } from '../../tools/simulator/index.mts';
 
 const WORKFLOW_ID = 'screenshotLocator1';
 const output = path.join(repoRoot, 'docs', 'resource-locator.png');
@@ -26,19 +28,19 @@ const packFolder = mkdtempSync(path.join(os.tmpdir(), 'librebor-pack-'));
 const tarball = await packPackage(repoRoot, packFolder);
 const sim = await startSimulator({ seed: true });
 for (const nif of ['A86212420', 'B64717838', 'J99216582'])
-	if (!sim.watchlist.some((e) => e.nif === nif)) sim.follow(nif);
-if (sim.unreadAlerts().length === 0) {
-	sim.addAlert({
+	if (!sim.state.watchlist.some((e) => e.nif === nif)) sim.state.follow(nif);
+if (sim.state.unreadAlerts().length === 0) {
+	sim.state.addAlert({
 		nif: 'A86212420',
 		label: 'Nombramientos',
 		created_at: '2026-03-02T09:12:00.000Z',
 	});
-	sim.addAlert({
+	sim.state.addAlert({
 		nif: 'B64717838',
 		labels: ['Revocaciones', 'Nombramientos'],
 		created_at: '2026-03-03T10:40:00.000Z',
 	});
-	sim.addAlert({
+	sim.state.addAlert({
 		nif: 'J99216582',
 		label: 'Ampliación de capital',
 		created_at: '2026-03-04T08:05:00.000Z',
@@ -48,41 +50,19 @@ if (sim.unreadAlerts().length === 0) {
 const folder = await createN8nUserFolder();
 await installCommunityPackage(folder, tarball);
 await importCredentials(folder, [libreBorCredential(sim)]);
+const trigger = 'When clicking ‘Execute workflow’';
+const markAsRead = libreBor('Mark as Read', {
+	resource: 'alert',
+	operation: 'markAsRead',
+	alertId: { __rl: true, mode: 'list', value: '' },
+});
 await importWorkflows(folder, [
-	{
-		id: WORKFLOW_ID,
-		name: 'Mark a BORME alert as read',
-		active: false,
-		nodes: [
-			{
-				id: 'n1',
-				name: 'When clicking ‘Execute workflow’',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			{
-				id: 'n2',
-				name: 'Mark as Read',
-				type: 'n8n-nodes-librebor.libreBor',
-				typeVersion: 2,
-				position: [240, 0],
-				parameters: {
-					resource: 'alert',
-					operation: 'markAsRead',
-					alertId: { __rl: true, mode: 'list', value: '' },
-				},
-				credentials: { libreBorApi: libreBorCredentialRef },
-			},
-		],
-		connections: {
-			'When clicking ‘Execute workflow’': {
-				main: [[{ node: 'Mark as Read', type: 'main', index: 0 }]],
-			},
-		},
-		settings: { executionOrder: 'v1' },
-	},
+	workflow(
+		WORKFLOW_ID,
+		'Mark a BORME alert as read',
+		[manualTrigger(trigger), { ...markAsRead, typeVersion: 2 }],
+		[[trigger, 'Mark as Read']],
+	),
 ]);
 const server = await startN8n(folder);
 const browser = await chromium.launch({
@@ -95,11 +75,7 @@ try {
 		viewport: { width: 1280, height: 800 },
 		deviceScaleFactor: 1,
 	});
-	await page.goto(`${server.baseUrl}/signin`);
-	await page.getByLabel(/email/i).fill(testOwner.email);
-	await page.getByLabel(/password/i).fill(testOwner.password);
-	await page.getByRole('button', { name: /sign in/i }).click();
-	await page.waitForURL((url) => !url.pathname.includes('signin'));
+	await signIn(page, server.baseUrl);
 	await page.goto(`${server.baseUrl}/workflow/${WORKFLOW_ID}`);
 	// The node's label sits under its box; the canvas pane takes pointer events over the label itself.
 	const label = await page.getByText('Mark as Read', { exact: true }).first().boundingBox();

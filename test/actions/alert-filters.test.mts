@@ -15,9 +15,9 @@ const idsOf = (result: Awaited<ReturnType<typeof runLibreBor>>) =>
 
 describe('Alert > Get Many filters', () => {
 	it('keeps alerts with a label picked from the list or typed as free text', async () => {
-		const appointed = sim().addAlert({ label: 'Nombramientos' });
-		sim().addAlert({ label: 'Revocaciones' });
-		const unusual = sim().addAlert({ label: 'Depósito de cuentas anuales' });
+		const appointed = sim().state.addAlert({ label: 'Nombramientos' });
+		sim().state.addAlert({ label: 'Revocaciones' });
+		const unusual = sim().state.addAlert({ label: 'Depósito de cuentas anuales' });
 		const result = await runLibreBor(
 			sim(),
 			getMany({ actLabels: ['Nombramientos'], labels: 'deposito de cuentas ANUALES' }),
@@ -27,7 +27,7 @@ describe('Alert > Get Many filters', () => {
 	});
 
 	it('keeps only the entries with a matching label when the output is one item per entry', async () => {
-		const alert = sim().addAlert({ labels: ['Nombramientos', 'Ceses/Dimisiones'] });
+		const alert = sim().state.addAlert({ labels: ['Nombramientos', 'Ceses/Dimisiones'] });
 		const result = await runLibreBor(sim(), getMany({ actLabels: ['Ceses/Dimisiones'] }, 'entry'));
 		expect(jsonOf(result)).toEqual([
 			expect.objectContaining({ alert_id: alert.id, label: 'Ceses/Dimisiones' }),
@@ -35,10 +35,10 @@ describe('Alert > Get Many filters', () => {
 	});
 
 	it('keeps only the alerts about the company picked from the watch list, or given by NIF', async () => {
-		sim().follow('A86212420');
-		sim().follow('B64717838');
-		sim().addAlert({ nif: 'A86212420' });
-		const brisas = sim().addAlert({ nif: 'B64717838' });
+		sim().state.follow('A86212420');
+		sim().state.follow('B64717838');
+		sim().state.addAlert({ nif: 'A86212420' });
+		const brisas = sim().state.addAlert({ nif: 'B64717838' });
 		const picked = await runLibreBor(
 			sim(),
 			getMany({ company: { __rl: true, mode: 'list', value: 'B64717838' } }),
@@ -52,7 +52,7 @@ describe('Alert > Get Many filters', () => {
 	});
 
 	it('says to follow the company first when the NIF is not on the watch list', async () => {
-		sim().addAlert({ nif: 'B64717838' });
+		sim().state.addAlert({ nif: 'B64717838' });
 		const result = await runLibreBor(
 			sim(),
 			getMany({ company: { __rl: true, mode: 'id', value: 'B64717838' } }),
@@ -62,8 +62,8 @@ describe('Alert > Get Many filters', () => {
 	});
 
 	it('keeps only the alerts created at or after Created After', async () => {
-		sim().addAlert({ created_at: '2026-01-10T08:00:00.000Z' });
-		const recent = sim().addAlert({ created_at: '2026-02-01T00:00:00.000Z' });
+		sim().state.addAlert({ created_at: '2026-01-10T08:00:00.000Z' });
+		const recent = sim().state.addAlert({ created_at: '2026-02-01T00:00:00.000Z' });
 		const result = await runLibreBor(sim(), getMany({ createdAfter: '2026-02-01T00:00:00' }), {
 			timezone: 'UTC',
 		});
@@ -71,8 +71,8 @@ describe('Alert > Get Many filters', () => {
 	});
 
 	it("reads a Created After without an offset in the workflow's timezone, as the editor shows it", async () => {
-		sim().addAlert({ created_at: '2026-01-31T22:30:00.000Z' });
-		const afterMadridMidnight = sim().addAlert({ created_at: '2026-01-31T23:30:00.000Z' });
+		sim().state.addAlert({ created_at: '2026-01-31T22:30:00.000Z' });
+		const afterMadridMidnight = sim().state.addAlert({ created_at: '2026-01-31T23:30:00.000Z' });
 		const result = await runLibreBor(sim(), getMany({ createdAfter: '2026-02-01T00:00:00' }), {
 			timezone: 'Europe/Madrid',
 		});
@@ -88,8 +88,8 @@ describe('Alert > Get Many filters', () => {
 	});
 
 	it('finds the picked company however the watch list writes its NIF', async () => {
-		const entity = sim().follow('B64717838');
-		const alert = sim().addAlert({ nif: 'B64717838' });
+		const entity = sim().state.follow('B64717838');
+		const alert = sim().state.addAlert({ nif: 'B64717838' });
 		sim().injectFault({
 			method: 'GET',
 			path: '/v2/alerts/following/',
@@ -125,7 +125,7 @@ describe('Alert > Get Many hint', () => {
 	});
 
 	it('gives no hint when there are unread alerts', async () => {
-		sim().addAlert();
+		sim().state.addAlert();
 		expect(hintsOf(await runLibreBor(sim(), getMany({})))).toEqual([]);
 	});
 });

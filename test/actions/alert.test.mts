@@ -7,8 +7,8 @@ const sim = useSimulator();
 describe('Alert > Get Many', () => {
 	it('returns every unread alert, one item per alert, as the API returns it', async () => {
 		const [older, newer] = [
-			sim().addAlert({ label: 'Revocaciones' }),
-			sim().addAlert({ label: 'Nombramientos' }),
+			sim().state.addAlert({ label: 'Revocaciones' }),
+			sim().state.addAlert({ label: 'Nombramientos' }),
 		];
 		const result = await runLibreBor(sim(), { resource: 'alert', operation: 'getMany' });
 		expect(result.error).toBeUndefined();
@@ -17,7 +17,7 @@ describe('Alert > Get Many', () => {
 	});
 
 	it("wraps each alert as an item's json, so that an answer cannot set binary, error or pairedItem", async () => {
-		const alert = sim().addAlert();
+		const alert = sim().state.addAlert();
 		const hostile = {
 			...alert,
 			json: { forged: true },
@@ -40,7 +40,7 @@ describe('Alert > Get Many', () => {
 	});
 
 	it('limits the number of items when Return All is off', async () => {
-		sim().addAlerts(5);
+		sim().state.addAlerts(5);
 		const result = await runLibreBor(sim(), {
 			resource: 'alert',
 			operation: 'getMany',
@@ -51,7 +51,7 @@ describe('Alert > Get Many', () => {
 	});
 
 	it('outputs one flat item per bulletin entry with the alert fields alongside', async () => {
-		const alert = sim().addAlert({ labels: ['Nombramientos', 'Ceses/Dimisiones'] });
+		const alert = sim().state.addAlert({ labels: ['Nombramientos', 'Ceses/Dimisiones'] });
 		const result = await runLibreBor(sim(), {
 			resource: 'alert',
 			operation: 'getMany',
@@ -76,8 +76,8 @@ describe('Alert > Get Many', () => {
 	});
 
 	it('keeps only alerts with a matching act label, accents and case ignored', async () => {
-		sim().addAlert({ label: 'Nombramientos' });
-		const wanted = sim().addAlert({ label: 'Situación concursal' });
+		sim().state.addAlert({ label: 'Nombramientos' });
+		const wanted = sim().state.addAlert({ label: 'Situación concursal' });
 		const result = await runLibreBor(sim(), {
 			resource: 'alert',
 			operation: 'getMany',
@@ -95,18 +95,18 @@ describe('Alert > Get Many', () => {
 
 describe('Alert > Mark as Read', () => {
 	it('marks the alert read and outputs the answer with the alert ID', async () => {
-		const alert = sim().addAlert();
+		const alert = sim().state.addAlert();
 		const result = await runLibreBor(sim(), {
 			resource: 'alert',
 			operation: 'markAsRead',
 			alertId: alert.id,
 		});
 		expect(jsonOf(result)).toEqual([{ result: 'success', alert_id: alert.id }]);
-		expect(sim().unreadAlerts()).toEqual([]);
+		expect(sim().state.unreadAlerts()).toEqual([]);
 	});
 
 	it('marks one alert per input item, each output paired with its input', async () => {
-		const alerts = sim().addAlerts(3);
+		const alerts = sim().state.addAlerts(3);
 		const result = await runLibreBor(
 			sim(),
 			{ resource: 'alert', operation: 'markAsRead', alertId: '={{ $json.id }}' },
@@ -116,10 +116,10 @@ describe('Alert > Mark as Read', () => {
 			alerts.map((alert) => alert.id),
 		);
 		expect(pairedItemsOf(result)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(sim().unreadAlerts()).toEqual([]);
+		expect(sim().state.unreadAlerts()).toEqual([]);
 	});
 	it('fails a mark that LibreBOR answers with a result other than success', async () => {
-		const alert = sim().addAlert();
+		const alert = sim().state.addAlert();
 		sim().injectFault({
 			method: 'GET',
 			path: `/v2/alerts/mark_as_read/${alert.id}/`,
@@ -138,9 +138,9 @@ describe('Alert > Mark as Read', () => {
 
 describe('Alert > Mark All as Read', () => {
 	it('empties the unread list', async () => {
-		sim().addAlerts(4);
+		sim().state.addAlerts(4);
 		const result = await runLibreBor(sim(), { resource: 'alert', operation: 'markAllAsRead' });
 		expect(jsonOf(result)).toEqual([{ result: 'success' }]);
-		expect(sim().unreadAlerts()).toEqual([]);
+		expect(sim().state.unreadAlerts()).toEqual([]);
 	});
 });

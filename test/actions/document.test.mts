@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 
 import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
 
-import { deduplicationStore, readBinary } from '../harness/index.mts';
+import { deduplicationStore, readBinary } from '../../tools/engine/index.mts';
 import { jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
 
 const sim = useSimulator({ documentSizeBytes: 4096 });
@@ -19,14 +19,14 @@ const order = (extra: INodeParameters = {}, options: INodeParameters = {}): INod
 
 describe('Document > Order', () => {
 	it('orders the annual accounts and outputs the answer with the NIF and year', async () => {
-		const balance = sim().balance;
+		const balance = sim().state.balance;
 		const result = await runLibreBor(sim(), order({}, { sendEmail: true }));
 		expect(result.error).toBeUndefined();
 		const [answer] = jsonOf(result);
 		expect(answer).toMatchObject({ nif: 'B64717838', year: 2023 });
 		expect(answer.document_id).toEqual(expect.any(String));
-		expect(sim().ordersReceived).toBe(1);
-		expect(sim().balance).toBeLessThan(balance);
+		expect(sim().state.ordersReceived).toBe(1);
+		expect(sim().state.balance).toBeLessThan(balance);
 		expect(sim().requestsTo('POST', '/v2/documents/order/')[0].form).toEqual({
 			nif: 'B64717838',
 			type: 'accounts',
@@ -39,7 +39,7 @@ describe('Document > Order', () => {
 		const result = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), {
 			items: [{ nif: 'B64717838' }, { nif: 'b-64717838' }, { nif: 'A86212420' }],
 		});
-		expect(sim().ordersReceived).toBe(2);
+		expect(sim().state.ordersReceived).toBe(2);
 		const [first, second, third] = jsonOf(result);
 		expect(second.document_id).toBe(first.document_id);
 		expect(second.reused_order).toBe(true);
@@ -49,7 +49,7 @@ describe('Document > Order', () => {
 	});
 
 	it('fails an item that repeats a failed order with its own index, saying nothing was sent for it', async () => {
-		sim().balance = 0;
+		sim().state.balance = 0;
 		const result = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), {
 			items: [{ nif: 'B64717838' }, { nif: 'b-64717838' }],
 			continueOnFail: true,
@@ -70,7 +70,7 @@ describe('Document > Order', () => {
 		expect((result.error as { description?: string }).description).toMatch(
 			/Max Orders per Execution/,
 		);
-		expect(sim().ordersReceived).toBe(0);
+		expect(sim().state.ordersReceived).toBe(0);
 	});
 
 	it('sends an order whose answer is lost only once, and says it may have been placed', async () => {
@@ -83,7 +83,7 @@ describe('Document > Order', () => {
 		const result = await runLibreBor(sim(), order());
 		expect(result.error?.message).toMatch(/may have been placed/);
 		expect((result.error as { description?: string }).description).toMatch(/Documents section/);
-		expect(sim().ordersReceived).toBe(1);
+		expect(sim().state.ordersReceived).toBe(1);
 		expect(sim().requestsTo('POST', '/v2/documents/order/')).toHaveLength(1);
 	});
 
@@ -110,11 +110,11 @@ describe('Document > Order', () => {
 		});
 		const result = await runLibreBor(sim(), order());
 		expect(result.error?.message).toMatch(/may have been placed/);
-		expect(sim().ordersReceived).toBe(1);
+		expect(sim().state.ordersReceived).toBe(1);
 	});
 
 	it('names the placed document when waiting for it fails, so the user resumes instead of ordering again', async () => {
-		sim().documentProcessingMs = 60_000;
+		sim().state.documentProcessingMs = 60_000;
 		sim().injectFault({
 			method: 'GET',
 			path: /^\/v2\/documents\/[^/]+\/$/,
@@ -126,16 +126,16 @@ describe('Document > Order', () => {
 			sim(),
 			order({}, { waitForCompletion: true, pollInterval: 1 }),
 		);
-		const documentId = sim().documents[0]?.id;
+		const documentId = sim().state.documents[0]?.id;
 		expect(result.error?.message).toContain(`Document ${documentId} was ordered`);
 		expect((result.error as { description?: string }).description).toMatch(
 			/do not order again.*Download operation/,
 		);
-		expect(sim().ordersReceived).toBe(1);
+		expect(sim().state.ordersReceived).toBe(1);
 	});
 
 	it('is refused with a clear message when the balance is not positive', async () => {
-		sim().balance = 0;
+		sim().state.balance = 0;
 		const result = await runLibreBor(sim(), order());
 		expect(result.error?.message).toMatch(/402/);
 		expect((result.error as { description?: string }).description).toMatch(
@@ -144,7 +144,7 @@ describe('Document > Order', () => {
 	});
 
 	it('waits for completion and outputs the status and download link', async () => {
-		sim().documentProcessingMs = 1200;
+		sim().state.documentProcessingMs = 1200;
 		const result = await runLibreBor(
 			sim(),
 			order({}, { waitForCompletion: true, pollInterval: 1 }),
@@ -159,7 +159,7 @@ describe('Document > Order', () => {
 	});
 
 	it('goes from NIF to PDF in one node with Download, as the document leaves processing', async () => {
-		sim().documentProcessingMs = 1200;
+		sim().state.documentProcessingMs = 1200;
 		const result = await runLibreBor(
 			sim(),
 			order({}, { download: true, pollInterval: 1, binaryPropertyName: 'accounts' }),
@@ -179,18 +179,18 @@ describe('Document > Order', () => {
 	});
 
 	it('fails past Max Wait with the document ID so the user can resume with Download', async () => {
-		sim().documentProcessingMs = 60_000;
+		sim().state.documentProcessingMs = 60_000;
 		const result = await runLibreBor(
 			sim(),
 			order({}, { waitForCompletion: true, pollInterval: 1, maxWait: 2 }),
 		);
-		const documentId = sim().documents[0]?.id;
+		const documentId = sim().state.documents[0]?.id;
 		expect(documentId).toBeTruthy();
 		expect(result.error?.message).toContain(documentId);
 		expect((result.error as { description?: string }).description).toContain(
 			`document ID ${documentId}`,
 		);
-		expect(sim().ordersReceived).toBe(1);
+		expect(sim().state.ordersReceived).toBe(1);
 	});
 
 	it('never falls back to /order/ after a JSON 404, which may mean an unknown company', async () => {
@@ -206,17 +206,17 @@ describe('Document > Order', () => {
 			/could not order the annual accounts of B64717838 for 2023 \(404\)/,
 		);
 		expect(sim().requestsTo('POST', '/v2/order/')).toHaveLength(0);
-		expect(sim().ordersReceived).toBe(0);
+		expect(sim().state.ordersReceived).toBe(0);
 	});
 
 	it('falls back to the /order/ path only when the primary path is missing', async () => {
-		sim().disablePrimaryDocumentPaths = true;
+		sim().state.disablePrimaryDocumentPaths = true;
 		const result = await runLibreBor(
 			sim(),
 			order({}, { waitForCompletion: true, pollInterval: 1 }),
 		);
 		expect(result.error).toBeUndefined();
-		expect(sim().ordersReceived).toBe(1);
+		expect(sim().state.ordersReceived).toBe(1);
 		expect(sim().requestsTo('POST', '/v2/order/')).toHaveLength(1);
 	});
 });
@@ -246,7 +246,7 @@ describe('Document > Order, remembered per workflow', () => {
 			workflow,
 		});
 		expect(again.error).toBeUndefined();
-		expect(sim().ordersReceived).toBe(2);
+		expect(sim().state.ordersReceived).toBe(2);
 		expect(jsonOf(again)).toEqual(
 			jsonOf(first).map((answer) =>
 				expect.objectContaining({
@@ -267,14 +267,14 @@ describe('Document > Order, remembered per workflow', () => {
 			workflow,
 		});
 		expect(failed.error?.message).toMatch(/NIF/);
-		expect(sim().ordersReceived).toBe(2);
-		const placed = sim().documents.map((document) => document.id);
+		expect(sim().state.ordersReceived).toBe(2);
+		const placed = sim().state.documents.map((document) => document.id);
 
 		const retried = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), {
 			items: twoCompanies,
 			workflow,
 		});
-		expect(sim().ordersReceived).toBe(2);
+		expect(sim().state.ordersReceived).toBe(2);
 		expect(jsonOf(retried).map((answer) => [answer.document_id, answer.reused_order])).toEqual(
 			placed.map((id) => [id, true]),
 		);
@@ -289,9 +289,9 @@ describe('Document > Order, remembered per workflow', () => {
 			workflow: { id: workflow.id, staticData: saved },
 			nodeType: await onAnotherWorker(),
 		});
-		expect(sim().ordersReceived).toBe(1);
+		expect(sim().state.ordersReceived).toBe(1);
 		expect(jsonOf(elsewhere)[0]).toMatchObject({
-			document_id: sim().documents[0].id,
+			document_id: sim().state.documents[0].id,
 			reused_order: true,
 		});
 	});
@@ -318,7 +318,7 @@ describe('Document > Order, remembered per workflow', () => {
 			runLibreBor(sim(), order(), { workflow }),
 			runLibreBor(sim(), order(), { workflow: { id: workflow.id, staticData: {} } }),
 		]);
-		expect(sim().ordersReceived).toBe(1);
+		expect(sim().state.ordersReceived).toBe(1);
 		expect(jsonOf(two)[0].document_id).toBe(jsonOf(one)[0].document_id);
 	});
 
@@ -342,7 +342,7 @@ describe('Document > Order, remembered per workflow', () => {
 			continueOnFail: true,
 		});
 		expect((await first).error).toBeUndefined();
-		expect(sim().ordersReceived).toBe(1);
+		expect(sim().state.ordersReceived).toBe(1);
 		expect(String(jsonOf(second)[0].error)).toContain(
 			'Another execution of this workflow sent the order for B64717838 2023',
 		);
@@ -352,7 +352,7 @@ describe('Document > Order, remembered per workflow', () => {
 		const workflow = savedWorkflow();
 		// First into a workflow that has no record yet (n8n inserts its row), then into one that has (n8n updates it).
 		for (const year of [2022, 2023]) {
-			const ordersBefore = sim().ordersReceived;
+			const ordersBefore = sim().state.ordersReceived;
 			const workers = [await onAnotherWorker(), await onAnotherWorker()];
 			deduplicationStore.readTogether(workers.length);
 			const results = await Promise.all(
@@ -365,7 +365,7 @@ describe('Document > Order, remembered per workflow', () => {
 						}),
 				),
 			);
-			expect(sim().ordersReceived - ordersBefore).toBe(1);
+			expect(sim().state.ordersReceived - ordersBefore).toBe(1);
 			const errors = results
 				.map((result) => jsonOf(result)[0].error)
 				.filter((error) => error !== undefined);
@@ -384,13 +384,13 @@ describe('Document > Order, remembered per workflow', () => {
 		});
 		expect(cancelled.run.status).toBe('canceled');
 		await new Promise((resolve) => setTimeout(resolve, 1_500));
-		expect(sim().ordersReceived).toBe(0);
+		expect(sim().state.ordersReceived).toBe(0);
 		const placed = await runLibreBor(sim(), order(), {
 			workflow: { id: workflow.id, staticData: {} },
 			nodeType: await onAnotherWorker(),
 		});
 		expect(placed.error).toBeUndefined();
-		expect(sim().ordersReceived).toBe(1);
+		expect(sim().state.ordersReceived).toBe(1);
 	});
 
 	it('keeps the record of an order another execution sent when one that lost the race to it is cancelled', async () => {
@@ -429,7 +429,7 @@ describe('Document > Order, remembered per workflow', () => {
 			nodeType: await onAnotherWorker(),
 			continueOnFail: true,
 		});
-		expect(sim().ordersReceived).toBe(2);
+		expect(sim().state.ordersReceived).toBe(2);
 		expect(String(jsonOf(later)[0].error)).toContain(
 			'Another execution of this workflow sent the order for B64717838 2023',
 		);
@@ -458,7 +458,7 @@ describe('Document > Order, remembered per workflow', () => {
 		expect(String(jsonOf(await stalled)[0].error)).toContain(
 			'Could not record the order for B64717838 2023',
 		);
-		expect(sim().ordersReceived).toBe(2);
+		expect(sim().state.ordersReceived).toBe(2);
 	});
 
 	it('sends no order again after a worker died before n8n saved its orders, and says where the order is', async () => {
@@ -472,7 +472,7 @@ describe('Document > Order, remembered per workflow', () => {
 			mode: 'retry',
 			continueOnFail: true,
 		});
-		expect(sim().ordersReceived).toBe(1);
+		expect(sim().state.ordersReceived).toBe(1);
 		expect(String(jsonOf(retried)[0].error)).toContain(
 			'Another execution of this workflow sent the order for B64717838 2023',
 		);
@@ -495,13 +495,13 @@ describe('Document > Order, remembered per workflow', () => {
 				workflow: { id: workflow.id, staticData: JSON.parse(savedAfterFirst) as IDataObject },
 				nodeType: await onAnotherWorker(),
 			});
-			expect(sim().ordersReceived).toBe(2);
+			expect(sim().state.ordersReceived).toBe(2);
 			const again = await runLibreBor(sim(), order({}, oneHour), {
 				workflow: { id: workflow.id, staticData: JSON.parse(savedAfterFirst) as IDataObject },
 				nodeType: await onAnotherWorker(),
 				continueOnFail: true,
 			});
-			expect(sim().ordersReceived).toBe(2);
+			expect(sim().state.ordersReceived).toBe(2);
 			expect(String(jsonOf(again)[0].error)).toContain(
 				'Another execution of this workflow sent the order for B64717838 2023',
 			);
@@ -537,7 +537,7 @@ describe('Document > Order, remembered per workflow', () => {
 				nodeType: await onAnotherWorker(),
 			});
 			expect(placed.error).toBeUndefined();
-			expect(sim().ordersReceived).toBe(2);
+			expect(sim().state.ordersReceived).toBe(2);
 		} finally {
 			vi.useRealTimers();
 		}
@@ -559,7 +559,7 @@ describe('Document > Order, remembered per workflow', () => {
 				document_id: jsonOf(first)[0].document_id,
 				reused_order: true,
 			});
-			expect(sim().ordersReceived).toBe(2);
+			expect(sim().state.ordersReceived).toBe(2);
 		} finally {
 			vi.useRealTimers();
 		}
@@ -578,14 +578,14 @@ describe('Document > Order, remembered per workflow', () => {
 				nodeType: workerB,
 			}),
 		]);
-		expect(sim().ordersReceived).toBe(2);
+		expect(sim().state.ordersReceived).toBe(2);
 		const again = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), {
 			items: twoCompanies,
 			workflow: { id: workflow.id, staticData: {} },
 			nodeType: await onAnotherWorker(),
 			continueOnFail: true,
 		});
-		expect(sim().ordersReceived).toBe(2);
+		expect(sim().state.ordersReceived).toBe(2);
 		expect(jsonOf(again).map((answer) => String(answer.error))).toEqual(
 			twoCompanies.map(() =>
 				expect.stringContaining('Another execution of this workflow sent the order'),
@@ -595,7 +595,7 @@ describe('Document > Order, remembered per workflow', () => {
 
 	it("lets an execution waiting on a refused order try it itself, not take it for a dead worker's", async () => {
 		const workflow = savedWorkflow();
-		sim().balance = 0;
+		sim().state.balance = 0;
 		sim().injectFault({
 			method: 'POST',
 			path: '/v2/documents/order/',
@@ -611,21 +611,21 @@ describe('Document > Order, remembered per workflow', () => {
 		]);
 		expect(String(jsonOf(one)[0].error)).toMatch(/402/);
 		expect(String(jsonOf(two)[0].error)).toMatch(/402/);
-		sim().balance = 100;
+		sim().state.balance = 100;
 		const placed = await runLibreBor(sim(), order(), { workflow });
 		expect(placed.error).toBeUndefined();
-		expect(sim().documents).toHaveLength(1);
+		expect(sim().state.documents).toHaveLength(1);
 	});
 
 	it('places an order LibreBOR refused once the reason is gone, in the same workflow', async () => {
 		const workflow = savedWorkflow();
-		sim().balance = 0;
+		sim().state.balance = 0;
 		const refused = await runLibreBor(sim(), order(), { workflow, continueOnFail: true });
 		expect(String(jsonOf(refused)[0].error)).toMatch(/402/);
-		sim().balance = 100;
+		sim().state.balance = 100;
 		const placed = await runLibreBor(sim(), order(), { workflow });
 		expect(placed.error).toBeUndefined();
-		expect(sim().documents).toHaveLength(1);
+		expect(sim().state.documents).toHaveLength(1);
 		expect(jsonOf(placed)[0].reused_order).toBeUndefined();
 	});
 
@@ -636,16 +636,16 @@ describe('Document > Order, remembered per workflow', () => {
 		await new Promise((resolve) => setTimeout(resolve, 1_300));
 		const again = await runLibreBor(sim(), order({}, shortMemory), { workflow });
 		expect(again.error).toBeUndefined();
-		expect(sim().documents).toHaveLength(2);
+		expect(sim().state.documents).toHaveLength(2);
 	});
 
 	it('orders again when Order Memory is 0, and waits on a reused order like on a new one', async () => {
 		const workflow = savedWorkflow();
 		await runLibreBor(sim(), order({}, { orderMemoryHours: 0 }), { workflow });
 		await runLibreBor(sim(), order({}, { orderMemoryHours: 0 }), { workflow });
-		expect(sim().ordersReceived).toBe(2);
+		expect(sim().state.ordersReceived).toBe(2);
 
-		sim().documentProcessingMs = 1200;
+		sim().state.documentProcessingMs = 1200;
 		const remembered = savedWorkflow();
 		await runLibreBor(sim(), order(), { workflow: remembered });
 		const waited = await runLibreBor(
@@ -653,11 +653,11 @@ describe('Document > Order, remembered per workflow', () => {
 			order({}, { waitForCompletion: true, pollInterval: 1 }),
 			{ workflow: remembered },
 		);
-		expect(sim().ordersReceived).toBe(3);
+		expect(sim().state.ordersReceived).toBe(3);
 		expect(jsonOf(waited)[0]).toMatchObject({
 			reused_order: true,
 			status: 'completed',
-			document_id: sim().documents[2].id,
+			document_id: sim().state.documents[2].id,
 		});
 	});
 
@@ -678,7 +678,7 @@ describe('Document > Order, remembered per workflow', () => {
 			/placed 2 document orders in the last hour; 2 more would pass the limit of 3 per hour/,
 		);
 		expect((refused.error as { description?: string }).description).toMatch(/Max Orders per Hour/);
-		expect(sim().ordersReceived).toBe(2);
+		expect(sim().state.ordersReceived).toBe(2);
 	});
 
 	it('refuses an hourly limit or memory window that an expression turned into a non-number', async () => {
@@ -689,7 +689,7 @@ describe('Document > Order, remembered per workflow', () => {
 			const result = await runLibreBor(sim(), order({}, options));
 			expect(result.error?.message).toMatch(/must be a number of at least/);
 		}
-		expect(sim().ordersReceived).toBe(0);
+		expect(sim().state.ordersReceived).toBe(0);
 	});
 });
 
@@ -714,13 +714,13 @@ describe('Document > Order as an AI agent tool', () => {
 			nodeTypeName: tool,
 		});
 		expect(refused.error?.message).toMatch(/2 document orders, more than the limit of 1/);
-		expect(sim().ordersReceived).toBe(0);
+		expect(sim().state.ordersReceived).toBe(0);
 		const raised = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }, { maxOrders: 2 }), {
 			items,
 			nodeTypeName: tool,
 		});
 		expect(raised.error).toBeUndefined();
-		expect(sim().ordersReceived).toBe(2);
+		expect(sim().state.ordersReceived).toBe(2);
 	});
 });
 
@@ -730,7 +730,7 @@ describe('Document > Get', () => {
 		const documentId = String(jsonOf(ordered)[0].document_id);
 		const result = await runLibreBor(sim(), { resource: 'document', operation: 'get', documentId });
 		expect(jsonOf(result)).toEqual([
-			{ ...sim().viewDocument(documentId), document_id: documentId },
+			{ ...sim().state.viewDocumentById(documentId), document_id: documentId },
 		]);
 	});
 
@@ -754,7 +754,7 @@ describe('Document > Download', () => {
 	});
 
 	it('waits while the document is processing, then outputs the file and the record', async () => {
-		sim().documentProcessingMs = 1200;
+		sim().state.documentProcessingMs = 1200;
 		const documentId = String(jsonOf(await runLibreBor(sim(), order()))[0].document_id);
 		const result = await runLibreBor(sim(), download(documentId));
 		expect(result.error).toBeUndefined();
@@ -775,15 +775,15 @@ describe('Document > Download', () => {
 	});
 
 	it('refuses a download link that is not HTTPS', async () => {
-		sim().downloadLinkOverride = (document) => `http://localhost:1/files/${document.id}`;
+		sim().state.downloadLinkOverride = (document) => `http://localhost:1/files/${document.id}`;
 		const documentId = String(jsonOf(await runLibreBor(sim(), order()))[0].document_id);
 		const result = await runLibreBor(sim(), download(documentId));
 		expect(result.error?.message).toMatch(/only HTTPS download links/);
 	});
 
 	it('shows the status of a finished document that has no download link', async () => {
-		sim().finishedStatus = 'failed';
-		sim().downloadLinkOverride = () => null;
+		sim().state.finishedStatus = 'failed';
+		sim().state.downloadLinkOverride = () => null;
 		const documentId = String(jsonOf(await runLibreBor(sim(), order()))[0].document_id);
 		const result = await runLibreBor(sim(), download(documentId));
 		expect(result.error?.message).toMatch(/finished with status "failed" and no download link/);

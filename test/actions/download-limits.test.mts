@@ -33,7 +33,7 @@ const download = (documentId: string, options: IDataObject, run: { cancelAfterMs
 describe('Download limits', () => {
 	it('fails a transfer that sends headers and then stalls, after the request timeout', async () => {
 		const documentId = await orderedDocumentId();
-		sim().downloadBytesPerSecond = 16;
+		sim().state.downloadBytesPerSecond = 16;
 		const started = Date.now();
 		const result = await download(documentId, { timeout: 1 });
 		expect(Date.now() - started).toBeLessThan(4_000);
@@ -52,7 +52,7 @@ describe('Download limits', () => {
 		'stops a file with %s past Max Download Size and keeps nothing of it',
 		async (_kind, chunked, said) => {
 			const documentId = await orderedDocumentId();
-			sim().downloadChunked = chunked;
+			sim().state.downloadChunked = chunked;
 			const result = await download(documentId, { maxDownloadMb: 0.1 });
 			expect(result.items).toHaveLength(1);
 			expect(result.items[0].binary).toBeUndefined();
@@ -63,7 +63,7 @@ describe('Download limits', () => {
 
 	it('downloads a chunked file below the cap whole', async () => {
 		const documentId = await orderedDocumentId();
-		sim().downloadChunked = true;
+		sim().state.downloadChunked = true;
 		const result = await download(documentId, { maxDownloadMb: 0.3 });
 		expect(result.items[0].json.error).toBeUndefined();
 		expect(
@@ -74,7 +74,7 @@ describe('Download limits', () => {
 
 	it('stops a slow download when the execution is cancelled, without waiting for the timeout', async () => {
 		const documentId = await orderedDocumentId();
-		sim().downloadBytesPerSecond = 16;
+		sim().state.downloadBytesPerSecond = 16;
 		const started = Date.now();
 		const result = await download(documentId, { timeout: 60 }, { cancelAfterMs: 700 });
 		expect(Date.now() - started).toBeLessThan(5_000);
@@ -83,7 +83,7 @@ describe('Download limits', () => {
 	}, 20_000);
 
 	it('stops waiting for a processing document when the execution is cancelled', async () => {
-		sim().documentProcessingMs = 60_000;
+		sim().state.documentProcessingMs = 60_000;
 		const started = Date.now();
 		const result = await runLibreBor(
 			sim(),
@@ -99,6 +99,6 @@ describe('Download limits', () => {
 		);
 		expect(Date.now() - started).toBeLessThan(5_000);
 		expect(result.run.status).toBe('canceled');
-		expect(sim().ordersReceived).toBe(1);
+		expect(sim().state.ordersReceived).toBe(1);
 	}, 20_000);
 });

@@ -3,10 +3,13 @@ import type { INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
-import { binaryFilePath, runAction } from '../harness/index.mts';
+import { binaryFilePath, runAction } from '../../tools/engine/index.mts';
 import { expectNoSecret } from '../support/libreBor.mts';
-import { peakLiveMemoryGrowth } from '../support/memory.mts';
-import { startSimulatorProcess, type SimulatorProcess } from '../support/simulatorProcess.mts';
+import { peakLiveMemoryGrowth } from '../../tools/engine/memory.mts';
+import {
+	startSimulatorProcess,
+	type SimulatorProcess,
+} from '../../tools/simulator/simulatorProcess.mts';
 
 const FILE_SIZE = 20 * 1024 * 1024;
 // A good real network (160 Mbit/s). Unthrottled, loopback keeps up to ~20 MB of socket and TLS

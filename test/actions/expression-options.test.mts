@@ -43,7 +43,7 @@ describe('Number options set by expressions', () => {
 		expect(result.error?.message).toContain(`"${label}" must be a number of at least`);
 		expect(errorText(result)).toContain('Nothing was sent');
 		expect(sim().requests).toEqual([]);
-		expect(sim().watchlist).toEqual([]);
+		expect(sim().state.watchlist).toEqual([]);
 	});
 
 	it('lowers a Parallel Requests above the ceiling to the ceiling and still follows every item', async () => {
@@ -85,7 +85,7 @@ describe('Number options set by expressions', () => {
 	);
 
 	it('waits for an order with a Poll Interval that is not a whole number of milliseconds', async () => {
-		sim().documentProcessingMs = 300;
+		sim().state.documentProcessingMs = 300;
 		const result = await orderThree({ waitForCompletion: true, pollInterval: '={{ 1.0005 }}' });
 		expect(result.items.map((item) => item.json.error)).toEqual([undefined, undefined, undefined]);
 		expect(result.items.map((item) => item.json.status)).toEqual([
@@ -106,7 +106,7 @@ describe('Number options set by expressions', () => {
 	});
 
 	it('refuses a trigger Request Timeout of 0 instead of waiting forever', async () => {
-		sim().addAlert();
+		sim().state.addAlert();
 		const session = triggerSession(sim(), { parameters: { options: { timeout: '={{ 0 }}' } } });
 		await expect(session.poll()).rejects.toThrow(
 			'"Request Timeout (Seconds)" must be a number of at least 0.1',

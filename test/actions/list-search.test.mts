@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
 import { companyNifs } from '../../scripts/bench/nifs.mts';
-import { runListSearch } from '../harness/index.mts';
+import { runListSearch } from '../../tools/engine/index.mts';
 import { credentialsFor, useSimulator, type Simulator } from '../support/libreBor.mts';
 
 const sim = useSimulator();
@@ -45,7 +45,7 @@ async function expectRefusal(
 
 describe('Alert list (Mark as Read, From List)', () => {
 	it('lists the unread alerts as "<company> · <labels> · <date>" with the alert ID as value', async () => {
-		const alert = sim().addAlert({
+		const alert = sim().state.addAlert({
 			nif: 'B64717838',
 			labels: ['Revocaciones', 'Nombramientos'],
 			created_at: '2026-03-04T10:00:00.000Z',
@@ -60,9 +60,9 @@ describe('Alert list (Mark as Read, From List)', () => {
 	});
 
 	it('keeps the alerts whose company or act label contains the search text, accents and case ignored', async () => {
-		const byLabel = sim().addAlert({ nif: 'A86212420', label: 'Situación concursal' });
-		const byCompany = sim().addAlert({ nif: 'B64717838', label: 'Nombramientos' });
-		sim().addAlert({ nif: 'J99216582', label: 'Revocaciones' });
+		const byLabel = sim().state.addAlert({ nif: 'A86212420', label: 'Situación concursal' });
+		const byCompany = sim().state.addAlert({ nif: 'B64717838', label: 'Nombramientos' });
+		sim().state.addAlert({ nif: 'J99216582', label: 'Revocaciones' });
 		expect((await search('searchUnreadAlerts', 'SITUACION')).results.map((r) => r.value)).toEqual([
 			byLabel.id,
 		]);
@@ -72,7 +72,7 @@ describe('Alert list (Mark as Read, From List)', () => {
 	});
 
 	it('lists an alert whose bulletin entries include a null one', async () => {
-		const alert = sim().addAlert({ label: 'Nombramientos' });
+		const alert = sim().state.addAlert({ label: 'Nombramientos' });
 		sim().injectFault({
 			method: 'GET',
 			path: '/v2/alerts/',
@@ -114,8 +114,8 @@ describe('Alert list (Mark as Read, From List)', () => {
 
 describe('Company list (Unfollow, Order, From List)', () => {
 	it('lists the watched companies as "<name> (<NIF>)" with the NIF as value', async () => {
-		sim().follow('B64717838');
-		sim().follow('A86212420');
+		sim().state.follow('B64717838');
+		sim().state.follow('A86212420');
 		const { results } = await search('searchWatchedCompanies');
 		expect(results).toEqual(
 			expect.arrayContaining([
@@ -128,7 +128,7 @@ describe('Company list (Unfollow, Order, From List)', () => {
 
 	it('lists a long watch list a page of 100 at a time, as the editor scrolls', async () => {
 		const nifs = companyNifs(250);
-		nifs.forEach((nif) => sim().follow(nif));
+		nifs.forEach((nif) => sim().state.follow(nif));
 		const pages: string[][] = [];
 		let token: string | undefined;
 		do {
@@ -137,12 +137,12 @@ describe('Company list (Unfollow, Order, From List)', () => {
 			token = page.paginationToken as string | undefined;
 		} while (token !== undefined);
 		expect(pages.map((page) => page.length)).toEqual([100, 100, 50]);
-		expect(pages.flat()).toEqual(sim().watchlist.map((entity) => entity.nif));
+		expect(pages.flat()).toEqual(sim().state.watchlist.map((entity) => entity.nif));
 	});
 
 	it('searches by name or NIF', async () => {
-		sim().follow('B64717838');
-		sim().follow('A86212420');
+		sim().state.follow('B64717838');
+		sim().state.follow('A86212420');
 		expect(
 			(await search('searchWatchedCompanies', 'altamira')).results.map((r) => r.value),
 		).toEqual(['A86212420']);

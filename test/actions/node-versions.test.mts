@@ -15,7 +15,7 @@ describe('Version 1 of the node (workflows saved before the resource locators)',
 	});
 
 	it('marks an alert read from a plain-string Alert ID', async () => {
-		const alert = sim().addAlert();
+		const alert = sim().state.addAlert();
 		const result = await runLibreBor(
 			sim(),
 			{ resource: 'alert', operation: 'markAsRead', alertId: alert.id },
@@ -25,11 +25,11 @@ describe('Version 1 of the node (workflows saved before the resource locators)',
 		expect(jsonOf(result)).toEqual([
 			expect.objectContaining({ result: 'success', alert_id: alert.id }),
 		]);
-		expect(sim().unreadAlerts()).toEqual([]);
+		expect(sim().state.unreadAlerts()).toEqual([]);
 	});
 
 	it('unfollows a company from a plain-string NIF, normalised', async () => {
-		sim().follow('B64717838');
+		sim().state.follow('B64717838');
 		const result = await runLibreBor(
 			sim(),
 			{ resource: 'watchlist', operation: 'unfollow', nif: 'es b-64717838' },
@@ -58,7 +58,7 @@ describe('Version 1 of the node (workflows saved before the resource locators)',
 
 describe('Version 2 resource locators', () => {
 	it('marks the alert picked from the list as read', async () => {
-		const [kept, picked] = [sim().addAlert(), sim().addAlert()];
+		const [kept, picked] = [sim().state.addAlert(), sim().state.addAlert()];
 		const result = await runLibreBor(sim(), {
 			resource: 'alert',
 			operation: 'markAsRead',
@@ -67,7 +67,7 @@ describe('Version 2 resource locators', () => {
 		expect(jsonOf(result)).toEqual([expect.objectContaining({ alert_id: picked.id })]);
 		expect(
 			sim()
-				.unreadAlerts()
+				.state.unreadAlerts()
 				.map((alert) => alert.id),
 		).toEqual([kept.id]);
 	});
@@ -107,7 +107,7 @@ describe('Version 2 resource locators', () => {
 	});
 
 	it('unfollows the company picked from the list', async () => {
-		sim().follow('A86212420');
+		sim().state.follow('A86212420');
 		const result = await runLibreBor(sim(), {
 			resource: 'watchlist',
 			operation: 'unfollow',
@@ -195,7 +195,7 @@ describe('Defaults: a new node (version 2) spends nothing and asks for what it c
 	});
 
 	it('Get Many returns up to 50 unless Return All is on; version 1 returns everything', async () => {
-		for (let count = 0; count < 60; count += 1) sim().addAlert();
+		for (let count = 0; count < 60; count += 1) sim().state.addAlert();
 		const getMany = { resource: 'alert', operation: 'getMany' };
 		expect((await runLibreBor(sim(), getMany)).items).toHaveLength(50);
 		expect((await runLibreBor(sim(), getMany, { typeVersion: 1 })).items).toHaveLength(60);

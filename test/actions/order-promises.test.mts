@@ -4,7 +4,7 @@ import { DataDeduplicationService } from 'n8n-core';
 import type { ICheckProcessedContextData, IDataObject, INodeParameters } from 'n8n-workflow';
 import { describe, expect, it, vi } from 'vitest';
 
-import { makeCif } from '../simulator/nif.mts';
+import { makeCif } from '../../tools/simulator/nif.mts';
 import { jsonOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
 
 const sim = useSimulator();
@@ -58,8 +58,8 @@ describe('Orders: the limits', () => {
 		expect(result.error?.message).toMatch(
 			/would place 3 document orders, more than the limit of 2/,
 		);
-		expect(sim().ordersReceived).toBe(2);
-		expect(sim().documents.map((document) => document.nif)).toEqual([first.nif, second.nif]);
+		expect(sim().state.ordersReceived).toBe(2);
+		expect(sim().state.documents.map((document) => document.nif)).toEqual([first.nif, second.nif]);
 	});
 
 	it('does not count an order reused from an earlier execution towards Max Orders per Execution, in a loop', async () => {
@@ -72,7 +72,7 @@ describe('Orders: the limits', () => {
 			loopBatchSize: 1,
 		});
 		expect(looped.error).toBeUndefined();
-		expect(sim().ordersReceived).toBe(2);
+		expect(sim().state.ordersReceived).toBe(2);
 	});
 
 	it('refuses 11 orders in one execution and 21 in an hour by default', async () => {
@@ -81,7 +81,7 @@ describe('Orders: the limits', () => {
 		expect(refused.error?.message).toMatch(
 			/would place 11 document orders, more than the limit of 10$/,
 		);
-		expect(sim().ordersReceived).toBe(0);
+		expect(sim().state.ordersReceived).toBe(0);
 
 		for (const from of [0, 10]) {
 			const placed = await runLibreBor(sim(), order(), { items: companies(10, from), workflow });
@@ -91,7 +91,7 @@ describe('Orders: the limits', () => {
 		expect(pastTheHour.error?.message).toMatch(
 			/has placed 20 document orders in the last hour; 1 more would pass the limit of 20 per hour/,
 		);
-		expect(sim().ordersReceived).toBe(20);
+		expect(sim().state.ordersReceived).toBe(20);
 	});
 
 	it('counts Max Orders per Hour over a rolling hour, and only the orders that would be new', async () => {
@@ -113,7 +113,7 @@ describe('Orders: the limits', () => {
 			expect(placed.error).toBeUndefined();
 			expect(jsonOf(placed).map((answer) => answer.reused_order)).toEqual([true, undefined]);
 		});
-		expect(sim().ordersReceived).toBe(3);
+		expect(sim().state.ordersReceived).toBe(3);
 	});
 
 	it('counts in Max Orders per Hour the orders another process placed, as the static data carries them', async () => {
@@ -134,7 +134,7 @@ describe('Orders: the limits', () => {
 		expect(elsewhere.error?.message).toMatch(
 			/has placed 2 document orders in the last hour; 2 more would pass the limit of 3/,
 		);
-		expect(sim().ordersReceived).toBe(2);
+		expect(sim().state.ordersReceived).toBe(2);
 	});
 });
 
@@ -153,13 +153,13 @@ describe('Orders: the order memory', () => {
 				reused_order: true,
 				ordered_at: new Date(placedAt).toISOString(),
 			});
-			expect(sim().ordersReceived).toBe(1);
+			expect(sim().state.ordersReceived).toBe(1);
 
 			setTime(placedAt + 24.1 * HOUR_MS);
 			const again = await runLibreBor(sim(), order(), { items, workflow });
 			expect(again.error).toBeUndefined();
 			expect(jsonOf(again)[0].reused_order).toBeUndefined();
-			expect(sim().ordersReceived).toBe(2);
+			expect(sim().state.ordersReceived).toBe(2);
 		});
 	});
 
@@ -181,7 +181,7 @@ describe('Orders: the order memory', () => {
 		});
 		// Nothing usable remembered: the intents store then refuses, as for an order whose outcome is lost.
 		expect(jsonOf(elsewhere).map((answer) => answer.reused_order)).toEqual([undefined, undefined]);
-		expect(sim().ordersReceived).toBe(2);
+		expect(sim().state.ordersReceived).toBe(2);
 		for (const shape of [
 			'not an object',
 			{ orders: null, placedAt: [] },
@@ -215,7 +215,7 @@ describe('Orders: the order memory', () => {
 			[undefined, true],
 			[true, true],
 		]);
-		expect(sim().ordersReceived).toBe(1);
+		expect(sim().state.ordersReceived).toBe(1);
 	});
 
 	it('keeps the orders of one LibreBOR account from another account used by the same workflow', async () => {
@@ -229,8 +229,8 @@ describe('Orders: the order memory', () => {
 		});
 		expect(jsonOf(result)[0]).not.toHaveProperty('error');
 		expect(jsonOf(result)[0].reused_order).toBeUndefined();
-		expect(sim().ordersReceived).toBe(1);
-		expect(otherAccount().ordersReceived).toBe(1);
+		expect(sim().state.ordersReceived).toBe(1);
+		expect(otherAccount().state.ordersReceived).toBe(1);
 
 		// Another user of the same API host: it sends its own order (refused here, as the simulator
 		// knows one user only) instead of reusing the first user's.
@@ -246,15 +246,15 @@ describe('Orders: the order memory', () => {
 	it("hands a failed execution's orders to n8n's Retry of it on another worker, which reuses them and places the rest", async () => {
 		const workflow = savedWorkflow();
 		const items = companies(2);
-		sim().balance = sim().orderPrice;
+		sim().state.balance = sim().state.orderPrice;
 		const before = Date.now();
 		const failed = await runLibreBor(sim(), order(), { items, workflow });
 		const after = Date.now();
 		expect(failed.error?.message).toMatch(/402/);
-		expect(sim().ordersReceived).toBe(2);
+		expect(sim().state.ordersReceived).toBe(2);
 
 		// A retry "with the original workflow" gets no static data; the new worker has no memory.
-		sim().balance = 100;
+		sim().state.balance = 100;
 		const retried = await runLibreBor(sim(), order(), {
 			retryOf: failed,
 			workflow: { id: workflow.id, staticData: {} },
@@ -263,15 +263,15 @@ describe('Orders: the order memory', () => {
 		expect(retried.error).toBeUndefined();
 		const [reused, placed] = jsonOf(retried);
 		expect(reused).toMatchObject({
-			document_id: sim().documents[0].id,
+			document_id: sim().state.documents[0].id,
 			nif: items[0].nif,
 			reused_order: true,
 		});
 		expect(Date.parse(String(reused.ordered_at))).toBeGreaterThanOrEqual(before);
 		expect(Date.parse(String(reused.ordered_at))).toBeLessThanOrEqual(after);
-		expect(placed).toMatchObject({ document_id: sim().documents[1].id, nif: items[1].nif });
-		expect(sim().ordersReceived).toBe(3);
-		expect(sim().documents).toHaveLength(2);
+		expect(placed).toMatchObject({ document_id: sim().state.documents[1].id, nif: items[1].nif });
+		expect(sim().state.ordersReceived).toBe(3);
+		expect(sim().state.documents).toHaveLength(2);
 	});
 
 	it("sends no order again after a worker died, even once a Remove Duplicates node's Clean Database ran", async () => {
@@ -303,7 +303,7 @@ describe('Orders: the order memory', () => {
 		expect(String(jsonOf(again)[0].error)).toContain(
 			'Another execution of this workflow sent the order',
 		);
-		expect(sim().ordersReceived).toBe(1);
+		expect(sim().state.ordersReceived).toBe(1);
 	});
 });
 
@@ -332,7 +332,7 @@ describe('Orders: answers the API contract does not show', () => {
 
 			const placed = await runLibreBor(sim(), order(), { items, workflow });
 			expect(placed.error).toBeUndefined();
-			expect(sim().documents).toHaveLength(1);
+			expect(sim().state.documents).toHaveLength(1);
 		},
 	);
 

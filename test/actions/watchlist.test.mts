@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
 
 const sim = useSimulator();
-const followed = () => sim().watchlist.map((entity) => entity.nif);
+const followed = () => sim().state.watchlist.map((entity) => entity.nif);
 
 describe('Watch List > Follow', () => {
 	it('follows a company by its NIF, normalised, and says it changed the list', async () => {
@@ -19,7 +19,7 @@ describe('Watch List > Follow', () => {
 	});
 
 	it('says so, without a second request, when the company is already followed', async () => {
-		sim().follow('A86212420');
+		sim().state.follow('A86212420');
 		const result = await runLibreBor(sim(), {
 			resource: 'watchlist',
 			operation: 'follow',
@@ -140,7 +140,7 @@ describe('Watch List answers that say they failed', () => {
 
 describe('Watch List > Unfollow', () => {
 	it('removes a followed company', async () => {
-		sim().follow('J99216582');
+		sim().state.follow('J99216582');
 		const result = await runLibreBor(sim(), {
 			resource: 'watchlist',
 			operation: 'unfollow',
@@ -151,7 +151,7 @@ describe('Watch List > Unfollow', () => {
 	});
 
 	it('says it unfollowed the company when its answer was lost and the retry finds the company gone', async () => {
-		sim().follow('J99216582');
+		sim().state.follow('J99216582');
 		sim().injectFault({
 			method: 'POST',
 			path: '/v2/alerts/unfollow/',
@@ -186,17 +186,17 @@ describe('Watch List > Unfollow', () => {
 
 describe('Watch List > Get Many', () => {
 	it('returns one item per watched company as the API returns it', async () => {
-		sim().follow('A86212420');
-		sim().follow('B64717838');
+		sim().state.follow('A86212420');
+		sim().state.follow('B64717838');
 		const result = await runLibreBor(sim(), { resource: 'watchlist', operation: 'getMany' });
-		expect(jsonOf(result)).toEqual(sim().watchlist);
+		expect(jsonOf(result)).toEqual(sim().state.watchlist);
 		expect(jsonOf(result)[0]).toMatchObject({ type: 'company', nif: 'A86212420' });
 	});
 
 	it.each([['={{ "" }}'], ['={{ 0 }}'], ['={{ -1 }}']])(
 		'refuses a Limit of %s set by an expression',
 		async (limit) => {
-			sim().follow('A86212420');
+			sim().state.follow('A86212420');
 			const result = await runLibreBor(sim(), {
 				resource: 'watchlist',
 				operation: 'getMany',
@@ -208,7 +208,7 @@ describe('Watch List > Get Many', () => {
 	);
 
 	it('limits the number of items when Return All is off', async () => {
-		['A86212420', 'B64717838', 'J99216582'].forEach((nif) => sim().follow(nif));
+		['A86212420', 'B64717838', 'J99216582'].forEach((nif) => sim().state.follow(nif));
 		const result = await runLibreBor(sim(), {
 			resource: 'watchlist',
 			operation: 'getMany',
@@ -251,7 +251,7 @@ describe('Watch List answers the contract does not show', () => {
 		it.each(answers)(
 			`says it ${change} a company whose answer was lost when the retry is answered %s`,
 			async (_answer, status, body) => {
-				if (followedBefore) sim().follow(nif);
+				if (followedBefore) sim().state.follow(nif);
 				const path = `/v2/alerts/${operation}/`;
 				sim().injectFault({ method: 'POST', path, afterHandling: true, status: 502 });
 				sim().injectFault({ method: 'POST', path, status, body });

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Alert } from '../simulator/index.mts';
+import type { Alert } from '../../tools/simulator/index.mts';
 
 /** A value as it comes back out of n8n's run data (JSON). */
 export const asJson = (value: unknown): IDataObject =>

@@ -14,11 +14,11 @@ import {
 	openWorkflow,
 	pickFromList,
 	signIn,
-} from './browser/editorPage.mts';
-import { ensureChromium } from './chromium.mts';
-import { findFreePort } from './freePort.mts';
+} from '../../tools/n8n/browser/editorPage.mts';
+import { ensureChromium } from '../../tools/n8n/chromium.mts';
+import { findFreePort } from '../../tools/n8n/freePort.mts';
 import { packedLibreBorPackage } from './libreBorPackage.mts';
-import { editorUrl, pressCtrlC, startMainJob, type MainJob } from './mainJob.mts';
+import { editorUrl, pressCtrlC, startMainJob, type MainJob } from '../../tools/n8n/mainJob.mts';
 
 const setupTimeoutMs = 600_000;
 const testTimeoutMs = 180_000;

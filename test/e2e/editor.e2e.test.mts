@@ -1,19 +1,19 @@
 import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startSimulator, type Simulator } from '../simulator/index.mts';
+import { startSimulator, type Simulator } from '../../tools/simulator/index.mts';
 import {
-	createN8nWithLibreBor,
 	libreBorCredential,
 	libreBorCredentialRef,
 	libreBorNodeType,
 	libreBorTriggerNodeType,
 	passwordForms,
-} from './libreBorN8n.mts';
-import { importCredentials } from './n8nCli.mts';
-import { N8nRestClient } from './n8nRestClient.mts';
-import { startN8n, type N8nServer } from './n8nServer.mts';
-import type { N8nUserFolder } from './n8nUserFolder.mts';
+} from '../../tools/n8n/libreBorN8n.mts';
+import { createN8nWithLibreBor } from './n8nWithLibreBor.mts';
+import { importCredentials } from '../../tools/n8n/n8nCli.mts';
+import { N8nRestClient } from '../../tools/n8n/n8nRestClient.mts';
+import { startN8n, type N8nServer } from '../../tools/n8n/n8nServer.mts';
+import type { N8nUserFolder } from '../../tools/n8n/n8nUserFolder.mts';
 
 const setupTimeoutMs = 600_000;
 const testTimeoutMs = 120_000;
@@ -104,11 +104,11 @@ describe('the LibreBOR pickers in a real n8n editor', () => {
 	it(
 		"lists the simulator's unread alerts and watched companies for the LibreBOR credential",
 		async () => {
-			sim.follow('A86212420');
-			sim.follow('B64717838');
+			sim.state.follow('A86212420');
+			sim.state.follow('B64717838');
 			const alerts = [
-				sim.addAlert({ nif: 'A86212420', label: 'Nombramientos' }),
-				sim.addAlert({ nif: 'B64717838', label: 'Revocaciones' }),
+				sim.state.addAlert({ nif: 'A86212420', label: 'Nombramientos' }),
+				sim.state.addAlert({ nif: 'B64717838', label: 'Revocaciones' }),
 			];
 			const alertResults = await listSearch('searchUnreadAlerts');
 			expect(alertResults.results.map((result) => result.value).sort()).toEqual(
@@ -118,7 +118,7 @@ describe('the LibreBOR pickers in a real n8n editor', () => {
 
 			const companies = await listSearch('searchWatchedCompanies');
 			expect(companies.results.map((result) => result.name).sort()).toEqual(
-				sim.watchlist.map((entity) => `${entity.name} (${entity.nif})`).sort(),
+				sim.state.watchlist.map((entity) => `${entity.name} (${entity.nif})`).sort(),
 			);
 			const searched = await listSearch('searchWatchedCompanies', libreBorCredentialRef, 'brisas');
 			expect(searched.results).toEqual([

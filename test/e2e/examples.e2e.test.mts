@@ -5,14 +5,14 @@ import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startSimulator, type Simulator } from '../simulator/index.mts';
-import { nodeOutputJson } from './executionRun.mts';
+import { startSimulator, type Simulator } from '../../tools/simulator/index.mts';
+import { nodeOutputJson } from '../../tools/n8n/executionRun.mts';
 import {
-	createN8nWithLibreBor,
 	libreBorCredential,
 	libreBorCredentialRef,
 	passwordForms,
-} from './libreBorN8n.mts';
+} from '../../tools/n8n/libreBorN8n.mts';
+import { createN8nWithLibreBor } from './n8nWithLibreBor.mts';
 import { connectMcpClient, mcpEndpointRegistered } from './mcpClient.mts';
 import { findingsAboutTheInstance, n8n3BreakingChanges } from './n8nBreakingChanges.mts';
 import {
@@ -20,11 +20,11 @@ import {
 	importCredentials,
 	importWorkflows,
 	runN8nCommandOrThrow,
-} from './n8nCli.mts';
-import { N8nRestClient } from './n8nRestClient.mts';
-import { startN8n, type N8nServer } from './n8nServer.mts';
-import type { N8nUserFolder } from './n8nUserFolder.mts';
-import { repoRoot } from './repoPaths.mts';
+} from '../../tools/n8n/n8nCli.mts';
+import { N8nRestClient } from '../../tools/n8n/n8nRestClient.mts';
+import { startN8n, type N8nServer } from '../../tools/n8n/n8nServer.mts';
+import type { N8nUserFolder } from '../../tools/n8n/n8nUserFolder.mts';
+import { repoRoot } from '../../tools/repoPaths.mts';
 
 const setupTimeoutMs = 600_000;
 const testTimeoutMs = 180_000;
@@ -164,7 +164,7 @@ describe('the example workflows in a real n8n', () => {
 			expect(nodeOutputJson(execution.run!, 'Follow Company')).toEqual(
 				supplierNifs().map((nif) => ({ result: 'success', nif, change: 'followed' })),
 			);
-			expect(sim.watchlist.map((entity) => entity.nif).sort()).toEqual(supplierNifs().sort());
+			expect(sim.state.watchlist.map((entity) => entity.nif).sort()).toEqual(supplierNifs().sort());
 		},
 		testTimeoutMs,
 	);
@@ -172,12 +172,12 @@ describe('the example workflows in a real n8n', () => {
 	it(
 		'"order annual accounts" orders once and saves the PDF',
 		async () => {
-			const ordersBefore = sim.ordersReceived;
+			const ordersBefore = sim.state.ordersReceived;
 
 			const execution = await executeWorkflow(folder, examples.orderAccounts.id);
 
 			expect(execution.succeeded, execution.result.stdout).toBe(true);
-			expect(sim.ordersReceived).toBe(ordersBefore + 1);
+			expect(sim.state.ordersReceived).toBe(ordersBefore + 1);
 			// The company picked in the example, and the last complete year.
 			const saved = path.join(
 				fileFolder,
@@ -185,7 +185,7 @@ describe('the example workflows in a real n8n', () => {
 			);
 			expect(existsSync(saved), `${saved} written`).toBe(true);
 			const pdf = readFileSync(saved);
-			expect(pdf.length).toBe(sim.documentSizeBytes);
+			expect(pdf.length).toBe(sim.state.documentSizeBytes);
 			expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
 			for (const secret of passwordForms(sim))
 				expect(execution.result.stdout).not.toContain(secret);
@@ -196,7 +196,7 @@ describe('the example workflows in a real n8n', () => {
 	it(
 		'"new alert to message" turns each bulletin entry into a readable message',
 		async () => {
-			const appointment = sim.addAlert({
+			const appointment = sim.state.addAlert({
 				nif: 'B64717838',
 				entries: [
 					{
@@ -212,7 +212,10 @@ describe('the example workflows in a real n8n', () => {
 					},
 				],
 			});
-			const capitalIncrease = sim.addAlert({ nif: 'A86212420', label: 'Ampliación de capital' });
+			const capitalIncrease = sim.state.addAlert({
+				nif: 'A86212420',
+				label: 'Ampliación de capital',
+			});
 			const rest = await signedIn();
 
 			// As the editor's "Execute workflow" does: the trigger shows recent alerts, the rest of the workflow runs on them.
@@ -277,7 +280,7 @@ describe('the example workflows in a real n8n', () => {
 				expect(refused.text).toMatch(/The NIF "B12345670" is not valid/);
 				expect(sim.requestsTo('POST', '/v2/alerts/follow/')).toHaveLength(followsSent);
 
-				const ordersBefore = sim.ordersReceived;
+				const ordersBefore = sim.state.ordersReceived;
 				const year = new Date().getUTCFullYear() - 2;
 				const first = await call('Order_Annual_Accounts', { nif: 'A86212420', year });
 				const again = await call('Order_Annual_Accounts', { nif: 'A86212420', year });
@@ -287,7 +290,7 @@ describe('the example workflows in a real n8n', () => {
 				expect(JSON.parse(again.text)).toEqual([
 					expect.objectContaining({ document_id: placed.document_id, reused_order: true }),
 				]);
-				expect(sim.ordersReceived).toBe(ordersBefore + 1);
+				expect(sim.state.ordersReceived).toBe(ordersBefore + 1);
 
 				for (const secret of passwordForms(sim)) expect(answers.join('\n')).not.toContain(secret);
 			} finally {

@@ -7,8 +7,8 @@ import { promisify } from 'node:util';
 import { inject } from 'vitest';
 import type { TestProject } from 'vitest/node';
 
-import { findNode24 } from './n8nInstallation.mts';
-import { repoRoot } from './repoPaths.mts';
+import { findNode24 } from '../../tools/n8n/n8nInstallation.mts';
+import { repoRoot } from '../../tools/repoPaths.mts';
 
 const execFileAsync = promisify(execFile);
 

@@ -1,4 +1,4 @@
-import type { N8nRestClient } from './n8nRestClient.mts';
+import type { N8nRestClient } from '../../tools/n8n/n8nRestClient.mts';
 
 /** One rule of n8n's breaking-changes report that found something. */
 export interface BreakingChangeFinding {

@@ -1,23 +1,32 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { isValidNif, startSimulator, type Alert, type Simulator } from '../simulator/index.mts';
-import { asJson, entryItems } from './alertEntries.mts';
-import { nodeOutputItems, nodeOutputJson, type ExecutionRun } from './executionRun.mts';
 import {
-	createN8nWithLibreBor,
+	isValidNif,
+	startSimulator,
+	type Alert,
+	type Simulator,
+} from '../../tools/simulator/index.mts';
+import { asJson, entryItems } from './alertEntries.mts';
+import {
+	nodeOutputItems,
+	nodeOutputJson,
+	type ExecutionRun,
+} from '../../tools/n8n/executionRun.mts';
+import {
 	libreBorCredential,
 	libreBorNodeType,
 	passwordForms,
-} from './libreBorN8n.mts';
-import { libreBor } from './libreBorNodes.mts';
+	libreBor,
+} from '../../tools/n8n/libreBorN8n.mts';
+import { createN8nWithLibreBor } from './n8nWithLibreBor.mts';
 import {
 	executeWorkflow,
 	importCredentials,
 	importWorkflows,
 	type WorkflowExecution,
-} from './n8nCli.mts';
-import type { N8nUserFolder } from './n8nUserFolder.mts';
-import { jsonItem, manualTrigger, splitOut, workflow } from './workflowBuilder.mts';
+} from '../../tools/n8n/n8nCli.mts';
+import type { N8nUserFolder } from '../../tools/n8n/n8nUserFolder.mts';
+import { jsonItem, manualTrigger, splitOut, workflow } from '../../tools/n8n/workflowBuilder.mts';
 
 const setupTimeoutMs = 600_000;
 const workflowId = 'libreBorEveryOp1';
@@ -127,8 +136,8 @@ describe('every LibreBOR operation run by a real n8n (`n8n execute`)', () => {
 		folder = await createN8nWithLibreBor();
 		await importCredentials(folder, [libreBorCredential(sim)]);
 		await importWorkflows(folder, [everyOperation]);
-		alertsBefore = sim.unreadAlerts();
-		ordersBefore = sim.ordersReceived;
+		alertsBefore = sim.state.unreadAlerts();
+		ordersBefore = sim.state.ordersReceived;
 
 		execution = await executeWorkflow(folder, workflowId);
 		if (!execution.run)
@@ -180,7 +189,7 @@ describe('every LibreBOR operation run by a real n8n (`n8n execute`)', () => {
 	it('alert Mark All as Read leaves no unread alert', () => {
 		expect(nodeOutputJson(run, 'Mark All Read')).toEqual([{ result: 'success' }]);
 		expect(sim.requestsTo('GET', '/v2/alerts/mark_as_read/all/')).toHaveLength(1);
-		expect(sim.unreadAlerts()).toEqual([]);
+		expect(sim.state.unreadAlerts()).toEqual([]);
 	});
 
 	it('watch list Follow and Unfollow change the watch list and say what changed', () => {
@@ -190,7 +199,7 @@ describe('every LibreBOR operation run by a real n8n (`n8n execute`)', () => {
 		expect(nodeOutputJson(run, 'Unfollow')).toEqual([
 			{ result: 'success', nif: 'B64717838', change: 'unfollowed' },
 		]);
-		expect(sim.watchlist.map((entity) => entity.nif).sort()).toEqual([
+		expect(sim.state.watchlist.map((entity) => entity.nif).sort()).toEqual([
 			'A28012342',
 			'A86212420',
 			'J99216582',
@@ -198,7 +207,7 @@ describe('every LibreBOR operation run by a real n8n (`n8n execute`)', () => {
 	});
 
 	it('watch list Get Many outputs the watched companies as the API returns them, all or up to the limit', () => {
-		const watched = sim.watchlist.map(asJson);
+		const watched = sim.state.watchlist.map(asJson);
 
 		expect(nodeOutputJson(run, 'Watch List')).toEqual(watched);
 		expect(nodeOutputJson(run, 'First Watched')).toEqual(watched.slice(0, 1));
@@ -209,12 +218,12 @@ describe('every LibreBOR operation run by a real n8n (`n8n execute`)', () => {
 		const orders = sim.requestsTo('POST', '/v2/documents/order/');
 
 		expect(ordered).toEqual({ result: 'success', document_id: expect.any(String), ...orderOnly });
-		expect(sim.documents.find((document) => document.id === ordered.document_id)).toMatchObject(
-			orderOnly,
-		);
+		expect(
+			sim.state.documents.find((document) => document.id === ordered.document_id),
+		).toMatchObject(orderOnly);
 		expect(orders.filter((request) => request.form.nif === orderOnly.nif)).toHaveLength(1);
 		expect(orders.filter((request) => request.form.nif === orderAndDownload.nif)).toHaveLength(1);
-		expect(sim.ordersReceived).toBe(ordersBefore + 2);
+		expect(sim.state.ordersReceived).toBe(ordersBefore + 2);
 	});
 
 	it('document Get outputs the document record with its document_id', () => {
@@ -245,7 +254,7 @@ describe('every LibreBOR operation run by a real n8n (`n8n execute`)', () => {
 		expect(downloaded.binary?.pdf).toMatchObject({
 			fileName: `cuentas-anuales-${orderOnly.nif}-${orderOnly.year}.pdf`,
 			mimeType: 'application/pdf',
-			bytes: sim.documentSizeBytes,
+			bytes: sim.state.documentSizeBytes,
 		});
 	});
 
@@ -266,7 +275,7 @@ describe('every LibreBOR operation run by a real n8n (`n8n execute`)', () => {
 		expect(item.binary?.data).toMatchObject({
 			fileName: `cuentas-anuales-${orderAndDownload.nif}-${orderAndDownload.year}.pdf`,
 			mimeType: 'application/pdf',
-			bytes: sim.documentSizeBytes,
+			bytes: sim.state.documentSizeBytes,
 		});
 	});
 

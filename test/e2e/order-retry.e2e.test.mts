@@ -1,14 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startSimulator, type Simulator } from '../simulator/index.mts';
-import { nodeOutputJson } from './executionRun.mts';
-import { createN8nWithLibreBor, libreBorCredential } from './libreBorN8n.mts';
-import { libreBor } from './libreBorNodes.mts';
-import { importCredentials, importWorkflows } from './n8nCli.mts';
-import { N8nRestClient, type ExecutionDetails } from './n8nRestClient.mts';
-import { startN8n, type N8nServer } from './n8nServer.mts';
-import type { N8nUserFolder } from './n8nUserFolder.mts';
+import { startSimulator, type Simulator } from '../../tools/simulator/index.mts';
+import { nodeOutputJson } from '../../tools/n8n/executionRun.mts';
+import { libreBorCredential, libreBor } from '../../tools/n8n/libreBorN8n.mts';
+import { createN8nWithLibreBor } from './n8nWithLibreBor.mts';
+import { importCredentials, importWorkflows } from '../../tools/n8n/n8nCli.mts';
+import type { ExecutionDetails } from '../../tools/n8n/n8nRestClient.mts';
+import { restartableN8n, type RestartableN8n } from '../../tools/n8n/restartableN8n.mts';
+import type { N8nUserFolder } from '../../tools/n8n/n8nUserFolder.mts';
 import {
 	everyFewSeconds,
 	jsonItem,
@@ -16,7 +16,7 @@ import {
 	splitOut,
 	stopAndError,
 	workflow,
-} from './workflowBuilder.mts';
+} from '../../tools/n8n/workflowBuilder.mts';
 
 const setupTimeoutMs = 600_000;
 const testTimeoutMs = 300_000;
@@ -56,42 +56,33 @@ const failsWhileOrdering = workflow(
 
 describe('Orders of a published workflow, across executions and retries in a real n8n', () => {
 	let folder: N8nUserFolder;
-	let server: N8nServer | undefined;
-	let rest: N8nRestClient;
+	let n8n: RestartableN8n;
 	let afterOrdering: Simulator;
 	let whileOrdering: Simulator;
-
-	async function start() {
-		server = await startN8n(folder);
-		rest = await N8nRestClient.signIn(server);
-	}
-
-	async function stop() {
-		await server?.stop();
-		server = undefined;
-	}
 
 	/** Publishes the workflow until its schedule has run it once, and returns that production execution. */
 	async function runOnceInProduction(
 		workflowId: string,
 		previousRuns = 0,
 	): Promise<ExecutionDetails> {
-		await rest.activateWorkflow(workflowId);
-		const runs = await rest.waitForExecutions(workflowId, previousRuns + 1, { mode: 'trigger' });
-		await rest.deactivateWorkflow(workflowId);
+		await n8n.rest.activateWorkflow(workflowId);
+		const runs = await n8n.rest.waitForExecutions(workflowId, previousRuns + 1, {
+			mode: 'trigger',
+		});
+		await n8n.rest.deactivateWorkflow(workflowId);
 		return runs[previousRuns];
 	}
 
 	async function retry(executionId: string, loadWorkflow: boolean): Promise<ExecutionDetails> {
-		const answer = await rest.request<{ id: string }>(
+		const answer = await n8n.rest.request<{ id: string }>(
 			'POST',
 			`/rest/executions/${executionId}/retry`,
 			{ loadWorkflow },
 		);
-		return await rest.waitForExecution(answer.id);
+		return await n8n.rest.waitForExecution(answer.id);
 	}
 
-	const documentIds = (sim: Simulator) => sim.documents.map((document) => document.id);
+	const documentIds = (sim: Simulator) => sim.state.documents.map((document) => document.id);
 
 	beforeAll(async () => {
 		[afterOrdering, whileOrdering] = await Promise.all([startSimulator(), startSimulator()]);
@@ -117,11 +108,12 @@ describe('Orders of a published workflow, across executions and retries in a rea
 			withCredential(failsAfterOrdering, credentials[0].ref),
 			withCredential(failsWhileOrdering, credentials[1].ref),
 		]);
-		await start();
+		n8n = restartableN8n(folder);
+		await n8n.start();
 	}, setupTimeoutMs);
 
 	afterAll(async () => {
-		await stop();
+		await n8n?.stop();
 		await folder?.remove();
 		await Promise.all([afterOrdering?.close(), whileOrdering?.close()]);
 	}, testTimeoutMs);
@@ -150,16 +142,16 @@ describe('Orders of a published workflow, across executions and retries in a rea
 	it(
 		'reuses the orders placed before the Order node failed, in a retry after a restart and in later executions',
 		async () => {
-			whileOrdering.balance = 2 * whileOrdering.orderPrice;
+			whileOrdering.state.balance = 2 * whileOrdering.state.orderPrice;
 			const failed = await runOnceInProduction(failsWhileOrdering.id);
 			expect(failed.status).toBe('error');
 			const placed = documentIds(whileOrdering);
 			expect(placed).toHaveLength(2);
 
 			// A new n8n process: nothing is left in memory; the retry finds the orders in the execution's data.
-			await stop();
-			await start();
-			whileOrdering.balance = 100 * whileOrdering.orderPrice;
+			await n8n.stop();
+			await n8n.start();
+			whileOrdering.state.balance = 100 * whileOrdering.state.orderPrice;
 			const retried = await retry(failed.id, false);
 			expect(retried.status).toBe('success');
 			const output = nodeOutputJson(retried.run, 'Order');
@@ -174,7 +166,7 @@ describe('Orders of a published workflow, across executions and retries in a rea
 
 			// A later execution of the workflow: the first two from the static data n8n saved, the third from this process.
 			const productionRunsSoFar = (
-				await rest.listExecutions({ workflowId: failsWhileOrdering.id, mode: 'trigger' })
+				await n8n.rest.listExecutions({ workflowId: failsWhileOrdering.id, mode: 'trigger' })
 			).length;
 			const later = await runOnceInProduction(failsWhileOrdering.id, productionRunsSoFar);
 			expect(later.status).toBe('success');

@@ -5,16 +5,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { packedLibreBorPackage, type PackedPackage } from './libreBorPackage.mts';
-import {
-	createN8nWithLibreBor,
-	libreBorNodeType,
-	libreBorTriggerNodeType,
-} from './libreBorN8n.mts';
-import { linesMentioning, problemsMentioning } from './n8nLog.mts';
-import { N8nRestClient } from './n8nRestClient.mts';
-import { startN8n, type N8nServer } from './n8nServer.mts';
-import type { N8nUserFolder } from './n8nUserFolder.mts';
-import { repoRoot } from './repoPaths.mts';
+import { libreBorNodeType, libreBorTriggerNodeType } from '../../tools/n8n/libreBorN8n.mts';
+import { createN8nWithLibreBor } from './n8nWithLibreBor.mts';
+import { linesMentioning, problemsMentioning } from '../../tools/n8n/n8nLog.mts';
+import { N8nRestClient } from '../../tools/n8n/n8nRestClient.mts';
+import { startN8n, type N8nServer } from '../../tools/n8n/n8nServer.mts';
+import type { N8nUserFolder } from '../../tools/n8n/n8nUserFolder.mts';
+import { repoRoot } from '../../tools/repoPaths.mts';
 
 const setupTimeoutMs = 600_000;
 const testTimeoutMs = 180_000;

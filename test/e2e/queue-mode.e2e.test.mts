@@ -1,16 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { makeCif, startSimulator, type Alert, type Simulator } from '../simulator/index.mts';
-import { nodeOutputJson } from './executionRun.mts';
-import { libreBorCredential } from './libreBorN8n.mts';
+import {
+	makeCif,
+	startSimulator,
+	type Alert,
+	type Simulator,
+} from '../../tools/simulator/index.mts';
+import { nodeOutputJson } from '../../tools/n8n/executionRun.mts';
+import { libreBorCredential, libreBor, libreBorTrigger } from '../../tools/n8n/libreBorN8n.mts';
 import { packedLibreBorPackage } from './libreBorPackage.mts';
-import { libreBor, libreBorTrigger } from './libreBorNodes.mts';
 import { findingsAboutTheInstance, n8n3BreakingChanges } from './n8nBreakingChanges.mts';
-import { importCredentials, importWorkflows } from './n8nCli.mts';
-import { problemsMentioning, readLogFile } from './n8nLog.mts';
-import { N8nRestClient, type ExecutionDetails } from './n8nRestClient.mts';
-import { startQueueCluster, type QueueCluster } from './queue/queueCluster.mts';
-import { noOp, splitOut, workflow, type WorkflowNode } from './workflowBuilder.mts';
+import { importCredentials, importWorkflows } from '../../tools/n8n/n8nCli.mts';
+import { problemsMentioning, readLogFile } from '../../tools/n8n/n8nLog.mts';
+import { N8nRestClient, type ExecutionDetails } from '../../tools/n8n/n8nRestClient.mts';
+import { startQueueCluster, type QueueCluster } from '../../tools/n8n/queue/queueCluster.mts';
+import { noOp, splitOut, workflow, type WorkflowNode } from '../../tools/n8n/workflowBuilder.mts';
 
 const setupTimeoutMs = 600_000;
 const testTimeoutMs = 300_000;
@@ -210,7 +214,7 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 			});
 			expect(executions).toHaveLength(100);
 			expect(executions.filter((execution) => execution.status === 'success')).toHaveLength(100);
-			const watched = new Set(sim.watchlist.map((entity) => entity.nif));
+			const watched = new Set(sim.state.watchlist.map((entity) => entity.nif));
 			expect(nifs.filter((nif) => !watched.has(nif))).toEqual([]);
 
 			const workerOf = cluster.workerOfExecution();
@@ -240,16 +244,16 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 			await rest.activateWorkflow(triggerWorkflowId);
 			await firstPoll;
 
-			bursts.push(triggerSim.addAlerts(170, { nif: 'B64717838' }));
+			bursts.push(triggerSim.state.addAlerts(170, { nif: 'B64717838' }));
 			await executionsSoFar(1);
 
 			// Main goes down while alerts keep arriving; its first poll after the restart picks them up.
 			await cluster.stopMain();
-			bursts.push(triggerSim.addAlerts(170, { nif: 'J99216582' }));
+			bursts.push(triggerSim.state.addAlerts(170, { nif: 'J99216582' }));
 			await signIn();
 			await executionsSoFar(2);
 
-			bursts.push(triggerSim.addAlerts(160, { nif: 'B64717838' }));
+			bursts.push(triggerSim.state.addAlerts(160, { nif: 'B64717838' }));
 			const executions = await executionsSoFar(3);
 
 			const sent = bursts.flat().map((alert) => alert.id);
@@ -266,10 +270,13 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 			// Emitted alerts are marked read at the polls after their execution was stored, one by one and
 			// for at most 30 s per poll: the last burst may take two polls.
 			await expect
-				.poll(() => triggerSim.unreadAlerts().filter((alert) => sent.includes(alert.id)).length, {
-					timeout: 2 * nextPollTimeoutMs + 30_000,
-					interval: 1_000,
-				})
+				.poll(
+					() => triggerSim.state.unreadAlerts().filter((alert) => sent.includes(alert.id)).length,
+					{
+						timeout: 2 * nextPollTimeoutMs + 30_000,
+						interval: 1_000,
+					},
+				)
 				.toBe(0);
 			expect(alertIdsEmitted(await executionsSoFar(3))).toHaveLength(500);
 		},
@@ -282,10 +289,10 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 			await rest.activateWorkflow(orderWorkflowId);
 			await webhookRegistered(cluster.main!.baseUrl, orderWebhookPath);
 			// Money for two orders: the third fails the execution after two were placed and paid.
-			sim.balance = 2 * sim.orderPrice;
-			const seeded = sim.documents.length;
+			sim.state.balance = 2 * sim.state.orderPrice;
+			const seeded = sim.state.documents.length;
 			const placed = () =>
-				sim.documents.slice(seeded).map((document) => `${document.nif}/${document.year}`);
+				sim.state.documents.slice(seeded).map((document) => `${document.nif}/${document.year}`);
 			const orders = orderedNifs.map((nif) => ({ nif, year: lastYear }));
 			expect(
 				(await postJson(`${cluster.main!.baseUrl}/webhook/${orderWebhookPath}`, { orders })).status,
@@ -294,7 +301,7 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 			expect(failed).toMatchObject({ mode: 'webhook', status: 'error' });
 			expect(placed()).toEqual(orderedNifs.slice(0, 2).map((nif) => `${nif}/${lastYear}`));
 
-			sim.balance = 10 * sim.orderPrice;
+			sim.state.balance = 10 * sim.state.orderPrice;
 			await rest.request('POST', `/rest/executions/${failed.id}/retry`, { loadWorkflow: false });
 			const executions = await rest.waitForExecutions(orderWorkflowId, 2, { timeoutMs: 120_000 });
 			const retry = executions.find((execution) => execution.id !== failed.id)!;
@@ -308,7 +315,7 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 			]);
 			// Each NIF and year ordered and paid once, across the failed execution and its retry.
 			expect(placed()).toEqual(orderedNifs.map((nif) => `${nif}/${lastYear}`));
-			expect(sim.balance).toBe(10 * sim.orderPrice - sim.orderPrice);
+			expect(sim.state.balance).toBe(10 * sim.state.orderPrice - sim.state.orderPrice);
 			const workerOf = cluster.workerOfExecution();
 			expect([workerOf.has(failed.id), workerOf.has(retry.id)]).toEqual([true, true]);
 		},
@@ -320,7 +327,7 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 		async () => {
 			await rest.activateWorkflow(racingOrderWorkflowId);
 			await webhookRegistered(cluster.main!.baseUrl, racingOrderWebhookPath);
-			sim.balance = 1000 * sim.orderPrice;
+			sim.state.balance = 1000 * sim.state.orderPrice;
 			const nif = orderedNifs[2];
 			const rounds = 20;
 			const callsPerRound = 10;
@@ -348,7 +355,8 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 				});
 				for (const execution of executions) seen.add(execution.id);
 				ordersPerRound.push(
-					sim.documents.filter((document) => document.nif === nif && document.year === year).length,
+					sim.state.documents.filter((document) => document.nif === nif && document.year === year)
+						.length,
 				);
 
 				const placed = executions.flatMap((execution) =>
@@ -390,11 +398,11 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 			await rest.activateWorkflow(waitingOrderWorkflowId);
 			await webhookRegistered(cluster.main!.baseUrl, waitingOrderWebhookPath);
 			const year = lastYear - 1;
-			const seeded = sim.documents.length;
-			const ofThisYear = () => sim.documents.slice(seeded);
-			sim.balance = 10 * sim.orderPrice;
+			const seeded = sim.state.documents.length;
+			const ofThisYear = () => sim.state.documents.slice(seeded);
+			sim.state.balance = 10 * sim.state.orderPrice;
 			// Documents stay processing until the worker is gone.
-			sim.documentProcessingMs = 600_000;
+			sim.state.documentProcessingMs = 600_000;
 			const orders = orderedNifs.slice(0, 2).map((nif) => ({ nif, year }));
 			expect(
 				(await postJson(`${cluster.main!.baseUrl}/webhook/${waitingOrderWebhookPath}`, { orders }))
@@ -408,8 +416,8 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 			)!;
 			expect(worker).toBeDefined();
 			await worker.kill();
-			for (const document of ofThisYear()) sim.finishDocument(document.id);
-			sim.documentProcessingMs = 0;
+			for (const document of ofThisYear()) sim.state.finishDocument(document.id);
+			sim.state.documentProcessingMs = 0;
 
 			// n8n does not hand a job of a dead worker to another (its queue allows no stalled job to run
 			// again): after the job's lock expires the execution fails, and says why.

@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startHttpsTestServer, type HttpsTestServer } from '../harness/index.mts';
-import { startSimulator, type Simulator } from '../simulator/index.mts';
-import { nodeOutputItems } from './executionRun.mts';
-import { createN8nWithLibreBor, libreBorCredential } from './libreBorN8n.mts';
-import { libreBor } from './libreBorNodes.mts';
+import { startHttpsTestServer, type HttpsTestServer } from '../../tools/engine/index.mts';
+import { startSimulator, type Simulator } from '../../tools/simulator/index.mts';
+import { nodeOutputItems } from '../../tools/n8n/executionRun.mts';
+import { libreBorCredential, libreBor } from '../../tools/n8n/libreBorN8n.mts';
+import { createN8nWithLibreBor } from './n8nWithLibreBor.mts';
 import {
 	executeWorkflow,
 	importCredentials,
 	importWorkflows,
 	type WorkflowExecution,
-} from './n8nCli.mts';
-import type { N8nUserFolder } from './n8nUserFolder.mts';
-import { manualTrigger, workflow } from './workflowBuilder.mts';
+} from '../../tools/n8n/n8nCli.mts';
+import type { N8nUserFolder } from '../../tools/n8n/n8nUserFolder.mts';
+import { manualTrigger, workflow } from '../../tools/n8n/workflowBuilder.mts';
 
 // n8n's outbound protection, on as an administrator would turn it on, with the API's host allowed
 // by name. A download link, or a redirect from the download host, into the cloud metadata address
@@ -66,7 +66,7 @@ describe('downloads in a real n8n with N8N_SSRF_PROTECTION_ENABLED=true', () => 
 		);
 		const redirectorUrl = `${redirector.origin.replace('127.0.0.1', 'localhost')}/files/next-hop`;
 		sim = await startSimulator({ documentSizeBytes: 2048 });
-		sim.downloadLinkOverride = (document) =>
+		sim.state.downloadLinkOverride = (document) =>
 			document.nif === cases.metadataLink
 				? metadataUrl
 				: document.nif === cases.redirectToMetadata

@@ -6,13 +6,13 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { findFreePort } from './freePort.mts';
-import { libreBorNodeType, libreBorTriggerNodeType } from './libreBorN8n.mts';
+import { findFreePort } from '../../tools/n8n/freePort.mts';
+import { libreBorNodeType, libreBorTriggerNodeType } from '../../tools/n8n/libreBorN8n.mts';
 import { packedLibreBorPackage } from './libreBorPackage.mts';
-import { editorUrl, pressCtrlC, startMainJob, type MainJob } from './mainJob.mts';
-import { N8nRestClient } from './n8nRestClient.mts';
-import type { N8nServer } from './n8nServer.mts';
-import { repoRoot } from './repoPaths.mts';
+import { editorUrl, pressCtrlC, startMainJob, type MainJob } from '../../tools/n8n/mainJob.mts';
+import { N8nRestClient } from '../../tools/n8n/n8nRestClient.mts';
+import type { N8nServer } from '../../tools/n8n/n8nServer.mts';
+import { repoRoot } from '../../tools/repoPaths.mts';
 
 /** The names of the example workflows, which npm start imports on its first run. */
 const EXAMPLES = readdirSync(path.join(repoRoot, 'examples'))

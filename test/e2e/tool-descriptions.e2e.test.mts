@@ -4,8 +4,9 @@ import path from 'node:path';
 import type { INode, INodeParameters, INodeProperties, INodeType, INodeTypes } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { createN8nWithLibreBor, libreBorNodeType, libreBorPackageName } from './libreBorN8n.mts';
-import type { N8nUserFolder } from './n8nUserFolder.mts';
+import { libreBorNodeType, libreBorPackageName } from '../../tools/n8n/libreBorN8n.mts';
+import { createN8nWithLibreBor } from './n8nWithLibreBor.mts';
+import type { N8nUserFolder } from '../../tools/n8n/n8nUserFolder.mts';
 
 const setupTimeoutMs = 600_000;
 

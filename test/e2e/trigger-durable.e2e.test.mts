@@ -1,20 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startSimulator, type Alert, type Simulator } from '../simulator/index.mts';
+import { startSimulator, type Alert, type Simulator } from '../../tools/simulator/index.mts';
 import { asJson } from './alertEntries.mts';
-import { nodeOutputJson } from './executionRun.mts';
+import { markRequests, nextAlertListing } from './alertTraffic.mts';
+import { nodeOutputJson } from '../../tools/n8n/executionRun.mts';
 import {
-	createN8nWithLibreBor,
 	libreBorCredential,
 	libreBorCredentialRef,
-} from './libreBorN8n.mts';
-import { libreBorTrigger } from './libreBorNodes.mts';
-import { importCredentials, importWorkflows } from './n8nCli.mts';
-import { problemsMentioning, type N8nLogEntry } from './n8nLog.mts';
-import { N8nRestClient, type ExecutionDetails } from './n8nRestClient.mts';
-import { startN8n, type N8nServer } from './n8nServer.mts';
-import type { N8nUserFolder } from './n8nUserFolder.mts';
-import { noOp, workflow } from './workflowBuilder.mts';
+	libreBorTrigger,
+} from '../../tools/n8n/libreBorN8n.mts';
+import { createN8nWithLibreBor } from './n8nWithLibreBor.mts';
+import { importCredentials, importWorkflows } from '../../tools/n8n/n8nCli.mts';
+import type { ExecutionDetails } from '../../tools/n8n/n8nRestClient.mts';
+import { restartableN8n, type RestartableN8n } from '../../tools/n8n/restartableN8n.mts';
+import type { N8nUserFolder } from '../../tools/n8n/n8nUserFolder.mts';
+import { noOp, workflow } from '../../tools/n8n/workflowBuilder.mts';
 
 // n8n's durable scheduler (off by default in n8n 2.41): every poll after the activation poll is a
 // task of the scheduler, on its minute (no poll at start-up), in a context of its own; with durable
@@ -34,45 +34,23 @@ const nextPollTimeoutMs = 150_000;
 const workflowId = 'libreBorTrigDurb';
 const trigger = 'New Alert';
 
-const nextAlertListing = (sim: Simulator) =>
-	new Promise<void>((resolve) =>
-		sim.onRequest({ method: 'GET', path: '/v2/alerts/' }, () => resolve()),
-	);
-const markRequests = (sim: Simulator, alert: Alert) =>
-	sim.requestsTo('GET', `/v2/alerts/mark_as_read/${alert.id}/`);
-const isUnread = (sim: Simulator, alert: Alert) =>
-	sim.unreadAlerts().some((unread) => unread.id === alert.id);
-
 describe("LibreBOR Trigger under n8n's durable scheduler and durable poll cursors", () => {
 	let sim: Simulator;
 	let folder: N8nUserFolder;
-	let server: N8nServer | undefined;
-	let rest: N8nRestClient;
-	const logs: N8nLogEntry[][] = [];
+	let n8n: RestartableN8n;
 	let existing: Alert[];
 	let first: Alert;
 	let firstExecution: ExecutionDetails;
 
 	const waitForExecutions = async (count: number) =>
-		await rest.waitForExecutions(workflowId, count, {
+		await n8n.rest.waitForExecutions(workflowId, count, {
 			timeoutMs: nextPollTimeoutMs,
 			mode: 'trigger',
 		});
 
-	async function start(): Promise<void> {
-		server = await startN8n(folder, { env: DURABLE_POLLING });
-		rest = await N8nRestClient.signIn(server);
-	}
-
-	async function stop(): Promise<void> {
-		await server?.stop();
-		if (server) logs.push(server.logEntries());
-		server = undefined;
-	}
-
 	beforeAll(async () => {
 		sim = await startSimulator({ seed: true });
-		existing = sim.unreadAlerts();
+		existing = sim.state.unreadAlerts();
 		folder = await createN8nWithLibreBor();
 		await importCredentials(folder, [libreBorCredential(sim)]);
 		await importWorkflows(folder, [
@@ -90,11 +68,12 @@ describe("LibreBOR Trigger under n8n's durable scheduler and durable poll cursor
 				[[trigger, 'Received']],
 			),
 		]);
-		await start();
+		n8n = restartableN8n(folder, DURABLE_POLLING);
+		await n8n.start();
 	}, setupTimeoutMs);
 
 	afterAll(async () => {
-		await stop();
+		await n8n?.stop();
 		await folder?.remove();
 		await sim?.close();
 	}, testTimeoutMs);
@@ -104,10 +83,10 @@ describe("LibreBOR Trigger under n8n's durable scheduler and durable poll cursor
 		async () => {
 			expect(existing.length).toBeGreaterThan(0);
 			const activationPoll = nextAlertListing(sim);
-			await rest.activateWorkflow(workflowId);
+			await n8n.rest.activateWorkflow(workflowId);
 			await activationPoll;
 			// That poll emitted nothing, so n8n stored no cursor: the trigger keeps its baseline itself.
-			first = sim.addAlert({ nif: 'B64717838', label: 'Nombramientos' });
+			first = sim.state.addAlert({ nif: 'B64717838', label: 'Nombramientos' });
 
 			[firstExecution] = await waitForExecutions(1);
 			expect(firstExecution).toMatchObject({ mode: 'trigger', status: 'success' });
@@ -119,19 +98,19 @@ describe("LibreBOR Trigger under n8n's durable scheduler and durable poll cursor
 	it(
 		'continues from the cursor n8n committed with that execution after a restart: marks that alert, emits only the new one',
 		async () => {
-			await stop();
-			const second = sim.addAlert({ nif: 'J99216582', label: 'Revocaciones' });
-			await start();
+			await n8n.stop();
+			const second = sim.state.addAlert({ nif: 'J99216582', label: 'Revocaciones' });
+			await n8n.start();
 
 			const executions = await waitForExecutions(2);
 			expect(executions).toHaveLength(2);
 			expect(nodeOutputJson(executions[1].run, trigger)).toEqual([asJson(second)]);
 			const [markedFirst] = markRequests(sim, first);
 			expect(markedFirst?.time).toBeGreaterThan(Date.parse(String(firstExecution.stoppedAt)));
-			expect(isUnread(sim, first)).toBe(false);
+			expect(sim.state.alerts.isUnread(first.id)).toBe(false);
 			// The alerts unread before publication: never emitted, so never marked.
 			expect(existing.flatMap((alert) => markRequests(sim, alert))).toEqual([]);
-			expect(existing.every((alert) => isUnread(sim, alert))).toBe(true);
+			expect(existing.every((alert) => sim.state.alerts.isUnread(alert.id))).toBe(true);
 		},
 		testTimeoutMs,
 	);
@@ -139,8 +118,8 @@ describe("LibreBOR Trigger under n8n's durable scheduler and durable poll cursor
 	it(
 		'logs no error or warning about the package',
 		async () => {
-			await stop();
-			expect(logs.flatMap((entries) => problemsMentioning(entries, /librebor/i))).toEqual([]);
+			await n8n.stop();
+			expect(n8n.problemsMentioning(/librebor/i)).toEqual([]);
 		},
 		testTimeoutMs,
 	);

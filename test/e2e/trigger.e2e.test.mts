@@ -1,17 +1,17 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startSimulator, type Alert, type Simulator } from '../simulator/index.mts';
+import { startSimulator, type Alert, type Simulator } from '../../tools/simulator/index.mts';
 import { asJson, entryItems } from './alertEntries.mts';
-import { nodeOutputJson } from './executionRun.mts';
-import { createN8nWithLibreBor, libreBorCredential } from './libreBorN8n.mts';
-import { libreBorTrigger } from './libreBorNodes.mts';
-import { importCredentials, importWorkflows } from './n8nCli.mts';
-import { problemsMentioning, type N8nLogEntry } from './n8nLog.mts';
-import { N8nRestClient, type ExecutionDetails } from './n8nRestClient.mts';
-import { startN8n, type N8nServer } from './n8nServer.mts';
-import type { N8nUserFolder } from './n8nUserFolder.mts';
-import { noOp, workflow, type WorkflowDefinition } from './workflowBuilder.mts';
+import { markRequests, nextAlertListing } from './alertTraffic.mts';
+import { nodeOutputJson } from '../../tools/n8n/executionRun.mts';
+import { libreBorCredential, libreBorTrigger } from '../../tools/n8n/libreBorN8n.mts';
+import { createN8nWithLibreBor } from './n8nWithLibreBor.mts';
+import { importCredentials, importWorkflows } from '../../tools/n8n/n8nCli.mts';
+import type { ExecutionDetails } from '../../tools/n8n/n8nRestClient.mts';
+import { restartableN8n, type RestartableN8n } from '../../tools/n8n/restartableN8n.mts';
+import type { N8nUserFolder } from '../../tools/n8n/n8nUserFolder.mts';
+import { noOp, workflow, type WorkflowDefinition } from '../../tools/n8n/workflowBuilder.mts';
 
 const setupTimeoutMs = 600_000;
 const testTimeoutMs = 180_000;
@@ -44,28 +44,14 @@ function triggerWorkflow(testCase: TriggerCase, parameters: INodeParameters): Wo
 	);
 }
 
-/** Resolves once the simulator has served the next alert listing: alerts added later are not in it. */
-const nextAlertListing = (sim: Simulator) =>
-	new Promise<void>((resolve) =>
-		sim.onRequest({ method: 'GET', path: '/v2/alerts/' }, () => resolve()),
-	);
-
 const alertListings = (sim: Simulator, since = 0) =>
 	sim.requests
 		.slice(since)
 		.filter((request) => request.method === 'GET' && request.path === '/v2/alerts/');
 
-const markRequests = (sim: Simulator, alert: Alert) =>
-	sim.requestsTo('GET', `/v2/alerts/mark_as_read/${alert.id}/`);
-
-const isUnread = (sim: Simulator, alert: Alert) =>
-	sim.unreadAlerts().some((unread) => unread.id === alert.id);
-
 describe('LibreBOR Trigger in a published workflow of a real n8n', () => {
 	let folder: N8nUserFolder;
-	let server: N8nServer | undefined;
-	let rest: N8nRestClient;
-	const logs: N8nLogEntry[][] = [];
+	let n8n: RestartableN8n;
 
 	// With default options: only its memory keeps it from emitting an alert twice.
 	let alerting: TriggerCase;
@@ -77,26 +63,15 @@ describe('LibreBOR Trigger in a published workflow of a real n8n', () => {
 	let firstMarkedExecution: ExecutionDetails;
 
 	const executionsOf = async (testCase: TriggerCase) =>
-		await rest.listExecutions({ workflowId: testCase.workflowId });
+		await n8n.rest.listExecutions({ workflowId: testCase.workflowId });
 	const waitForExecutions = async (
 		testCase: TriggerCase,
 		count: number,
 	): Promise<ExecutionDetails[]> =>
-		await rest.waitForExecutions(testCase.workflowId, count, {
+		await n8n.rest.waitForExecutions(testCase.workflowId, count, {
 			timeoutMs: nextPollTimeoutMs,
 			mode: 'trigger',
 		});
-
-	async function start(): Promise<void> {
-		server = await startN8n(folder);
-		rest = await N8nRestClient.signIn(server);
-	}
-
-	async function stop(): Promise<void> {
-		await server?.stop();
-		if (server) logs.push(server.logEntries());
-		server = undefined;
-	}
 
 	beforeAll(async () => {
 		[alerting, marking] = await Promise.all([
@@ -112,11 +87,12 @@ describe('LibreBOR Trigger in a published workflow of a real n8n', () => {
 			triggerWorkflow(alerting, { output: 'alert' }),
 			triggerWorkflow(marking, { output: 'entry', options: { markAsRead: true } }),
 		]);
-		await start();
+		n8n = restartableN8n(folder);
+		await n8n.start();
 	}, setupTimeoutMs);
 
 	afterAll(async () => {
-		await stop();
+		await n8n?.stop();
 		await folder?.remove();
 		await Promise.all([alerting?.sim.close(), marking?.sim.close()]);
 	}, testTimeoutMs);
@@ -128,8 +104,8 @@ describe('LibreBOR Trigger in a published workflow of a real n8n', () => {
 				nextAlertListing(alerting.sim),
 				nextAlertListing(marking.sim),
 			]);
-			await rest.activateWorkflow(alerting.workflowId);
-			await rest.activateWorkflow(marking.workflowId);
+			await n8n.rest.activateWorkflow(alerting.workflowId);
+			await n8n.rest.activateWorkflow(marking.workflowId);
 			await firstPolls;
 
 			expect(await executionsOf(alerting)).toEqual([]);
@@ -141,13 +117,13 @@ describe('LibreBOR Trigger in a published workflow of a real n8n', () => {
 	it(
 		'shows recent alerts in a manual run ("Fetch Test Event") without using them up',
 		async () => {
-			first = alerting.sim.addAlert({ nif: 'B64717838', label: 'Nombramientos' });
+			first = alerting.sim.state.addAlert({ nif: 'B64717838', label: 'Nombramientos' });
 
-			const executionId = await rest.runManually(alerting.workflowId, {
+			const executionId = await n8n.rest.runManually(alerting.workflowId, {
 				triggerToStartFrom: { name: trigger },
 				destinationNode: { nodeName: trigger, mode: 'inclusive' },
 			});
-			const execution = await rest.waitForExecution(executionId);
+			const execution = await n8n.rest.waitForExecution(executionId);
 
 			expect(execution).toMatchObject({ mode: 'manual', status: 'success' });
 			const shown = nodeOutputJson(execution.run, trigger);
@@ -161,7 +137,7 @@ describe('LibreBOR Trigger in a published workflow of a real n8n', () => {
 	it(
 		'emits an alert that arrives afterwards at the next scheduled poll, in one execution',
 		async () => {
-			firstMarked = marking.sim.addAlert({
+			firstMarked = marking.sim.state.addAlert({
 				nif: 'B64717838',
 				labels: ['Revocaciones', 'Nombramientos'],
 			});
@@ -169,7 +145,7 @@ describe('LibreBOR Trigger in a published workflow of a real n8n', () => {
 			// Whether the alert was still unread when its execution showed up (its next poll is a minute later).
 			const marked = waitForExecutions(marking, 1).then(([execution]) => ({
 				execution,
-				unreadThen: isUnread(marking.sim, firstMarked),
+				unreadThen: marking.sim.state.alerts.isUnread(firstMarked.id),
 				markRequestsThen: markRequests(marking.sim, firstMarked),
 			}));
 			const [[alertExecution], { execution: markExecution, unreadThen, markRequestsThen }] =
@@ -192,9 +168,9 @@ describe('LibreBOR Trigger in a published workflow of a real n8n', () => {
 	it(
 		'after a restart, emits only the alert that arrived while n8n was down, and marks the earlier one',
 		async () => {
-			await stop();
-			const second = alerting.sim.addAlert({ nif: 'J99216582', label: 'Ceses/Dimisiones' });
-			const secondMarked = marking.sim.addAlert({
+			await n8n.stop();
+			const second = alerting.sim.state.addAlert({ nif: 'J99216582', label: 'Ceses/Dimisiones' });
+			const secondMarked = marking.sim.state.addAlert({
 				nif: 'J99216582',
 				label: 'Ampliación de capital',
 			});
@@ -202,7 +178,7 @@ describe('LibreBOR Trigger in a published workflow of a real n8n', () => {
 				alerting: alerting.sim.requests.length,
 				marking: marking.sim.requests.length,
 			};
-			await start();
+			await n8n.start();
 
 			const alertExecutions = await waitForExecutions(alerting, 2);
 			const markExecutions = await waitForExecutions(marking, 2);
@@ -213,14 +189,14 @@ describe('LibreBOR Trigger in a published workflow of a real n8n', () => {
 			expect(nodeOutputJson(alertExecutions[1].run, trigger)).toEqual([asJson(second)]);
 			expect(alertExecutions[1].mode).toBe('trigger');
 			// Without Mark as Read the first alert is still unread, and was not emitted again.
-			expect(isUnread(alerting.sim, first)).toBe(true);
+			expect(alerting.sim.state.alerts.isUnread(first.id)).toBe(true);
 
 			expect(alertListings(marking.sim, logSince.marking).length).toBeGreaterThan(0);
 			expect(markExecutions).toHaveLength(2);
 			expect(nodeOutputJson(markExecutions[1].run, trigger)).toEqual(entryItems(secondMarked));
 			const [markedFirst] = markRequests(marking.sim, firstMarked);
 			expect(markedFirst?.time).toBeGreaterThan(Date.parse(String(firstMarkedExecution.stoppedAt)));
-			expect(isUnread(marking.sim, firstMarked)).toBe(false);
+			expect(marking.sim.state.alerts.isUnread(firstMarked.id)).toBe(false);
 		},
 		testTimeoutMs,
 	);
@@ -228,9 +204,9 @@ describe('LibreBOR Trigger in a published workflow of a real n8n', () => {
 	it(
 		'logs no error or warning about the package',
 		async () => {
-			await stop();
+			await n8n.stop();
 
-			expect(logs.flatMap((entries) => problemsMentioning(entries, /librebor/i))).toEqual([]);
+			expect(n8n.problemsMentioning(/librebor/i)).toEqual([]);
 		},
 		testTimeoutMs,
 	);

@@ -1,7 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { ActionResult } from '../harness/index.mts';
-import type { RequestMatcher, Simulator, SimulatorOptions } from '../simulator/index.mts';
+import type { ActionResult } from '../../tools/engine/index.mts';
+import type { RequestMatcher, Simulator, SimulatorOptions } from '../../tools/simulator/index.mts';
 import { runLibreBor } from '../support/libreBor.mts';
 import {
 	invariantProblems,
@@ -50,10 +50,10 @@ const expectOutput =
 			? `${result.items.length} output items instead of ${count}`
 			: wrong(result) || undefined;
 
-const follows = (sim: Simulator) => sim.watchlist.some((entity) => entity.nif === NIF);
+const follows = (sim: Simulator) => sim.state.watchlist.some((entity) => entity.nif === NIF);
 
 function downloadDocument(sim: Simulator): PreparedRun {
-	const documentId = sim.documents[0].id;
+	const documentId = sim.state.documents[0].id;
 	return {
 		parameters: {
 			resource: 'document',
@@ -76,7 +76,7 @@ const ACTION_OPERATIONS: ActionOperation[] = [
 		name: 'Alert > Get Many',
 		target: TARGETS.alertListing,
 		prepare(sim) {
-			const alerts = sim.addAlerts(2);
+			const alerts = sim.state.addAlerts(2);
 			return {
 				parameters: { resource: 'alert', operation: 'getMany', options },
 				wrongOutcome: expectOutput(
@@ -92,12 +92,12 @@ const ACTION_OPERATIONS: ActionOperation[] = [
 		name: 'Alert > Mark as Read',
 		target: TARGETS.markOne,
 		prepare(sim) {
-			const alert = sim.addAlert();
+			const alert = sim.state.addAlert();
 			return {
 				parameters: { resource: 'alert', operation: 'markAsRead', alertId: alert.id, options },
 				wrongOutcome: expectOutput(
 					1,
-					() => sim.unreadAlerts().length > 0 && 'the alert is still unread',
+					() => sim.state.unreadAlerts().length > 0 && 'the alert is still unread',
 				),
 			};
 		},
@@ -106,12 +106,12 @@ const ACTION_OPERATIONS: ActionOperation[] = [
 		name: 'Alert > Mark All as Read',
 		target: TARGETS.markAll,
 		prepare(sim) {
-			sim.addAlerts(3);
+			sim.state.addAlerts(3);
 			return {
 				parameters: { resource: 'alert', operation: 'markAllAsRead', options },
 				wrongOutcome: expectOutput(
 					1,
-					() => sim.unreadAlerts().length > 0 && 'alerts are still unread',
+					() => sim.state.unreadAlerts().length > 0 && 'alerts are still unread',
 				),
 			};
 		},
@@ -128,7 +128,7 @@ const ACTION_OPERATIONS: ActionOperation[] = [
 		name: 'Watch List > Unfollow',
 		target: TARGETS.unfollow,
 		prepare(sim) {
-			sim.follow(NIF);
+			sim.state.follow(NIF);
 			return {
 				parameters: { resource: 'watchlist', operation: 'unfollow', nif: NIF, options },
 				wrongOutcome: expectOutput(1, () => follows(sim) && 'still followed'),
@@ -139,8 +139,8 @@ const ACTION_OPERATIONS: ActionOperation[] = [
 		name: 'Watch List > Get Many',
 		target: TARGETS.watchlist,
 		prepare(sim) {
-			sim.follow(NIF);
-			sim.follow(OTHER_NIF);
+			sim.state.follow(NIF);
+			sim.state.follow(OTHER_NIF);
 			return {
 				parameters: { resource: 'watchlist', operation: 'getMany', options },
 				wrongOutcome: expectOutput(2),
@@ -152,7 +152,7 @@ const ACTION_OPERATIONS: ActionOperation[] = [
 		simulatorOptions: { seed: true },
 		target: TARGETS.documentRead,
 		prepare(sim) {
-			const documentId = sim.documents[0].id;
+			const documentId = sim.state.documents[0].id;
 			return {
 				parameters: { resource: 'document', operation: 'get', documentId, options },
 				wrongOutcome: expectOutput(

@@ -2,9 +2,9 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { MAX_PAUSES_WITHOUT_PROGRESS } from '../../nodes/LibreBor/helpers/pacer.ts';
 import { RETRY_BUDGET } from '../../nodes/LibreBor/transport/retryPolicy.ts';
-import type { ActionResult } from '../harness/index.mts';
-import type { RequestMatcher, Simulator } from '../simulator/index.mts';
-import { requestMatches } from '../simulator/request-matcher.mts';
+import type { ActionResult } from '../../tools/engine/index.mts';
+import type { RequestMatcher, Simulator } from '../../tools/simulator/index.mts';
+import { requestMatches } from '../../tools/simulator/request-matcher.mts';
 import { visibleText } from '../support/libreBor.mts';
 import { problemIf, TARGETS, type Problem } from './fault-case.mts';
 import type { FaultKind } from './fault-kinds.mts';
@@ -114,8 +114,8 @@ function duplicateOrderProblems(sim: Simulator): Problem[] {
 			),
 		...problemIf(
 			'no duplicate order',
-			sim.ordersReceived > perKey.size
-				? `${sim.ordersReceived} orders for ${perKey.size} documents`
+			sim.state.ordersReceived > perKey.size
+				? `${sim.state.ordersReceived} orders for ${perKey.size} documents`
 				: undefined,
 		),
 	];

@@ -1,10 +1,10 @@
-import type { ActionResult } from '../harness/index.mts';
+import type { ActionResult } from '../../tools/engine/index.mts';
 import type {
 	FaultHandle,
 	RequestMatcher,
 	Simulator,
 	SimulatorOptions,
-} from '../simulator/index.mts';
+} from '../../tools/simulator/index.mts';
 import type { FaultKind } from './fault-kinds.mts';
 
 /**

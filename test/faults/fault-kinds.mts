@@ -1,4 +1,4 @@
-import type { Fault } from '../simulator/index.mts';
+import type { Fault } from '../../tools/simulator/index.mts';
 
 /** The request timeout the action cases set (the node's `options.timeout`, in seconds). */
 export const ACTION_TIMEOUT_S = 1;

@@ -1,4 +1,4 @@
-import type { ActionResult } from '../harness/index.mts';
+import type { ActionResult } from '../../tools/engine/index.mts';
 import { runLibreBor } from '../support/libreBor.mts';
 import {
 	clearErrorProblems,
@@ -100,7 +100,7 @@ function readsAfterOrderCase(kind: FaultKind, mode: FaultMode): LaneCase {
 				const noFile = result.items[0]?.binary?.data ? undefined : 'no file in the output';
 				return [...problems, ...recoveryProblems(error, noFile, reads)];
 			}
-			const documentId = sim.documents[0]?.id;
+			const documentId = sim.state.documents[0]?.id;
 			return [
 				...problems,
 				...persistentFaultProblems(kind, TARGETS.documentRead, error, kind.apiError, reads),

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { DEFAULT_CONCURRENCY } from '../../nodes/LibreBor/descriptions/requestOptions.ts';
-import { makeCif, type RequestMatcher, type Simulator } from '../simulator/index.mts';
+import { makeCif, type RequestMatcher, type Simulator } from '../../tools/simulator/index.mts';
 import { runLibreBor } from '../support/libreBor.mts';
 import { clearErrorProblems, invariantProblems, requestCount } from './checks.mts';
 import { injectFault, problemIf, TARGETS, type Lane, type LaneCase } from './fault-case.mts';
@@ -18,7 +18,8 @@ interface BatchOperation {
 }
 
 const nifs = Array.from({ length: ITEMS }, (_, index) => makeCif('B', String(7000001 + index)));
-const documentItems = (sim: Simulator) => nifs.map(() => ({ documentId: sim.documents[0].id }));
+const documentItems = (sim: Simulator) =>
+	nifs.map(() => ({ documentId: sim.state.documents[0].id }));
 
 const BATCH_OPERATIONS: BatchOperation[] = [
 	{
@@ -26,7 +27,7 @@ const BATCH_OPERATIONS: BatchOperation[] = [
 		target: TARGETS.markOne,
 		prepare: (sim) => ({
 			parameters: { resource: 'alert', operation: 'markAsRead', alertId: '={{ $json.id }}' },
-			items: sim.addAlerts(ITEMS).map(({ id }) => ({ id })),
+			items: sim.state.addAlerts(ITEMS).map(({ id }) => ({ id })),
 		}),
 	},
 	{
@@ -41,7 +42,7 @@ const BATCH_OPERATIONS: BatchOperation[] = [
 		name: 'Watch List > Unfollow',
 		target: TARGETS.unfollow,
 		prepare: (sim) => {
-			nifs.forEach((nif) => sim.follow(nif));
+			nifs.forEach((nif) => sim.state.follow(nif));
 			return {
 				parameters: { resource: 'watchlist', operation: 'unfollow', nif: '={{ $json.nif }}' },
 				items: nifs.map((nif) => ({ nif })),

@@ -1,6 +1,6 @@
 import { DEFAULT_TIMEOUT_MS } from '../../nodes/LibreBor/transport/request.ts';
-import type { CursorStorage } from '../harness/index.mts';
-import type { RequestMatcher, Simulator } from '../simulator/index.mts';
+import type { CursorStorage } from '../../tools/engine/index.mts';
+import type { RequestMatcher, Simulator } from '../../tools/simulator/index.mts';
 import { alertIdsOf, CURSOR_STORAGES, triggerSession } from '../trigger/trigger-session.mts';
 import { clearErrorProblems, errorText, secretProblems } from './checks.mts';
 import {
@@ -91,11 +91,11 @@ async function runScenario(
 	await poll(false);
 	const cleanStart = emitted.length === 0 && errors.length === 0;
 	for (const step of steps) {
-		added.push(...sim.addAlerts(step.newAlerts).map(({ id }) => id));
+		added.push(...sim.state.addAlerts(step.newAlerts).map(({ id }) => id));
 		await poll(step.faulted);
 	}
 
-	const unread = sim.unreadAlerts().length;
+	const unread = sim.state.unreadAlerts().length;
 	return [
 		...problemIf('harness', cleanStart ? undefined : 'the activation poll did not start clean'),
 		...problemIf('harness', struck === 0 ? 'the fault never struck' : undefined),

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import { LibreBorApi } from '../../credentials/LibreBorApi.credentials.ts';
 import { resolveBaseUrl } from '../../nodes/LibreBor/transport/baseUrl.ts';
-import { runAction, testCredential } from '../harness/index.mts';
+import { runAction, testCredential } from '../../tools/engine/index.mts';
 import { AuthenticatedGetTestNode } from '../harness/self-test-nodes.mts';
 import { credentialsFor, runLibreBor, useSimulator } from '../support/libreBor.mts';
 

@@ -2,7 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { LibreBorApi } from '../../credentials/LibreBorApi.credentials.ts';
-import { testCredential } from '../harness/index.mts';
+import { testCredential } from '../../tools/engine/index.mts';
 import { credentialsFor, jsonOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
 
 // Answers and settings no honest server or user sends, but an attacker or a broken proxy can. The

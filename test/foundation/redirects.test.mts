@@ -5,7 +5,11 @@ import type { INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { LibreBorApi } from '../../credentials/LibreBorApi.credentials.ts';
-import { startHttpsTestServer, testCredential, type HttpsTestServer } from '../harness/index.mts';
+import {
+	startHttpsTestServer,
+	testCredential,
+	type HttpsTestServer,
+} from '../../tools/engine/index.mts';
 import { triggerSession } from '../trigger/trigger-session.mts';
 import { credentialsFor, runLibreBor, useSimulator } from '../support/libreBor.mts';
 
@@ -101,7 +105,7 @@ describe.each(targets)('A redirect to %s', (_target, origin) => {
 			const result = await runLibreBor(sim(), parameters);
 			expect(result.error?.message).toContain('redirect (307), which the node does not follow');
 			expect(reachedTargets()).toEqual([]);
-			expect(sim().ordersReceived).toBe(0);
+			expect(sim().state.ordersReceived).toBe(0);
 		},
 	);
 

@@ -116,7 +116,7 @@ describe('transport: clear errors for each failure', () => {
 
 describe('transport: retries', () => {
 	it('retries a read after the time Retry-After asks for, then succeeds', async () => {
-		const alert = sim().addAlert();
+		const alert = sim().state.addAlert();
 		sim().injectFault({ path: '/v2/alerts/', status: 429, retryAfter: 1 });
 		const started = Date.now();
 		const result = await getAlerts();

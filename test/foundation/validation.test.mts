@@ -101,7 +101,7 @@ describe('input validation, before any request', () => {
 			INVALID_NIFS,
 		);
 		expect(outputs.every((output) => /NIF/.test(String(output.error)))).toBe(true);
-		expect(sim().ordersReceived).toBe(0);
+		expect(sim().state.ordersReceived).toBe(0);
 	});
 
 	it('refuses every invalid year for a document order', async () => {
@@ -157,7 +157,7 @@ describe('continue on fail', () => {
 		expect(pairedItemsOf(result)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(
 			sim()
-				.watchlist.map((entity) => entity.nif)
+				.state.watchlist.map((entity) => entity.nif)
 				.sort(),
 		).toEqual(['A86212420', 'J99216582']);
 	});
@@ -171,7 +171,7 @@ describe('continue on fail', () => {
 				continueOnFail: true,
 			},
 		);
-		expect(sim().ordersReceived).toBe(2);
+		expect(sim().state.ordersReceived).toBe(2);
 		expect(jsonOf(result).map((output) => Boolean(output.error))).toEqual([false, true, false]);
 	});
 

@@ -3,8 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { LibreBorApi } from '../../credentials/LibreBorApi.credentials.ts';
-import type { HttpsTestServer } from './https-test-server.mts';
-import { startHttpsTestServer } from './https-test-server.mts';
+import type { HttpsTestServer } from '../../tools/engine/https-test-server.mts';
+import { startHttpsTestServer } from '../../tools/engine/https-test-server.mts';
 import {
 	binaryFilePath,
 	createPollSession,
@@ -13,7 +13,7 @@ import {
 	runAction,
 	runPoll,
 	testCredential,
-} from './index.mts';
+} from '../../tools/engine/index.mts';
 import type { NumberSource } from './self-test-nodes.mts';
 import {
 	AuthenticatedGetTestNode,
@@ -234,7 +234,7 @@ describe('HTTPS through n8n-core request helpers', () => {
 	beforeAll(async () => {
 		expect(
 			process.env.NODE_EXTRA_CA_CERTS,
-			'run with NODE_EXTRA_CA_CERTS=test/simulator/tls/ca.pem',
+			'run with NODE_EXTRA_CA_CERTS=tools/simulator/tls/ca.pem',
 		).toBeTruthy();
 		const expected = `Basic ${Buffer.from(`${user.username}:${user.password}`).toString('base64')}`;
 		server = await startHttpsTestServer((request, response) => {

@@ -19,17 +19,17 @@ const share429 = () => sim().traffic.throttled / sim().requests.length;
 
 describe('one pacer for every request of a run', () => {
 	it('follows a long list under a rate limit with no failed item and few requests answered 429', async () => {
-		sim().rateLimitPerSecond = 20;
+		sim().traffic.rateLimitPerSecond = 20;
 		const result = await runLibreBor(sim(), follow(), { items: nifItems(100) });
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result).every((answer) => answer.change === 'followed')).toBe(true);
-		expect(sim().watchlist).toHaveLength(100);
+		expect(sim().state.watchlist).toHaveLength(100);
 		expect(share429()).toBeLessThanOrEqual(0.1);
 	});
 
 	it('marks a long list of alerts as read under a rate limit with no failed item and few requests answered 429', async () => {
-		const alerts = sim().addAlerts(100);
-		sim().rateLimitPerSecond = 20;
+		const alerts = sim().state.addAlerts(100);
+		sim().traffic.rateLimitPerSecond = 20;
 		const result = await runLibreBor(
 			sim(),
 			{ resource: 'alert', operation: 'markAsRead', alertId: '={{ $json.id }}' },
@@ -37,13 +37,13 @@ describe('one pacer for every request of a run', () => {
 		);
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(100);
-		expect(sim().unreadAlerts()).toHaveLength(0);
+		expect(sim().state.unreadAlerts()).toHaveLength(0);
 		expect(share429()).toBeLessThanOrEqual(0.1);
 	});
 
 	it('reaches Parallel Requests within a few round trips when every answer is fine', async () => {
 		// Slow answers keep a round's requests in flight together, so the simulator sees what the pacer allows.
-		sim().latencyMs = 1_000;
+		sim().state.latencyMs = 1_000;
 		const result = await runLibreBor(sim(), follow(), { items: nifItems(120) });
 		expect(result.error).toBeUndefined();
 		// Doubling from 4 a round, 120 follows reach the ceiling of 50 in their fifth round;
@@ -59,20 +59,20 @@ describe('one pacer for every request of a run', () => {
 			// would make the run CPU-bound on a small shared machine before the limit did.
 			const admittedAt: number[] = [];
 			const throttledBefore: number[] = [];
-			sim().rateLimitPerSecond = 10;
+			sim().traffic.rateLimitPerSecond = 10;
 			sim().onRequest(
 				FOLLOW,
 				() => {
 					admittedAt.push(Date.now());
 					throttledBefore.push(sim().traffic.throttled);
-					if (admittedAt.length === 60) sim().rateLimitPerSecond = 20;
-					if (admittedAt.length === 200) sim().rateLimitPerSecond = 10;
+					if (admittedAt.length === 60) sim().traffic.rateLimitPerSecond = 20;
+					if (admittedAt.length === 200) sim().traffic.rateLimitPerSecond = 10;
 				},
 				Infinity,
 			);
 			const result = await runLibreBor(sim(), follow(), { items: nifItems(280) });
 			expect(result.error).toBeUndefined();
-			expect(sim().watchlist).toHaveLength(280);
+			expect(sim().state.watchlist).toHaveLength(280);
 			expect(share429()).toBeLessThanOrEqual(0.1);
 
 			const perSecond = (from: number, to: number) =>
@@ -102,7 +102,7 @@ describe('one pacer for every request of a run', () => {
 	});
 
 	it('never has more requests in flight than Parallel Requests', async () => {
-		sim().latencyMs = 30;
+		sim().state.latencyMs = 30;
 		const result = await runLibreBor(sim(), follow({ concurrency: 6 }), { items: nifItems(60) });
 		expect(result.error).toBeUndefined();
 		expect(sim().traffic.maxInFlight).toBeGreaterThan(1);
@@ -110,7 +110,7 @@ describe('one pacer for every request of a run', () => {
 	});
 
 	it('still sends orders one at a time', async () => {
-		sim().latencyMs = 30;
+		sim().state.latencyMs = 30;
 		const result = await runLibreBor(
 			sim(),
 			{
@@ -123,7 +123,7 @@ describe('one pacer for every request of a run', () => {
 			{ items: nifItems(4) },
 		);
 		expect(result.error).toBeUndefined();
-		expect(sim().ordersReceived).toBe(4);
+		expect(sim().state.ordersReceived).toBe(4);
 		expect(sim().traffic.maxInFlight).toBe(1);
 	});
 
@@ -150,7 +150,7 @@ describe('one pacer for every request of a run', () => {
 		expect(error?.message).toMatch(/time budget/);
 		expect(error?.message).toContain('3 of 8 items were done');
 		expect(error?.description).toMatch(/run the node again on the items that were not done/);
-		expect(sim().watchlist).toHaveLength(3);
+		expect(sim().state.watchlist).toHaveLength(3);
 		const lastRequest = Math.max(...sim().requests.map((request) => request.time));
 		expect(lastRequest).toBeLessThanOrEqual(startedAt + budgetMs);
 	});

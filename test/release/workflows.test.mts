@@ -180,7 +180,7 @@ describe('published tarball', () => {
 		);
 		expect(unexpected).toEqual([]);
 		expect(
-			files.some((f) => f.startsWith('test/') || f.endsWith('.ts') || f.endsWith('.map')),
+			files.some((f) => /^(test|tools)\//.test(f) || f.endsWith('.ts') || f.endsWith('.map')),
 		).toBe(false);
 	});
 });

@@ -1,6 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, FormData, request } from 'undici';
-import { isValidNif, makeCif, startSimulator, type Simulator } from './index.mts';
+
+import { explainInvalidNif, normalizeNif } from '../../nodes/LibreBor/helpers/nif.ts';
+import {
+	isValidNif,
+	makeCif,
+	startSimulator,
+	type Simulator,
+} from '../../tools/simulator/index.mts';
 
 const WATCH_TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\+00:00$/;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -21,18 +28,17 @@ interface Reply {
 
 let sim: Simulator;
 
-const basicAuth = () =>
-	`Basic ${Buffer.from(`${sim.credentials.username}:${sim.credentials.password}`).toString('base64')}`;
+const basicAuth = ({ username, password } = sim.credentials) =>
+	`Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
 
-async function call(
+async function api(
 	method: 'GET' | 'POST' | 'DELETE',
 	url: string,
 	options: CallOptions = {},
 ): Promise<Reply> {
 	const headers: Record<string, string> = { ...options.headers };
 	const auth = options.auth === undefined ? sim.credentials : options.auth;
-	if (auth)
-		headers.authorization = `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`;
+	if (auth) headers.authorization = basicAuth(auth);
 	let body: string | undefined;
 	if (options.form) {
 		headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -49,8 +55,6 @@ async function call(
 	};
 }
 
-const api = (method: 'GET' | 'POST', path: string, options?: CallOptions) =>
-	call(method, path, options);
 beforeAll(async () => {
 	sim = await startSimulator();
 });
@@ -87,7 +91,7 @@ describe('origins and authentication', () => {
 		expect((await api('GET', '/alerts')).status).toBe(404);
 		expect((await api('GET', '/alerts/follow/')).status).toBe(405);
 
-		sim.routeNotFoundStyle = 'json';
+		sim.state.routeNotFoundStyle = 'json';
 		expect((await api('GET', '/nothing/here/')).json()).toEqual({ detail: 'Not found.' });
 	});
 });
@@ -138,13 +142,13 @@ describe('watch list', () => {
 			headers: { authorization: basicAuth(), 'content-type': 'application/json' },
 		});
 		expect(json.statusCode).toBe(200);
-		expect(sim.watchlist.map((entity) => entity.nif)).toEqual(['A86212420', 'B64717838']);
+		expect(sim.state.watchlist.map((entity) => entity.nif)).toEqual(['A86212420', 'B64717838']);
 	});
 
 	it('gives an unknown but valid NIF a generated name and slug', async () => {
 		const nif = makeCif('B', '7777777');
 		await api('POST', '/alerts/follow/', { form: { nif, type: 'company' } });
-		const [entity] = sim.watchlist;
+		const [entity] = sim.state.watchlist;
 		expect(entity.nif).toBe(nif);
 		expect(entity.name).toMatch(/ SL$/);
 		expect(entity.slug).toMatch(/^[a-z0-9-]+$/);
@@ -162,11 +166,11 @@ describe('watch list', () => {
 			expect(reply.status).toBe(400);
 			expect(reply.json()).toMatchObject({ result: 'error', message: expect.any(String) });
 		}
-		expect(sim.watchlist).toEqual([]);
+		expect(sim.state.watchlist).toEqual([]);
 	});
 
 	it('unfollows a followed company and answers 404 otherwise', async () => {
-		sim.follow('J99216582');
+		sim.state.follow('J99216582');
 		expect(
 			(
 				await api('POST', '/alerts/unfollow/', { form: { nif: 'J99216582', type: 'company' } })
@@ -183,9 +187,12 @@ describe('watch list', () => {
 describe('alerts', () => {
 	it('lists unread alerts newest first with the documented shape', async () => {
 		expect((await api('GET', '/alerts/')).json()).toEqual([]);
-		sim.follow('A86212420');
-		const [older, newer] = sim.addAlerts(2);
-		const custom = sim.addAlert({ nif: 'B64717838', labels: ['Revocaciones', 'Ceses/Dimisiones'] });
+		sim.state.follow('A86212420');
+		const [older, newer] = sim.state.addAlerts(2);
+		const custom = sim.state.addAlert({
+			nif: 'B64717838',
+			labels: ['Revocaciones', 'Ceses/Dimisiones'],
+		});
 
 		const alerts = (await api('GET', '/alerts/')).json();
 		expect(alerts.map((alert: { id: string }) => alert.id)).toEqual([
@@ -193,7 +200,11 @@ describe('alerts', () => {
 			newer.id,
 			older.id,
 		]);
-		expect(sim.unreadAlerts().map((alert) => alert.id)).toEqual([custom.id, newer.id, older.id]);
+		expect(sim.state.unreadAlerts().map((alert) => alert.id)).toEqual([
+			custom.id,
+			newer.id,
+			older.id,
+		]);
 
 		const alert = alerts[2];
 		expect(alert).toMatchObject({
@@ -237,7 +248,7 @@ describe('alerts', () => {
 	});
 
 	it('marks one alert, then all alerts, as read', async () => {
-		const [first, second, third] = sim.addAlerts(3);
+		const [first, second, third] = sim.state.addAlerts(3);
 		expect((await api('GET', `/alerts/mark_as_read/${second.id}/`)).json()).toEqual({
 			result: 'success',
 		});
@@ -255,8 +266,8 @@ describe('alerts', () => {
 	});
 
 	it('returns only the latest N unread alerts when capped', async () => {
-		sim.alertListCap = 2;
-		const alerts = sim.addAlerts(5);
+		sim.state.alertListCap = 2;
+		const alerts = sim.state.addAlerts(5);
 		const listed = (await api('GET', '/alerts/')).json();
 		expect(listed.map((a: { id: string }) => a.id)).toEqual([alerts[4].id, alerts[3].id]);
 		await api('GET', `/alerts/mark_as_read/${alerts[4].id}/`);
@@ -267,7 +278,7 @@ describe('alerts', () => {
 	});
 
 	it('builds alerts from explicit entries and extra fields', () => {
-		const alert = sim.addAlert({
+		const alert = sim.state.addAlert({
 			entity_name: 'OTRA SL',
 			entries: [{ label: 'Disolución' }, { positions: [] }],
 			extra: { priority: 'high' },
@@ -279,14 +290,14 @@ describe('alerts', () => {
 	});
 
 	it('orders back-dated alerts by creation time', async () => {
-		const recent = sim.addAlert();
-		const old = sim.addAlert({ created_at: '2020-01-02T03:04:05.678Z' });
-		expect(sim.unreadAlerts().map((a) => a.id)).toEqual([recent.id, old.id]);
+		const recent = sim.state.addAlert();
+		const old = sim.state.addAlert({ created_at: '2020-01-02T03:04:05.678Z' });
+		expect(sim.state.unreadAlerts().map((a) => a.id)).toEqual([recent.id, old.id]);
 		expect(old.data[0].borme.date).toBe('2020-01-02');
 	});
 
 	it('lists 10,000 unread alerts quickly', async () => {
-		sim.addAlerts(10_000);
+		sim.state.addAlerts(10_000);
 		const started = performance.now();
 		const listed = (await api('GET', '/alerts/')).json();
 		expect(listed).toHaveLength(10_000);
@@ -306,15 +317,15 @@ describe('documents', () => {
 	) => api('POST', path, { form });
 
 	it('orders a document, spends the balance and refuses once it is spent', async () => {
-		sim.balance = 10;
-		sim.orderPrice = 5;
+		sim.state.balance = 10;
+		sim.state.orderPrice = 5;
 		const first = await order();
 		expect(first.status).toBe(200);
 		expect(first.json()).toEqual({ document_id: expect.any(String), result: 'success' });
 		expect(
 			(await api('POST', '/documents/order/?nif=A86212420&type=accounts&year=2022')).status,
 		).toBe(200);
-		expect(sim.balance).toBe(0);
+		expect(sim.state.balance).toBe(0);
 
 		const refused = await order();
 		expect(refused.status).toBe(402);
@@ -322,8 +333,8 @@ describe('documents', () => {
 			result: 'error',
 			message: 'Insufficient balance. Top up in the user panel, Documents section.',
 		});
-		expect(sim.documents).toHaveLength(2);
-		expect(sim.ordersReceived).toBe(3);
+		expect(sim.state.documents).toHaveLength(2);
+		expect(sim.state.ordersReceived).toBe(3);
 	});
 
 	it('validates nif, type and year', async () => {
@@ -338,12 +349,12 @@ describe('documents', () => {
 		for (const form of forms) {
 			expect((await order(form)).status).toBe(400);
 		}
-		expect(sim.documents).toEqual([]);
-		expect(sim.balance).toBe(100);
+		expect(sim.state.documents).toEqual([]);
+		expect(sim.state.balance).toBe(100);
 	});
 
 	it('keeps a document processing for the configured time, then links the file', async () => {
-		sim.documentProcessingMs = 150;
+		sim.state.documentProcessingMs = 150;
 		const id = (await order()).json().document_id;
 		const processing = (await api('GET', `/documents/${id}/`)).json();
 		expect(processing.document).toMatchObject({
@@ -370,26 +381,27 @@ describe('documents', () => {
 		expect((await api('GET', `/order/${id}/`)).json().document.status).toBe('completed');
 		expect((await api('GET', `/documents/${id}/`)).status).toBe(200);
 
-		sim.disablePrimaryDocumentPaths = true;
+		sim.state.disablePrimaryDocumentPaths = true;
 		const hidden = await order();
 		expect(hidden.status).toBe(404);
 		expect(hidden.text).toContain('<h1>Not Found</h1>');
 		expect((await api('GET', `/documents/${id}/`)).status).toBe(404);
 		expect((await api('GET', `/order/${id}/`)).status).toBe(200);
-		expect(sim.ordersReceived).toBe(1);
+		expect(sim.state.ordersReceived).toBe(1);
 	});
 
 	it('can finish with another status, with or without a link', async () => {
-		sim.finishedStatus = 'failed';
-		sim.downloadLinkOverride = () => null;
+		sim.state.finishedStatus = 'failed';
+		sim.state.downloadLinkOverride = () => null;
 		const id = (await order()).json().document_id;
 		expect((await api('GET', `/documents/${id}/`)).json().document).toMatchObject({
 			status: 'failed',
 			download_link: null,
 		});
 
-		sim.finishedStatus = 'ready';
-		sim.downloadLinkOverride = (document) => document.download_link!.replace('https://', 'http://');
+		sim.state.finishedStatus = 'ready';
+		sim.state.downloadLinkOverride = (document) =>
+			document.download_link!.replace('https://', 'http://');
 		expect((await api('GET', `/documents/${id}/`)).json().document).toMatchObject({
 			status: 'ready',
 			download_link: expect.stringMatching(/^http:\/\/localhost:/),
@@ -427,7 +439,7 @@ describe('download host', () => {
 	});
 
 	it('streams 50 MB', async () => {
-		sim.documentSizeBytes = 50 * 1024 * 1024;
+		sim.state.documentSizeBytes = 50 * 1024 * 1024;
 		const response = await request(await finishedLink());
 		let received = 0;
 		for await (const chunk of response.body) received += (chunk as Buffer).length;
@@ -505,9 +517,9 @@ describe('faults', () => {
 				form: { nif: 'A86212420', type: 'accounts', year: '2023' },
 			}),
 		).rejects.toThrow();
-		expect(sim.documents).toHaveLength(0);
-		expect(sim.balance).toBe(100);
-		expect(sim.ordersReceived).toBe(0);
+		expect(sim.state.documents).toHaveLength(0);
+		expect(sim.state.balance).toBe(100);
+		expect(sim.state.ordersReceived).toBe(0);
 	});
 
 	it('loses the answer of a request it really handled', async () => {
@@ -522,20 +534,20 @@ describe('faults', () => {
 				form: { nif: 'A86212420', type: 'accounts', year: '2023' },
 			}),
 		).rejects.toThrow();
-		expect(sim.documents).toHaveLength(1);
-		expect(sim.balance).toBe(95);
-		expect(sim.ordersReceived).toBe(1);
+		expect(sim.state.documents).toHaveLength(1);
+		expect(sim.state.balance).toBe(95);
+		expect(sim.state.ordersReceived).toBe(1);
 
 		sim.injectFault({ path: '/v2/alerts/follow/', afterHandling: true, status: 504 });
 		expect(
 			(await api('POST', '/alerts/follow/', { form: { nif: 'A86212420', type: 'company' } }))
 				.status,
 		).toBe(504);
-		expect(sim.watchlist).toHaveLength(1);
+		expect(sim.state.watchlist).toHaveLength(1);
 	});
 
 	it('truncates a download when its answer is lost mid-way', async () => {
-		sim.documentSizeBytes = 256 * 1024;
+		sim.state.documentSizeBytes = 256 * 1024;
 		const id = (
 			await api('POST', '/documents/order/', {
 				form: { nif: 'A86212420', type: 'accounts', year: '2023' },
@@ -551,10 +563,10 @@ describe('faults', () => {
 
 describe('hooks, latency and control API', () => {
 	it('runs a hook after handling and before answering', async () => {
-		const [before] = sim.addAlerts(1);
+		const [before] = sim.state.addAlerts(1);
 		let late: string | undefined;
 		sim.onRequest({ method: 'GET', path: '/v2/alerts/' }, () => {
-			late = sim.addAlert().id;
+			late = sim.state.addAlert().id;
 		});
 		expect((await api('GET', '/alerts/')).json().map((a: { id: string }) => a.id)).toEqual([
 			before.id,
@@ -563,7 +575,7 @@ describe('hooks, latency and control API', () => {
 			late,
 			before.id,
 		]);
-		expect(sim.unreadAlerts()).toHaveLength(2);
+		expect(sim.state.unreadAlerts()).toHaveLength(2);
 
 		let calls = 0;
 		const dispose = sim.onRequest({ path: '/v2/alerts/following/' }, () => void calls++, Infinity);
@@ -575,7 +587,7 @@ describe('hooks, latency and control API', () => {
 	});
 
 	it('adds latency to every API answer', async () => {
-		sim.latencyMs = 80;
+		sim.state.latencyMs = 80;
 		const started = performance.now();
 		await api('GET', '/alerts/');
 		expect(performance.now() - started).toBeGreaterThanOrEqual(70);
@@ -621,31 +633,31 @@ describe('hooks, latency and control API', () => {
 		expect(await post('/__sim/settings', { balance: 7, alertListCap: 1 })).toMatchObject({
 			balance: 7,
 		});
-		expect(sim.alertListCap).toBe(1);
+		expect(sim.state.alertListCap).toBe(1);
 		await post('/__sim/reset', {});
 		expect((await api('GET', '/alerts/')).status).toBe(200);
-		expect(sim.balance).toBe(100);
+		expect(sim.state.balance).toBe(100);
 	});
 
 	it('seeds a believable account, and reset restores it', async () => {
 		const seeded = await startSimulator({ seed: true, balance: 40 });
 		try {
-			expect(seeded.watchlist.map((entity) => entity.nif)).toEqual([
+			expect(seeded.state.watchlist.map((entity) => entity.nif)).toEqual([
 				'A86212420',
 				'B64717838',
 				'J99216582',
 			]);
-			expect(seeded.unreadAlerts().length).toBeGreaterThanOrEqual(3);
-			expect(seeded.documents).toHaveLength(1);
-			expect(seeded.viewDocument(seeded.documents[0].id)?.download_link).toMatch(
+			expect(seeded.state.unreadAlerts().length).toBeGreaterThanOrEqual(3);
+			expect(seeded.state.documents).toHaveLength(1);
+			expect(seeded.state.viewDocumentById(seeded.state.documents[0].id)?.download_link).toMatch(
 				/^https:\/\/localhost:\d+\/files\//,
 			);
-			expect(seeded.balance).toBe(40);
-			seeded.addAlerts(2);
-			seeded.unfollow('A86212420');
+			expect(seeded.state.balance).toBe(40);
+			seeded.state.addAlerts(2);
+			seeded.state.unfollow('A86212420');
 			seeded.reset();
-			expect(seeded.watchlist).toHaveLength(3);
-			expect(seeded.unreadAlerts()).toHaveLength(3);
+			expect(seeded.state.watchlist).toHaveLength(3);
+			expect(seeded.state.unreadAlerts()).toHaveLength(3);
 		} finally {
 			await seeded.close();
 		}
@@ -675,5 +687,33 @@ describe('NIF rules', () => {
 		expect(isValidNif('A86212421')).toBe(false);
 		expect(makeCif('S', '2800001')).toBe('S2800001F');
 		expect(makeCif('A', '2801234')).toBe('A28012342');
+	});
+
+	// The simulator validates NIFs as the server does, with code of its own; the node cleans up
+	// what users type and checks before sending. Both must agree on every NIF the node sends.
+	it.each([
+		'B64717838',
+		'b64717838',
+		'B-64717838',
+		'B.64717838',
+		'B 6471 7838',
+		'es-b64.717.838',
+		'ES B64717838',
+		'a86.212.420',
+		'j-99 216-582',
+		'12.345.678-z',
+		'x 1234567 l',
+		'y1234567x',
+		'S2800001F',
+		'S2800001-6',
+		'A86212421',
+		'B64717839',
+		'B6471783',
+		'K1234567A',
+		'I1234567A',
+		'ES-B6471783',
+	])('agrees with the node on %j', (raw) => {
+		const nif = normalizeNif(raw);
+		expect(isValidNif(nif)).toBe(explainInvalidNif(nif) === undefined);
 	});
 });

@@ -2,8 +2,12 @@ import type { IDataObject, INodeParameters, INodeType, WorkflowExecuteMode } fro
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 
 import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
-import { runAction, type ActionResult } from '../harness/index.mts';
-import { startSimulator, type Simulator, type SimulatorOptions } from '../simulator/index.mts';
+import { runAction, type ActionResult } from '../../tools/engine/index.mts';
+import {
+	startSimulator,
+	type Simulator,
+	type SimulatorOptions,
+} from '../../tools/simulator/index.mts';
 
 export type { Simulator };
 

@@ -29,7 +29,7 @@ async function runBursts(simulator: Simulator, session: PollSession, burst: numb
 		largestState = Math.max(largestState, storedStateSize(session), liveStateSize(session));
 	};
 	for (let sent = 0; sent < TOTAL_ALERTS; sent += burst) {
-		simulator.addAlerts(burst);
+		simulator.state.addAlerts(burst);
 		await pollOnce();
 	}
 	for (let poll = 0; poll < 3; poll++) await pollOnce();
@@ -52,7 +52,7 @@ describe('LibreBOR Trigger, state size', () => {
 			);
 			expect(emittedCount).toBe(TOTAL_ALERTS);
 			expect(emitted.size).toBe(TOTAL_ALERTS);
-			expect(sim().unreadAlerts()).toEqual([]);
+			expect(sim().state.unreadAlerts()).toEqual([]);
 			expect(largestState).toBeLessThan(burst * CHARACTERS_PER_ALERT);
 		},
 	);
@@ -62,7 +62,7 @@ describe('LibreBOR Trigger, state size', () => {
 		{ timeout: 600_000 },
 		async () => {
 			const listCap = 50;
-			sim().alertListCap = listCap;
+			sim().state.alertListCap = listCap;
 			const session = triggerSession(sim());
 			expect(await session.poll()).toBeNull();
 

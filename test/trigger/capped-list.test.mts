@@ -27,7 +27,7 @@ describe.each(CURSOR_STORAGES)(
 			for (const burst of [30, 120, 5, 45]) {
 				arrived.push(
 					...sim()
-						.addAlerts(burst)
+						.state.addAlerts(burst)
 						.map(({ id }) => id),
 				);
 				await pollOnce();
@@ -39,7 +39,7 @@ describe.each(CURSOR_STORAGES)(
 			expect(emitted).toHaveLength(200);
 			expect(new Set(emitted).size).toBe(200);
 			expect(new Set(emitted)).toEqual(new Set(arrived));
-			expect(sim().unreadAlerts()).toEqual([]);
+			expect(sim().state.unreadAlerts()).toEqual([]);
 			expect(sim().requestsTo('GET', MARK_ALL_PATH)).toEqual([]);
 		});
 	},

@@ -19,7 +19,7 @@ describe.each(CURSOR_STORAGES)(
 			const session = triggerSession(sim(), { cursorStorage });
 			expect(await session.poll()).toBeNull();
 
-			const alert = sim().addAlert();
+			const alert = sim().state.addAlert();
 			expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
 			for (let poll = 0; poll < 20; poll++) expect(await session.poll()).toBeNull();
 			// Every poll read the list, which still shows the alert: only the trigger's memory kept it out.
@@ -33,12 +33,12 @@ describe.each(CURSOR_STORAGES)(
 			});
 			expect(await session.poll()).toBeNull();
 
-			const alert = sim().addAlert();
+			const alert = sim().state.addAlert();
 			expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
 			expect(markedIds(sim())).toEqual([]);
 			for (let poll = 0; poll < 20; poll++) expect(await session.poll()).toBeNull();
 			expect(markedIds(sim())).toEqual([alert.id]);
-			expect(sim().unreadAlerts()).toEqual([]);
+			expect(sim().state.unreadAlerts()).toEqual([]);
 		});
 
 		it('emits an alert that arrives between the listing and the marks at the following poll, never marking all', async () => {
@@ -48,10 +48,10 @@ describe.each(CURSOR_STORAGES)(
 			});
 			expect(await session.poll()).toBeNull();
 
-			const first = sim().addAlert();
+			const first = sim().state.addAlert();
 			let late: { id: string } | undefined;
 			sim().onRequest({ method: 'GET', path: ALERTS_PATH }, () => {
-				late = sim().addAlert();
+				late = sim().state.addAlert();
 			});
 			expect(alertIdsOf(await session.poll())).toEqual([first.id]);
 			expect(late).toBeDefined();
@@ -62,18 +62,18 @@ describe.each(CURSOR_STORAGES)(
 
 			expect(markedIds(sim())).toEqual([first.id, late!.id]);
 			expect(sim().requestsTo('GET', MARK_ALL_PATH)).toEqual([]);
-			expect(sim().unreadAlerts()).toEqual([]);
+			expect(sim().state.unreadAlerts()).toEqual([]);
 		});
 
 		it('emits nothing twice across restarts', async () => {
 			const session = triggerSession(sim(), { cursorStorage });
 			expect(await session.poll()).toBeNull();
-			const first = sim().addAlert();
+			const first = sim().state.addAlert();
 			expect(alertIdsOf(await session.poll())).toEqual([first.id]);
 
 			session.restart();
 			expect(await session.poll()).toBeNull();
-			const second = sim().addAlert();
+			const second = sim().state.addAlert();
 			expect(alertIdsOf(await session.poll())).toEqual([second.id]);
 
 			session.restart();
@@ -84,7 +84,7 @@ describe.each(CURSOR_STORAGES)(
 			const options = { cursorStorage, parameters: { options: { markAsRead: true } } };
 			const session = triggerSession(sim(), options);
 			expect(await session.poll()).toBeNull();
-			const alerts = sim().addAlerts(3);
+			const alerts = sim().state.addAlerts(3);
 			expect(alertIdsOf(await session.poll())).toEqual(alerts.map(({ id }) => id));
 
 			const restarted = triggerSession(sim(), { ...options, staticData: session.savedStaticData });
@@ -94,18 +94,18 @@ describe.each(CURSOR_STORAGES)(
 			// is idempotent.
 			expect(new Set(markedIds(sim()))).toEqual(new Set(alerts.map(({ id }) => id)));
 			expect(sim().requestsTo('GET', MARK_ALL_PATH)).toEqual([]);
-			expect(sim().unreadAlerts()).toEqual([]);
+			expect(sim().state.unreadAlerts()).toEqual([]);
 		});
 
 		it('skips a tick that starts while the previous poll is still running', async () => {
 			const session = triggerSession(sim(), { cursorStorage });
 			expect(await session.poll()).toBeNull();
-			const alert = sim().addAlert();
-			sim().latencyMs = 300;
+			const alert = sim().state.addAlert();
+			sim().state.latencyMs = 300;
 			const [slow, overlapping] = await Promise.all([session.poll(), session.poll()]);
 			expect(alertIdsOf(slow)).toEqual([alert.id]);
 			expect(overlapping).toBeNull();
-			sim().latencyMs = 0;
+			sim().state.latencyMs = 0;
 			expect(await session.poll()).toBeNull();
 		});
 
@@ -114,9 +114,9 @@ describe.each(CURSOR_STORAGES)(
 			expect(await session.poll()).toBeNull();
 			const now = Date.now();
 			const at = (offsetMs: number) => new Date(now + offsetMs).toISOString();
-			const middle = sim().addAlert({ created_at: at(2000) });
-			const oldest = sim().addAlert({ created_at: at(1000) });
-			const newest = sim().addAlert({ created_at: at(3000) });
+			const middle = sim().state.addAlert({ created_at: at(2000) });
+			const oldest = sim().state.addAlert({ created_at: at(1000) });
+			const newest = sim().state.addAlert({ created_at: at(3000) });
 			expect(alertIdsOf(await session.poll())).toEqual([oldest.id, middle.id, newest.id]);
 		});
 	},
@@ -126,37 +126,37 @@ describe.each(CURSOR_STORAGES)(
 	'LibreBOR Trigger, first poll (n8n poll state kept as %s)',
 	(cursorStorage) => {
 		it('records the alerts already unread at activation and emits none of them', async () => {
-			const existing = sim().addAlerts(3);
+			const existing = sim().state.addAlerts(3);
 			const session = triggerSession(sim(), { cursorStorage });
 			expect(await session.poll()).toBeNull();
 			for (let poll = 0; poll < 5; poll++) expect(await session.poll()).toBeNull();
 
-			const fresh = sim().addAlert();
+			const fresh = sim().state.addAlert();
 			expect(alertIdsOf(await session.poll())).toEqual([fresh.id]);
 			expect(
 				existing.every(({ id }) =>
 					sim()
-						.unreadAlerts()
+						.state.unreadAlerts()
 						.some((alert) => alert.id === id),
 				),
 			).toBe(true);
 		});
 
 		it('emits once an older alert that surfaces later from beyond a capped listing at activation', async () => {
-			sim().alertListCap = 2;
-			const existing = sim().addAlerts(4);
+			sim().state.alertListCap = 2;
+			const existing = sim().state.addAlerts(4);
 			const session = triggerSession(sim(), { cursorStorage });
 			expect(await session.poll()).toBeNull();
 
 			// The user reads the two listed alerts elsewhere: the two older ones come into the list.
 			// Nothing told the trigger they existed, so it takes them as new rather than risk losing one.
-			for (const { id } of existing.slice(2)) sim().markAlertRead(id);
+			for (const { id } of existing.slice(2)) sim().state.alerts.markRead(id);
 			expect(alertIdsOf(await session.poll())).toEqual(existing.slice(0, 2).map(({ id }) => id));
 			for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
 		});
 
 		it('emits the alerts already unread at activation with Include Existing Alerts, oldest first, once', async () => {
-			const existing = sim().addAlerts(3);
+			const existing = sim().state.addAlerts(3);
 			const session = triggerSession(sim(), {
 				cursorStorage,
 				parameters: { options: { includeExisting: true } },
@@ -168,7 +168,7 @@ describe.each(CURSOR_STORAGES)(
 		it('emits nothing at activation when there are no unread alerts, then emits what arrives', async () => {
 			const session = triggerSession(sim(), { cursorStorage });
 			expect(await session.poll()).toBeNull();
-			const alert = sim().addAlert();
+			const alert = sim().state.addAlert();
 			expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
 		});
 	},

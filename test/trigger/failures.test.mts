@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 
-import type { CursorStorage } from '../harness/index.mts';
+import type { CursorStorage } from '../../tools/engine/index.mts';
 import {
 	ALERTS_PATH,
 	alertIdsOf,
@@ -24,7 +24,7 @@ async function markingSessionThatEmitted(cursorStorage: CursorStorage, count: nu
 		parameters: { options: { markAsRead: true } },
 	});
 	expect(await session.poll()).toBeNull();
-	const alerts = sim().addAlerts(count);
+	const alerts = sim().state.addAlerts(count);
 	expect(alertIdsOf(await session.poll())).toEqual(alerts.map(({ id }) => id));
 	return { session, alerts };
 }
@@ -36,12 +36,12 @@ describe.each(CURSOR_STORAGES)(
 			const session = triggerSession(sim(), { cursorStorage });
 			expect(await session.poll()).toBeNull();
 
-			const before = sim().addAlert();
+			const before = sim().state.addAlert();
 			const fault = failListing(500);
 			await expect(session.poll()).rejects.toThrow('LibreBOR had a server error (500)');
 			expect(fault.hits).toBe(4);
 
-			const after = sim().addAlert();
+			const after = sim().state.addAlert();
 			expect(alertIdsOf(await session.poll())).toEqual([before.id, after.id]);
 			for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
 		});
@@ -50,7 +50,7 @@ describe.each(CURSOR_STORAGES)(
 			const session = triggerSession(sim(), { cursorStorage });
 			expect(await session.poll()).toBeNull();
 
-			const alert = sim().addAlert();
+			const alert = sim().state.addAlert();
 			const fault = failListing(401, 1);
 			await expect(session.poll()).rejects.toThrow(
 				'LibreBOR refused the API user or password (401)',
@@ -62,18 +62,18 @@ describe.each(CURSOR_STORAGES)(
 		});
 
 		it('fails the first poll of an activation when the API is down, and takes its baseline once it is back', async () => {
-			const existing = sim().addAlert();
+			const existing = sim().state.addAlert();
 			const session = triggerSession(sim(), { cursorStorage });
 			// A 503 asks to slow down: the poll waits it out until six pauses in a row bring no progress.
 			failListing(503, 6);
 			await expect(session.poll()).rejects.toThrow('LibreBOR had a server error (503)');
 
 			expect(await session.poll()).toBeNull();
-			const fresh = sim().addAlert();
+			const fresh = sim().state.addAlert();
 			expect(alertIdsOf(await session.poll())).toEqual([fresh.id]);
 			expect(
 				sim()
-					.unreadAlerts()
+					.state.unreadAlerts()
 					.map(({ id }) => id),
 			).toContain(existing.id);
 		});
@@ -91,17 +91,17 @@ describe.each(CURSOR_STORAGES)(
 				times: 4,
 				retryAfter: 0,
 			});
-			const next = sim().addAlert();
+			const next = sim().state.addAlert();
 			expect(alertIdsOf(await session.poll())).toEqual([next.id]);
 			expect(
 				sim()
-					.unreadAlerts()
+					.state.unreadAlerts()
 					.map(({ id }) => id),
 			).toContain(alert.id);
 
 			expect(await session.poll()).toBeNull();
 			expect(await session.poll()).toBeNull();
-			expect(sim().unreadAlerts()).toEqual([]);
+			expect(sim().state.unreadAlerts()).toEqual([]);
 			expect(new Set(markedIds(sim()))).toEqual(new Set([alert.id, next.id]));
 		});
 
@@ -128,7 +128,7 @@ describe.each(CURSOR_STORAGES)(
 			expect(markedIds(sim()).slice(4)).toEqual([second.id, first.id]);
 			expect(
 				sim()
-					.unreadAlerts()
+					.state.unreadAlerts()
 					.map(({ id }) => id),
 			).toEqual([second.id]);
 		});
@@ -152,12 +152,12 @@ describe.each(CURSOR_STORAGES)(
 			expect(await session.poll()).toBeNull();
 			expect(
 				sim()
-					.unreadAlerts()
+					.state.unreadAlerts()
 					.map(({ id }) => id),
 			).toEqual([alert.id]);
 
 			expect(await session.poll()).toBeNull();
-			expect(sim().unreadAlerts()).toEqual([]);
+			expect(sim().state.unreadAlerts()).toEqual([]);
 			expect(await session.poll()).toBeNull();
 			expect(markedIds(sim())).toEqual([alert.id, alert.id, alert.id]);
 		});
@@ -172,7 +172,7 @@ describe.each(CURSOR_STORAGES)(
 
 				// Read elsewhere (in LibreBOR's panel); how LibreBOR answers a mark of an alert it no longer
 				// has is not shown: here, a refusal rather than a 404.
-				sim().markAlertRead(gone.id);
+				sim().state.alerts.markRead(gone.id);
 				sim().injectFault({
 					method: 'GET',
 					path: `${MARK_PATH}${gone.id}/`,
@@ -184,7 +184,7 @@ describe.each(CURSOR_STORAGES)(
 					vi.setSystemTime(Date.now() + 4 * 60_000);
 					expect(await session.poll()).toBeNull();
 				}
-				expect(sim().unreadAlerts()).toEqual([]);
+				expect(sim().state.unreadAlerts()).toEqual([]);
 				expect(markedIds(sim()).filter((id) => id === other.id)).toEqual([other.id]);
 				const triedGone = markedIds(sim()).filter((id) => id === gone.id).length;
 				for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
@@ -204,11 +204,11 @@ describe.each(CURSOR_STORAGES)(
 			await expect(session.poll()).rejects.toThrow('(500)');
 			expect(markedIds(sim())).toEqual([alert.id]);
 
-			const next = sim().addAlert();
+			const next = sim().state.addAlert();
 			expect(alertIdsOf(await session.poll())).toEqual([next.id]);
 			expect(await session.poll()).toBeNull();
 			expect(await session.poll()).toBeNull();
-			expect(sim().unreadAlerts()).toEqual([]);
+			expect(sim().state.unreadAlerts()).toEqual([]);
 		});
 	},
 );

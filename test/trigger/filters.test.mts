@@ -10,8 +10,8 @@ const company = (nif: string) => ({ __rl: true, mode: 'list', value: nif });
 
 describe('LibreBOR Trigger filters', () => {
 	it('emits only the alerts that pass the label, company and date filters', async () => {
-		sim().follow('A86212420');
-		sim().follow('B64717838');
+		sim().state.follow('A86212420');
+		sim().state.follow('B64717838');
 		const session = triggerSession(sim(), {
 			parameters: {
 				options: {
@@ -22,22 +22,22 @@ describe('LibreBOR Trigger filters', () => {
 			},
 		});
 		expect(await session.poll()).toBeNull();
-		sim().addAlert({
+		sim().state.addAlert({
 			nif: 'A86212420',
 			label: 'Nombramientos',
 			created_at: '2026-03-01T00:00:00.000Z',
 		});
-		sim().addAlert({
+		sim().state.addAlert({
 			nif: 'B64717838',
 			label: 'Revocaciones',
 			created_at: '2026-03-01T00:00:00.000Z',
 		});
-		sim().addAlert({
+		sim().state.addAlert({
 			nif: 'B64717838',
 			label: 'Nombramientos',
 			created_at: '2025-12-01T00:00:00.000Z',
 		});
-		const wanted = sim().addAlert({
+		const wanted = sim().state.addAlert({
 			nif: 'B64717838',
 			label: 'Nombramientos',
 			created_at: '2026-03-02T00:00:00.000Z',
@@ -46,24 +46,24 @@ describe('LibreBOR Trigger filters', () => {
 	});
 
 	it('remembers a filtered-out alert as seen: clearing the filter later does not emit it', async () => {
-		sim().follow('A86212420');
-		sim().follow('B64717838');
+		sim().state.follow('A86212420');
+		sim().state.follow('B64717838');
 		const filtered = triggerSession(sim(), {
 			parameters: { options: { company: company('B64717838') } },
 		});
 		expect(await filtered.poll()).toBeNull();
-		const leftOut = sim().addAlert({ nif: 'A86212420' });
-		const kept = sim().addAlert({ nif: 'B64717838' });
+		const leftOut = sim().state.addAlert({ nif: 'A86212420' });
+		const kept = sim().state.addAlert({ nif: 'B64717838' });
 		expect(alertIdsOf(await filtered.poll())).toEqual([kept.id]);
 
 		// The user removes the filter: the workflow is activated again with the same saved state.
 		const unfiltered = triggerSession(sim(), { staticData: filtered.savedStaticData });
 		expect(await unfiltered.poll()).toBeNull();
-		const next = sim().addAlert({ nif: 'A86212420' });
+		const next = sim().state.addAlert({ nif: 'A86212420' });
 		expect(alertIdsOf(await unfiltered.poll())).toEqual([next.id]);
 		expect(
 			sim()
-				.unreadAlerts()
+				.state.unreadAlerts()
 				.map(({ id }) => id),
 		).toContain(leftOut.id);
 	});
@@ -73,8 +73,8 @@ describe('LibreBOR Trigger filters', () => {
 			parameters: { options: { labels: 'situacion concursal' } },
 		});
 		expect(await session.poll()).toBeNull();
-		sim().addAlert({ label: 'Nombramientos' });
-		const wanted = sim().addAlert({ label: 'Situación concursal' });
+		sim().state.addAlert({ label: 'Nombramientos' });
+		const wanted = sim().state.addAlert({ label: 'Situación concursal' });
 		expect(alertIdsOf(await session.poll())).toEqual([wanted.id]);
 	});
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { MAX_REMEMBERED_ALERTS } from '../../nodes/LibreBor/trigger/knownAlerts.ts';
-import { recordWarnings } from '../harness/index.mts';
+import { recordWarnings } from '../../tools/engine/index.mts';
 
 import {
 	ALERTS_PATH,
@@ -33,7 +33,7 @@ describe.each(CURSOR_STORAGES)(
 		it('emits once an alert that one answer lists twice', async () => {
 			const session = triggerSession(sim(), { cursorStorage });
 			expect(await session.poll()).toBeNull();
-			const alert = sim().addAlert();
+			const alert = sim().state.addAlert();
 			nextListingAnswers([alert, alert]);
 			expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
 			expect(await session.poll()).toBeNull();
@@ -42,8 +42,8 @@ describe.each(CURSOR_STORAGES)(
 		it('emits once an alert with an unreadable created_at, also when more alerts are unread than it remembers', async () => {
 			const session = triggerSession(sim(), { cursorStorage });
 			expect(await session.poll()).toBeNull();
-			const undated = sim().addAlert({ created_at: 'sometime' });
-			sim().addAlerts(MAX_REMEMBERED_ALERTS + 1);
+			const undated = sim().state.addAlert({ created_at: 'sometime' });
+			sim().state.addAlerts(MAX_REMEMBERED_ALERTS + 1);
 			const first = alertIdsOf(await session.poll());
 			expect(first).toHaveLength(MAX_REMEMBERED_ALERTS + 2);
 			expect(first).toContain(undated.id);
@@ -53,7 +53,7 @@ describe.each(CURSOR_STORAGES)(
 		it('emits nothing twice after an empty answer, then a partial one, then the full list again', async () => {
 			const session = triggerSession(sim(), { cursorStorage });
 			expect(await session.poll()).toBeNull();
-			const alerts = sim().addAlerts(3);
+			const alerts = sim().state.addAlerts(3);
 			expect(alertIdsOf(await session.poll())).toEqual(alerts.map(({ id }) => id));
 
 			nextListingAnswers([]);
@@ -69,8 +69,8 @@ describe.each(CURSOR_STORAGES)(
 				parameters: { options: { markAsRead: true } },
 			});
 			expect(await session.poll()).toBeNull();
-			const odd = ['all', '../x', '', 'z'.repeat(10_000)].map((id) => sim().addAlert({ id }));
-			const good = sim().addAlert();
+			const odd = ['all', '../x', '', 'z'.repeat(10_000)].map((id) => sim().state.addAlert({ id }));
+			const good = sim().state.addAlert();
 
 			const output = jsonOf(await session.poll());
 			expect(output.map(({ id }) => id)).toEqual([...odd, good].map(({ id }) => id));
@@ -90,7 +90,10 @@ describe.each(CURSOR_STORAGES)(
 			const session = triggerSession(sim(), { cursorStorage });
 			expect(await session.poll()).toBeNull();
 			const longId = (middle: string) => `${'a'.repeat(5_000)}${middle}${'a'.repeat(5_000)}`;
-			const alerts = [sim().addAlert({ id: longId('x') }), sim().addAlert({ id: longId('y') })];
+			const alerts = [
+				sim().state.addAlert({ id: longId('x') }),
+				sim().state.addAlert({ id: longId('y') }),
+			];
 			expect(alertIdsOf(await session.poll())).toEqual(alerts.map(({ id }) => id));
 			for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
 			expect(storedStateSize(session)).toBeLessThan(1_000);
@@ -99,7 +102,7 @@ describe.each(CURSOR_STORAGES)(
 		it('keeps polling past a listed record that is not an alert, says so in the log, and wraps every record as json', async () => {
 			const session = triggerSession(sim(), { cursorStorage });
 			expect(await session.poll()).toBeNull();
-			const alert = sim().addAlert();
+			const alert = sim().state.addAlert();
 			const hostile = {
 				...alert,
 				binary: { data: { data: 'x' } },
@@ -119,15 +122,15 @@ describe.each(CURSOR_STORAGES)(
 
 		it('emits once an alert created late with a timestamp older than every alert seen', async () => {
 			const session = triggerSession(sim(), { cursorStorage });
-			sim().addAlerts(2);
+			sim().state.addAlerts(2);
 			expect(await session.poll()).toBeNull();
-			const late = sim().addAlert({ created_at: '2001-01-01T00:00:00Z' });
+			const late = sim().state.addAlert({ created_at: '2001-01-01T00:00:00Z' });
 			expect(alertIdsOf(await session.poll())).toEqual([late.id]);
 			expect(await session.poll()).toBeNull();
 		});
 
 		it('picks up a state stored by the previous version and emits nothing twice', async () => {
-			const alerts = sim().addAlerts(2);
+			const alerts = sim().state.addAlerts(2);
 			const [older, newer] = alerts.map(
 				({ id, created_at }) => [id, Date.parse(created_at)] as const,
 			);
@@ -139,7 +142,7 @@ describe.each(CURSOR_STORAGES)(
 			const parameters = { options: { includeExisting: true } };
 			const session = triggerSession(sim(), { cursorStorage, staticData, parameters });
 			for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
-			const fresh = sim().addAlert();
+			const fresh = sim().state.addAlert();
 			expect(alertIdsOf(await session.poll())).toEqual([fresh.id]);
 		});
 	},

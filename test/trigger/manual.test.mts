@@ -18,7 +18,7 @@ describe.each(CURSOR_STORAGES)(
 			const parameters = { options: { markAsRead: true } };
 			const session = triggerSession(sim(), { cursorStorage, parameters });
 			expect(await session.poll()).toBeNull();
-			const fresh = sim().addAlerts(4);
+			const fresh = sim().state.addAlerts(4);
 			const savedBefore = session.savedStaticData;
 			const liveBefore = session.liveStaticData;
 
@@ -32,11 +32,11 @@ describe.each(CURSOR_STORAGES)(
 		});
 
 		it('shows alerts before the workflow is ever activated, and the activation still takes its baseline', async () => {
-			const existing = sim().addAlerts(2);
+			const existing = sim().state.addAlerts(2);
 			const session = triggerSession(sim(), { cursorStorage });
 			expect(alertIdsOf(await session.poll('manual'))).toEqual(existing.map(({ id }) => id));
 			expect(await session.poll()).toBeNull();
-			const fresh = sim().addAlert();
+			const fresh = sim().state.addAlert();
 			expect(alertIdsOf(await session.poll())).toEqual([fresh.id]);
 		});
 	},
@@ -44,8 +44,8 @@ describe.each(CURSOR_STORAGES)(
 
 describe('LibreBOR Trigger, Fetch Test Event', () => {
 	it('shapes the test event like production: entries, filtered by label', async () => {
-		const alert = sim().addAlert({ labels: ['Nombramientos', 'Revocaciones'] });
-		sim().addAlert({ label: 'Nombramientos' });
+		const alert = sim().state.addAlert({ labels: ['Nombramientos', 'Revocaciones'] });
+		sim().state.addAlert({ label: 'Nombramientos' });
 		const session = triggerSession(sim(), {
 			parameters: { output: 'entry', options: { labels: 'revocaciones' } },
 		});
@@ -67,7 +67,7 @@ describe('LibreBOR Trigger, Fetch Test Event', () => {
 	});
 
 	it('says when no unread alert matches the labels', async () => {
-		sim().addAlerts(2, { label: 'Nombramientos' });
+		sim().state.addAlerts(2, { label: 'Nombramientos' });
 		const session = triggerSession(sim(), { parameters: { options: { labels: 'Disolución' } } });
 		await expect(session.poll('manual')).rejects.toThrow(
 			'None of the 2 unread LibreBOR alerts matches the labels "Disolución"',

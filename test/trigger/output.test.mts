@@ -14,7 +14,7 @@ async function activeTrigger(parameters = {}) {
 describe('LibreBOR Trigger, output', () => {
 	it('outputs one item per alert, exactly as the API returns it', async () => {
 		const session = await activeTrigger();
-		const alert = sim().addAlert({
+		const alert = sim().state.addAlert({
 			labels: ['Nombramientos', 'Revocaciones'],
 			extra: { future_field: { kept: true } },
 		});
@@ -23,7 +23,7 @@ describe('LibreBOR Trigger, output', () => {
 
 	it('outputs one item per bulletin entry, with the alert fields alongside, when Output is Entry', async () => {
 		const session = await activeTrigger({ output: 'entry' });
-		const alert = sim().addAlert({ labels: ['Nombramientos', 'Ceses/Dimisiones'] });
+		const alert = sim().state.addAlert({ labels: ['Nombramientos', 'Ceses/Dimisiones'] });
 		expect(jsonOf(await session.poll())).toEqual(
 			alert.data.map((entry) => ({
 				...entry,
@@ -42,17 +42,17 @@ describe('LibreBOR Trigger, label filter', () => {
 
 	it('emits the alerts with an entry whose label matches, accents and case ignored, unknown labels included', async () => {
 		const session = await activeTrigger({ options: { labels } });
-		sim().addAlert({ label: 'Nombramientos' });
-		const mixed = sim().addAlert({ labels: ['Revocaciones', 'Situación concursal'] });
-		const unseenLabel = sim().addAlert({ label: 'Depósito de Cuentas Especiales' });
-		sim().addAlert({ label: 'Situación' });
+		sim().state.addAlert({ label: 'Nombramientos' });
+		const mixed = sim().state.addAlert({ labels: ['Revocaciones', 'Situación concursal'] });
+		const unseenLabel = sim().state.addAlert({ label: 'Depósito de Cuentas Especiales' });
+		sim().state.addAlert({ label: 'Situación' });
 		expect(alertIdsOf(await session.poll())).toEqual([mixed.id, unseenLabel.id]);
 		expect(await session.poll()).toBeNull();
 	});
 
 	it('emits only the matching entries when Output is Entry', async () => {
 		const session = await activeTrigger({ output: 'entry', options: { labels } });
-		const mixed = sim().addAlert({
+		const mixed = sim().state.addAlert({
 			labels: ['Revocaciones', 'Situación concursal', 'Nombramientos'],
 		});
 		const output = jsonOf(await session.poll());
@@ -65,14 +65,14 @@ describe('LibreBOR Trigger, label filter', () => {
 		const session = await activeTrigger({
 			options: { labels: 'Ceses/Dimisiones', markAsRead: true },
 		});
-		const ignored = sim().addAlert({ label: 'Nombramientos' });
-		const wanted = sim().addAlert({ label: 'ceses/dimisiones' });
+		const ignored = sim().state.addAlert({ label: 'Nombramientos' });
+		const wanted = sim().state.addAlert({ label: 'ceses/dimisiones' });
 		expect(alertIdsOf(await session.poll())).toEqual([wanted.id]);
 		for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
 		expect(markedIds(sim())).toEqual([wanted.id]);
 		expect(
 			sim()
-				.unreadAlerts()
+				.state.unreadAlerts()
 				.map(({ id }) => id),
 		).toEqual([ignored.id]);
 	});
@@ -80,8 +80,8 @@ describe('LibreBOR Trigger, label filter', () => {
 	it('lets every alert through when the filter is empty or only commas and spaces', async () => {
 		const session = await activeTrigger({ options: { labels: ' , ,' } });
 		const alerts = [
-			sim().addAlert({ label: 'Nombramientos' }),
-			sim().addAlert({ label: 'Label Nobody Has Seen' }),
+			sim().state.addAlert({ label: 'Nombramientos' }),
+			sim().state.addAlert({ label: 'Label Nobody Has Seen' }),
 		];
 		expect(alertIdsOf(await session.poll())).toEqual(alerts.map(({ id }) => id));
 	});

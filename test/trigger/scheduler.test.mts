@@ -15,10 +15,10 @@ const sim = useSimulator();
 
 describe("LibreBOR Trigger under n8n's durable scheduler", () => {
 	it('emits an alert that arrived between the activation poll and the first scheduled poll', async () => {
-		sim().addAlert();
+		sim().state.addAlert();
 		const session = triggerSession(sim(), { cursorStorage: 'scheduler' });
 		expect(await session.poll()).toBeNull();
-		const arrived = sim().addAlert();
+		const arrived = sim().state.addAlert();
 		expect(alertIdsOf(await session.poll())).toEqual([arrived.id]);
 		expect(await session.poll()).toBeNull();
 	});
@@ -31,14 +31,14 @@ describe("LibreBOR Trigger under n8n's durable scheduler", () => {
 		expect(await session.poll()).toBeNull();
 		const emitted: string[] = [];
 		for (let burst = 0; burst < 5; burst++) {
-			sim().addAlerts(3);
+			sim().state.addAlerts(3);
 			emitted.push(...alertIdsOf(await session.poll()));
 		}
 		expect(await session.poll()).toBeNull();
 		expect(new Set(emitted).size).toBe(15);
 		expect(emitted).toHaveLength(15);
 		expect(markedIds(sim()).sort()).toEqual([...emitted].sort());
-		expect(sim().unreadAlerts()).toEqual([]);
+		expect(sim().state.unreadAlerts()).toEqual([]);
 	});
 
 	it("marks within half the scheduler's poll budget and leaves the rest for the next poll", async () => {
@@ -49,7 +49,7 @@ describe("LibreBOR Trigger under n8n's durable scheduler", () => {
 			parameters,
 		});
 		expect(await session.poll()).toBeNull();
-		const alerts = sim().addAlerts(6);
+		const alerts = sim().state.addAlerts(6);
 		expect(alertIdsOf(await session.poll())).toEqual(alerts.map(({ id }) => id));
 
 		sim().injectFault({
@@ -68,7 +68,7 @@ describe("LibreBOR Trigger under n8n's durable scheduler", () => {
 
 		for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
 		expect(new Set(markedIds(sim()))).toEqual(new Set(alerts.map(({ id }) => id)));
-		expect(sim().unreadAlerts()).toEqual([]);
+		expect(sim().state.unreadAlerts()).toEqual([]);
 	});
 
 	it("stops waiting out a 429 within the scheduler's poll budget, so n8n does not abandon the poll", async () => {
@@ -79,7 +79,7 @@ describe("LibreBOR Trigger under n8n's durable scheduler", () => {
 			parameters,
 		});
 		expect(await session.poll()).toBeNull();
-		const alert = sim().addAlert();
+		const alert = sim().state.addAlert();
 		sim().injectFault({ method: 'GET', path: ALERTS_PATH, status: 429, retryAfter: 5 });
 		const startedAt = Date.now();
 		await expect(session.poll()).rejects.toThrow(/time budget/);

@@ -9,7 +9,7 @@ describe('LibreBOR Trigger, request timeout', () => {
 		const session = triggerSession(sim(), { parameters: { options: { timeout: 0.3 } } });
 		expect(await session.poll()).toBeNull();
 
-		const alert = sim().addAlert();
+		const alert = sim().state.addAlert();
 		sim().injectFault({ method: 'GET', path: ALERTS_PATH, delayMs: 1500, times: 4 });
 		const started = Date.now();
 		await expect(session.poll()).rejects.toThrow(

@@ -1,8 +1,12 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { LibreBorTrigger } from '../../nodes/LibreBor/LibreBorTrigger.node.ts';
-import { createPollSession, type CursorStorage, type PollSession } from '../harness/index.mts';
-import type { Simulator } from '../simulator/index.mts';
+import {
+	createPollSession,
+	type CursorStorage,
+	type PollSession,
+} from '../../tools/engine/index.mts';
+import type { Simulator } from '../../tools/simulator/index.mts';
 import { credentialsFor } from '../support/libreBor.mts';
 
 export { useSimulator } from '../support/libreBor.mts';

@@ -3,8 +3,8 @@ import { statSync } from 'node:fs';
 import type { INodeParameters } from 'n8n-workflow';
 import { it } from 'vitest';
 
-import { binaryFilePath, runAction } from '../../../test/harness/index.mts';
-import { peakLiveMemoryGrowth } from '../../../test/support/memory.mts';
+import { binaryFilePath, runAction } from '../../../tools/engine/index.mts';
+import { peakLiveMemoryGrowth } from '../../../tools/engine/memory.mts';
 import { DOWNLOAD_BYTES_PER_SECOND, DOWNLOAD_FILE_BYTES } from '../downloadConditions.mts';
 import { BenchSimulator } from '../simulatorControl.mts';
 import { median, timeMs } from '../stats.mts';

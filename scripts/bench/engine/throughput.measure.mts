@@ -2,7 +2,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { it } from 'vitest';
 
 import { DEFAULT_CONCURRENCY } from '../../../nodes/LibreBor/descriptions/requestOptions.ts';
-import { runAction } from '../../../test/harness/index.mts';
+import { runAction } from '../../../tools/engine/index.mts';
 import { companyNifs } from '../nifs.mts';
 import { BenchSimulator } from '../simulatorControl.mts';
 import { inParallel, median, timeMs } from '../stats.mts';

@@ -1,6 +1,6 @@
 import { it } from 'vitest';
 
-import { createPollSession, type PollSession } from '../../../test/harness/index.mts';
+import { createPollSession, type PollSession } from '../../../tools/engine/index.mts';
 import { BenchSimulator } from '../simulatorControl.mts';
 import { median, timeMs } from '../stats.mts';
 import { PlainLibreBorClient } from '../undiciClient.mts';

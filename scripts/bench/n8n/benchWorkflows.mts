@@ -1,4 +1,5 @@
-import { manualTrigger, workflow, type WorkflowNode } from '../../../test/e2e/workflowBuilder.mts';
+import { libreBor as libreBorNode, libreBorCredential } from '../../../tools/n8n/libreBorN8n.mts';
+import { manualTrigger, workflow, type WorkflowNode } from '../../../tools/n8n/workflowBuilder.mts';
 
 export const LIBREBOR_CREDENTIAL = { id: 'bench-librebor', name: 'LibreBOR API (simulator)' };
 export const BASIC_CREDENTIAL = { id: 'bench-basic-auth', name: 'LibreBOR Basic auth (simulator)' };
@@ -13,11 +14,7 @@ export interface SimulatorAccess {
 
 export function benchCredentials(sim: SimulatorAccess): object[] {
 	return [
-		{
-			...LIBREBOR_CREDENTIAL,
-			type: 'libreBorApi',
-			data: { environment: 'custom', baseUrl: sim.baseUrl, ...sim.credentials },
-		},
+		libreBorCredential(sim, LIBREBOR_CREDENTIAL),
 		{
 			...BASIC_CREDENTIAL,
 			type: 'httpBasicAuth',
@@ -34,13 +31,8 @@ const nifItems = (nifs: string[]): WorkflowNode => ({
 	parameters: { jsCode: `return ${JSON.stringify(nifs)}.map((nif) => ({ json: { nif } }));` },
 });
 
-const libreBor = (parameters: WorkflowNode['parameters']): WorkflowNode => ({
-	name: MEASURED_NODE,
-	type: 'n8n-nodes-librebor.libreBor',
-	typeVersion: 1,
-	parameters,
-	credentials: { libreBorApi: LIBREBOR_CREDENTIAL },
-});
+const libreBor = (parameters: WorkflowNode['parameters']): WorkflowNode =>
+	libreBorNode(MEASURED_NODE, parameters, { credential: LIBREBOR_CREDENTIAL });
 
 const httpRequest = (
 	parameters: WorkflowNode['parameters'],

@@ -1,6 +1,6 @@
-import { nodeError, nodeOutputItems } from '../../../test/e2e/executionRun.mts';
-import { importCredentials, importWorkflows } from '../../../test/e2e/n8nCli.mts';
-import type { N8nUserFolder } from '../../../test/e2e/n8nUserFolder.mts';
+import { nodeError, nodeOutputItems } from '../../../tools/n8n/executionRun.mts';
+import { importCredentials, importWorkflows } from '../../../tools/n8n/n8nCli.mts';
+import type { N8nUserFolder } from '../../../tools/n8n/n8nUserFolder.mts';
 import { startDelayProxy } from '../delayProxy.mts';
 import { companyNifs } from '../nifs.mts';
 import type { BenchSimulator } from '../simulatorControl.mts';

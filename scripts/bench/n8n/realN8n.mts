@@ -1,7 +1,7 @@
-import { installCommunityPackage } from '../../../test/e2e/communityPackage.mts';
-import { nodeOutputItems } from '../../../test/e2e/executionRun.mts';
-import { importCredentials, importWorkflows } from '../../../test/e2e/n8nCli.mts';
-import { createN8nUserFolder, type N8nUserFolder } from '../../../test/e2e/n8nUserFolder.mts';
+import { installCommunityPackage } from '../../../tools/n8n/communityPackage.mts';
+import { nodeOutputItems } from '../../../tools/n8n/executionRun.mts';
+import { importCredentials, importWorkflows } from '../../../tools/n8n/n8nCli.mts';
+import { createN8nUserFolder, type N8nUserFolder } from '../../../tools/n8n/n8nUserFolder.mts';
 import { companyNifs } from '../nifs.mts';
 import { BenchSimulator } from '../simulatorControl.mts';
 import { PlainLibreBorClient } from '../undiciClient.mts';

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 
-import { parseRunOutput, type ExecutionRun } from '../../../test/e2e/executionRun.mts';
-import type { N8nUserFolder } from '../../../test/e2e/n8nUserFolder.mts';
-import { signalProcessGroup, spawnN8n } from '../../../test/e2e/n8nProcess.mts';
+import { parseRunOutput, type ExecutionRun } from '../../../tools/n8n/executionRun.mts';
+import type { N8nUserFolder } from '../../../tools/n8n/n8nUserFolder.mts';
+import { signalProcessGroup, spawnN8n } from '../../../tools/n8n/n8nProcess.mts';
 
 export interface TimedExecution {
 	/** From starting `n8n execute` to its exit. */

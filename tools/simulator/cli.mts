@@ -1,5 +1,5 @@
 // Runs a seeded simulator on fixed ports until interrupted: the local sandbox and demo server.
-//   node test/simulator/cli.mts
+//   node tools/simulator/cli.mts
 // Environment: LIBREBOR_SIM_PORT (8443), LIBREBOR_SIM_DOWNLOAD_PORT (8444), LIBREBOR_SIM_HOST (127.0.0.1),
 // LIBREBOR_SIM_USER, LIBREBOR_SIM_PASSWORD, LIBREBOR_SIM_LATENCY_MS, LIBREBOR_SIM_PROCESSING_MS.
 import { startSimulator } from './simulator.mts';
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   Password:   ${simulator.credentials.password}
   Files:      ${simulator.downloadOrigin}
   Control:    ${controlOrigin}/__sim/state (GET), ${controlOrigin}/__sim/alerts (POST)
-Clients must trust test/simulator/tls/ca.pem (NODE_EXTRA_CA_CERTS). Ctrl+C stops it.`);
+Clients must trust tools/simulator/tls/ca.pem (NODE_EXTRA_CA_CERTS). Ctrl+C stops it.`);
 
 	const stop = (signal: string) => {
 		console.log(`\n${signal} received, stopping the simulator`);

@@ -60,7 +60,7 @@ function handle(
 	const route = `${method} ${path.replace(/\/$/, '')}`;
 	switch (route) {
 		case 'POST /__sim/alerts':
-			return jsonAnswer(201, simulator.addAlert(json as AlertSpec));
+			return jsonAnswer(201, simulator.state.addAlert(json as AlertSpec));
 		case 'GET /__sim/state':
 			return jsonAnswer(200, simulator.summary());
 		case 'POST /__sim/reset':
@@ -74,9 +74,11 @@ function handle(
 			simulator.clearFaults();
 			return jsonAnswer(200, { cleared: true });
 		case 'POST /__sim/settings': {
-			const target = simulator as unknown as Record<string, unknown>;
 			for (const name of SETTING_NAMES) {
-				if (name in json) target[name] = json[name] === null ? Infinity : json[name];
+				const target = (
+					name === 'rateLimitPerSecond' ? simulator.traffic : simulator.state
+				) as object;
+				if (name in json) Reflect.set(target, name, json[name] === null ? Infinity : json[name]);
 			}
 			return jsonAnswer(200, simulator.summary());
 		}

@@ -1,7 +1,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
 
-import { n8nScriptsFolder, repoRoot } from './repoPaths.mts';
+import { n8nScriptsFolder, repoRoot } from '../repoPaths.mts';
 
 /** A real n8n installed by scripts/n8n/install.sh, and the Node 24 that runs it. */
 export interface N8nInstallation {

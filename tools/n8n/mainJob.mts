@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import path from 'node:path';
 
 import { findNode24 } from './n8nInstallation.mts';
-import { repoRoot } from './repoPaths.mts';
+import { repoRoot } from '../repoPaths.mts';
 
 /** What `npm start` prints once the editor is ready. */
 const READY = /n8n is ready: (http:\/\/\S+)/;

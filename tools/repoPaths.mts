@@ -19,4 +19,4 @@ export const repoRoot = findRepoRoot();
 export const n8nScriptsFolder = path.join(repoRoot, 'scripts', 'n8n');
 
 /** The CA certificate of the test LibreBOR simulator's TLS server. */
-export const simulatorCaCertificate = path.join(repoRoot, 'test', 'simulator', 'tls', 'ca.pem');
+export const simulatorCaCertificate = path.join(repoRoot, 'tools', 'simulator', 'tls', 'ca.pem');

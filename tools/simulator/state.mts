@@ -49,7 +49,7 @@ export class SimulatorState {
 	readonly companies = new CompanyDirectory();
 	readonly alerts = new AlertStore();
 	private readonly watched = new Map<string, WatchedEntity>();
-	private readonly documents = new Map<string, DocumentRecord>();
+	private readonly documentsById = new Map<string, DocumentRecord>();
 	private readonly documentsByToken = new Map<string, DocumentRecord>();
 	private nextEntityIndex = 0;
 	private readonly downloadOrigin: () => string;
@@ -110,6 +110,11 @@ export class SimulatorState {
 		return alert;
 	}
 
+	addAlerts(count: number, spec?: AlertSpec): Alert[] {
+		return Array.from({ length: count }, () => this.addAlert(spec));
+	}
+
+	/** Unread alerts, newest first. */
 	unreadAlerts(limit = Infinity): Alert[] {
 		return this.alerts.unreadNewestFirst(limit);
 	}
@@ -136,21 +141,21 @@ export class SimulatorState {
 			forcedFinished: false,
 			downloadToken: randomBytes(16).toString('hex'),
 		};
-		this.documents.set(document.id, document);
+		this.documentsById.set(document.id, document);
 		this.documentsByToken.set(document.downloadToken, document);
 		return { ok: true, document };
 	}
 
 	get documentCount(): number {
-		return this.documents.size;
+		return this.documentsById.size;
 	}
 
-	allDocuments(): DocumentRecord[] {
-		return [...this.documents.values()];
+	get documents(): DocumentRecord[] {
+		return [...this.documentsById.values()];
 	}
 
 	getDocument(id: string): DocumentRecord | undefined {
-		return this.documents.get(id);
+		return this.documentsById.get(id);
 	}
 
 	documentByToken(token: string): DocumentRecord | undefined {
@@ -159,13 +164,19 @@ export class SimulatorState {
 
 	/** Finishes a document now, whatever the processing delay. */
 	finishDocument(id: string): boolean {
-		const document = this.documents.get(id);
+		const document = this.documentsById.get(id);
 		if (document) document.forcedFinished = true;
 		return document !== undefined;
 	}
 
 	isFinished(document: DocumentRecord, now = Date.now()): boolean {
 		return document.forcedFinished || now >= document.orderedAtMs + this.documentProcessingMs;
+	}
+
+	/** The document as GET /documents/<id>/ would show it now. */
+	viewDocumentById(id: string): DocumentView | undefined {
+		const document = this.documentsById.get(id);
+		return document && this.viewDocument(document);
 	}
 
 	/** The `document` object of GET /documents/<id>/ at this moment. */

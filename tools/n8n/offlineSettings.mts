@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { n8nScriptsFolder } from './repoPaths.mts';
+import { n8nScriptsFolder } from '../repoPaths.mts';
 
 /** The n8n settings in scripts/n8n/offline.env: no calls home, no telemetry, no needless notices. */
 export function readOfflineSettings(): Record<string, string> {

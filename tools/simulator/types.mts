@@ -182,6 +182,6 @@ export interface SimulatorOptions {
 	rateLimitPerSecond?: number;
 	/** Seeds companies, watch list entries, unread alerts and one finished document. */
 	seed?: boolean;
-	/** Directory with server.pem and server-key.pem (default: test/simulator/tls of the project). */
+	/** Directory with server.pem and server-key.pem (default: tools/simulator/tls of the project). */
 	tlsDir?: string;
 }

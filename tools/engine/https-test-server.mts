@@ -13,7 +13,7 @@ export interface SeenRequest {
 }
 
 export interface HttpsTestServer {
-	/** `https://127.0.0.1:<port>`, trusted through NODE_EXTRA_CA_CERTS=test/simulator/tls/ca.pem. */
+	/** `https://127.0.0.1:<port>`, trusted through NODE_EXTRA_CA_CERTS=tools/simulator/tls/ca.pem. */
 	origin: string;
 	requests: SeenRequest[];
 	close: () => Promise<void>;

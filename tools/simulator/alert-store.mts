@@ -59,6 +59,10 @@ export class AlertStore {
 		return this.byId.has(id);
 	}
 
+	isUnread(id: string): boolean {
+		return this.byId.get(id)?.read === false;
+	}
+
 	/** Marks one alert read; false when the id is unknown. */
 	markRead(id: string): boolean {
 		const stored = this.byId.get(id);

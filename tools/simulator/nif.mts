@@ -1,17 +1,13 @@
-// Spanish tax identifiers: the tolerant validation rules of the field notes, and the CIF
-// check character, used to make valid identifiers for generated companies.
+// Spanish tax identifiers as the server checks them: the tolerant rules of the field notes, on the
+// NIF as sent (the node cleans up what users type), and the CIF check character, used to make valid
+// identifiers for generated companies. Kept apart from the node's rules on purpose, and checked
+// against them in test/simulator/simulator.test.mts.
 
 const DNI_LETTERS = 'TRWAGMYFPDXBNJZSQVHLCKE';
 const CIF_LETTERS = 'JABCDEFGHI';
 const CIF_FIRST = 'ABCDEFGHJNPQRSUVW';
 const CIF_LETTER_ONLY = 'PQRSNW';
 const CIF_DIGIT_ONLY = 'ABEH';
-
-export function normalizeNif(raw: string): string {
-	let nif = raw.toUpperCase().replace(/[\s-]/g, '');
-	if (nif.startsWith('ES') && nif.length === 11) nif = nif.slice(2);
-	return nif;
-}
 
 /** The control digit (0-9) of a CIF from its seven digits. */
 export function cifControlDigit(digits: string): number {

@@ -24,7 +24,7 @@ function field(output: string, label: string): string {
 export async function startSimulatorProcess(
 	env: Record<string, string> = {},
 ): Promise<SimulatorProcess> {
-	const child: ChildProcess = spawn(process.execPath, ['test/simulator/cli.mts'], {
+	const child: ChildProcess = spawn(process.execPath, ['tools/simulator/cli.mts'], {
 		env: {
 			...process.env,
 			LIBREBOR_SIM_PORT: '0',

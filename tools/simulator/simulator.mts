@@ -16,17 +16,12 @@ import { seedState } from './seed.mts';
 import { SimulatorState } from './state.mts';
 import { loadTls, type TlsMaterial } from './tls.mts';
 import type {
-	Alert,
-	AlertSpec,
-	DocumentRecord,
-	DocumentView,
 	Fault,
 	FaultHandle,
 	LoggedRequest,
 	Origin,
 	RequestMatcher,
 	SimulatorOptions,
-	WatchedEntity,
 } from './types.mts';
 
 export const DEFAULT_USERNAME = 'api-user';
@@ -47,7 +42,7 @@ export class Simulator {
 	traffic = new Traffic();
 	private readonly apiServer: Server;
 	private readonly downloadServer: Server;
-	private state: SimulatorState;
+	private current: SimulatorState;
 	private handleApi: (request: LoggedRequest) => Answer;
 	private handleDownload: (request: LoggedRequest) => Answer;
 
@@ -57,9 +52,9 @@ export class Simulator {
 			username: options.username ?? DEFAULT_USERNAME,
 			password: options.password ?? DEFAULT_PASSWORD,
 		};
-		this.state = this.freshState();
-		this.handleApi = createApiHandler(this.state, this.credentials);
-		this.handleDownload = createDownloadHandler(this.state);
+		this.current = this.freshState();
+		this.handleApi = createApiHandler(this.current, this.credentials);
+		this.handleDownload = createDownloadHandler(this.current);
 		if (options.rateLimitPerSecond) this.traffic.rateLimitPerSecond = options.rateLimitPerSecond;
 
 		const apiContext = this.pipelineContext('api', (request) => this.handleApi(request));
@@ -90,9 +85,9 @@ export class Simulator {
 
 	/** Back to the state it started with: account, settings, log, faults and hooks. */
 	reset(): void {
-		this.state = this.freshState();
-		this.handleApi = createApiHandler(this.state, this.credentials);
-		this.handleDownload = createDownloadHandler(this.state);
+		this.current = this.freshState();
+		this.handleApi = createApiHandler(this.current, this.credentials);
+		this.handleDownload = createDownloadHandler(this.current);
 		this.log.clear();
 		this.faults.clear();
 		this.hooks.clear();
@@ -101,12 +96,9 @@ export class Simulator {
 			this.traffic.rateLimitPerSecond = this.options.rateLimitPerSecond;
 	}
 
-	/** N requests a second to the API, beyond which it answers 429 with Retry-After (Infinity: no limit). */
-	get rateLimitPerSecond(): number {
-		return this.traffic.rateLimitPerSecond;
-	}
-	set rateLimitPerSecond(value: number) {
-		this.traffic.rateLimitPerSecond = value;
+	/** The simulated account and its settings (each also an option of startSimulator); replaced by reset(). */
+	get state(): SimulatorState {
+		return this.current;
 	}
 
 	// Request log
@@ -139,59 +131,6 @@ export class Simulator {
 		return this.hooks.add(matcher, callback, times);
 	}
 
-	// Watch list
-
-	get watchlist(): WatchedEntity[] {
-		return this.state.watchlist;
-	}
-
-	follow(nif: string): WatchedEntity {
-		return this.state.follow(nif);
-	}
-
-	unfollow(nif: string): boolean {
-		return this.state.unfollow(nif);
-	}
-
-	// Alerts
-
-	addAlert(spec?: AlertSpec): Alert {
-		return this.state.addAlert(spec);
-	}
-
-	addAlerts(count: number, spec?: AlertSpec): Alert[] {
-		return Array.from({ length: count }, () => this.state.addAlert(spec));
-	}
-
-	/** Unread alerts, newest first. */
-	unreadAlerts(): Alert[] {
-		return this.state.unreadAlerts();
-	}
-
-	markAlertRead(id: string): boolean {
-		return this.state.alerts.markRead(id);
-	}
-
-	// Documents
-
-	get documents(): DocumentRecord[] {
-		return this.state.allDocuments();
-	}
-
-	/** The document as GET /documents/<id>/ would show it now. */
-	viewDocument(id: string): DocumentView | undefined {
-		const document = this.state.getDocument(id);
-		return document && this.state.viewDocument(document);
-	}
-
-	finishDocument(id: string): boolean {
-		return this.state.finishDocument(id);
-	}
-
-	get ordersReceived(): number {
-		return this.state.ordersReceived;
-	}
-
 	summary(): Record<string, unknown> {
 		return {
 			baseUrl: this.baseUrl,
@@ -205,92 +144,6 @@ export class Simulator {
 			requests: this.log.entries.length,
 			traffic: this.traffic.summary(),
 		};
-	}
-
-	// Settings (each also an option of startSimulator)
-
-	get balance(): number {
-		return this.state.balance;
-	}
-	set balance(value: number) {
-		this.state.balance = value;
-	}
-
-	get orderPrice(): number {
-		return this.state.orderPrice;
-	}
-	set orderPrice(value: number) {
-		this.state.orderPrice = value;
-	}
-
-	get latencyMs(): number {
-		return this.state.latencyMs;
-	}
-	set latencyMs(value: number) {
-		this.state.latencyMs = value;
-	}
-
-	get alertListCap(): number {
-		return this.state.alertListCap;
-	}
-	set alertListCap(value: number) {
-		this.state.alertListCap = value;
-	}
-
-	get documentProcessingMs(): number {
-		return this.state.documentProcessingMs;
-	}
-	set documentProcessingMs(value: number) {
-		this.state.documentProcessingMs = value;
-	}
-
-	get downloadBytesPerSecond(): number {
-		return this.state.downloadBytesPerSecond;
-	}
-	set downloadBytesPerSecond(value: number) {
-		this.state.downloadBytesPerSecond = value;
-	}
-
-	get downloadChunked(): boolean {
-		return this.state.downloadChunked;
-	}
-	set downloadChunked(value: boolean) {
-		this.state.downloadChunked = value;
-	}
-
-	get documentSizeBytes(): number {
-		return this.state.documentSizeBytes;
-	}
-	set documentSizeBytes(value: number) {
-		this.state.documentSizeBytes = value;
-	}
-
-	get finishedStatus(): string {
-		return this.state.finishedStatus;
-	}
-	set finishedStatus(value: string) {
-		this.state.finishedStatus = value;
-	}
-
-	get downloadLinkOverride(): ((document: DocumentView) => string | null) | undefined {
-		return this.state.downloadLinkOverride;
-	}
-	set downloadLinkOverride(value: ((document: DocumentView) => string | null) | undefined) {
-		this.state.downloadLinkOverride = value;
-	}
-
-	get disablePrimaryDocumentPaths(): boolean {
-		return this.state.disablePrimaryDocumentPaths;
-	}
-	set disablePrimaryDocumentPaths(value: boolean) {
-		this.state.disablePrimaryDocumentPaths = value;
-	}
-
-	get routeNotFoundStyle(): 'html' | 'json' {
-		return this.state.routeNotFoundStyle;
-	}
-	set routeNotFoundStyle(value: 'html' | 'json') {
-		this.state.routeNotFoundStyle = value;
 	}
 
 	private freshState(): SimulatorState {

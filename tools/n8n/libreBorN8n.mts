@@ -1,11 +1,7 @@
+import type { INodeParameters } from 'n8n-workflow';
+
 import type { Simulator } from '../simulator/index.mts';
-import { installCommunityPackage } from './communityPackage.mts';
-import { packedLibreBorPackage } from './libreBorPackage.mts';
-import {
-	createN8nUserFolder,
-	type N8nUserFolder,
-	type N8nUserFolderOptions,
-} from './n8nUserFolder.mts';
+import type { WorkflowNode } from './workflowBuilder.mts';
 
 export const libreBorPackageName = 'n8n-nodes-librebor';
 export const libreBorNodeType = `${libreBorPackageName}.libreBor`;
@@ -14,21 +10,9 @@ export const libreBorTriggerNodeType = `${libreBorPackageName}.libreBorTrigger`;
 /** The credential id and name the workflows in examples/ refer to. */
 export const libreBorCredentialRef = { id: 'librebor-credential', name: 'LibreBOR API' };
 
-/** A fresh n8n user folder with this package installed from its tarball, as n8n installs community packages. */
-export async function createN8nWithLibreBor(
-	options: N8nUserFolderOptions = {},
-): Promise<N8nUserFolder> {
-	const [{ tarball }, folder] = await Promise.all([
-		packedLibreBorPackage(),
-		createN8nUserFolder(options),
-	]);
-	await installCommunityPackage(folder, tarball);
-	return folder;
-}
-
 /** A LibreBOR API credential for `n8n import:credentials`, pointing at a simulator. */
 export function libreBorCredential(
-	sim: Simulator,
+	sim: Pick<Simulator, 'baseUrl' | 'credentials'>,
 	ref: { id: string; name: string } = libreBorCredentialRef,
 ): object {
 	return {
@@ -47,4 +31,38 @@ export function libreBorCredential(
 export function passwordForms(sim: Simulator): string[] {
 	const { username, password } = sim.credentials;
 	return [password, Buffer.from(`${username}:${password}`).toString('base64')];
+}
+
+type Credential = { id: string; name: string };
+
+/** A LibreBOR action node using the test credential. */
+export function libreBor(
+	name: string,
+	parameters: INodeParameters,
+	settings: Pick<WorkflowNode, 'executeOnce' | 'onError'> & { credential?: Credential } = {},
+): WorkflowNode {
+	const { credential = libreBorCredentialRef, ...nodeSettings } = settings;
+	return {
+		name,
+		type: libreBorNodeType,
+		typeVersion: 1,
+		parameters,
+		credentials: { libreBorApi: credential },
+		...nodeSettings,
+	};
+}
+
+/** A LibreBOR Trigger polling every minute (the shortest interval n8n allows). */
+export function libreBorTrigger(
+	name: string,
+	parameters: INodeParameters,
+	credential = libreBorCredentialRef,
+): WorkflowNode {
+	return {
+		name,
+		type: libreBorTriggerNodeType,
+		typeVersion: 1,
+		parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, ...parameters },
+		credentials: { libreBorApi: credential },
+	};
 }

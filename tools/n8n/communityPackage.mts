@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 
 import { findNode24 } from './n8nInstallation.mts';
 import type { N8nUserFolder } from './n8nUserFolder.mts';
-import { n8nScriptsFolder } from './repoPaths.mts';
+import { n8nScriptsFolder } from '../repoPaths.mts';
 
 const execFileAsync = promisify(execFile);
 

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
-const RELATIVE_TLS_DIR = join('test', 'simulator', 'tls');
+const RELATIVE_TLS_DIR = join('tools', 'simulator', 'tls');
 
 export interface TlsMaterial {
 	cert: Buffer;

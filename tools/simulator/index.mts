@@ -1,7 +1,7 @@
 // Public entry point of the LibreBOR API simulator.
 export { DEFAULT_PASSWORD, DEFAULT_USERNAME, Simulator, startSimulator } from './simulator.mts';
 export { SEED_COMPANIES } from './companies.mts';
-export { isValidNif, makeCif, normalizeNif } from './nif.mts';
+export { isValidNif, makeCif } from './nif.mts';
 export type { Credentials } from './api-routes.mts';
 export type { RequestHook } from './request-hooks.mts';
 export type {

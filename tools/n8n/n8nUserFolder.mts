@@ -5,7 +5,7 @@ import path from 'node:path';
 
 import { ensureN8nInstalled, type N8nInstallation } from './n8nInstallation.mts';
 import { readOfflineSettings } from './offlineSettings.mts';
-import { simulatorCaCertificate } from './repoPaths.mts';
+import { simulatorCaCertificate } from '../repoPaths.mts';
 
 /** A private n8n data folder (N8N_USER_FOLDER) with the settings every n8n process on it uses. */
 export interface N8nUserFolder {

@@ -60,7 +60,16 @@ function mergeInto(target: WorkflowOrders, source: WorkflowOrders, account: stri
 		if (!isRemembered(known) || known.orderedAt < order.orderedAt)
 			target.orders[key] = { ...order };
 	}
-	target.placedAt = [...new Set([...target.placedAt, ...source.placedAt])]
+	// A time known to both counts as often as the one that holds it more often: two orders
+	// placed in the same millisecond are two orders.
+	const unmatched = new Map<number, number>();
+	for (const at of target.placedAt) unmatched.set(at, (unmatched.get(at) ?? 0) + 1);
+	const added = source.placedAt.filter((at) => {
+		const left = unmatched.get(at) ?? 0;
+		unmatched.set(at, left - 1);
+		return left <= 0;
+	});
+	target.placedAt = [...target.placedAt, ...added]
 		.filter((at) => typeof at === 'number')
 		.sort((a, b) => a - b);
 }

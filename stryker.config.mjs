@@ -16,11 +16,11 @@ export default {
 	// request path. The order-intent records (helpers/orderIntents.ts) wait on real pauses that make
 	// most of their mutants time out; they are covered by the order tests all the same.
 	mutate: [
-		'nodes/LibreBor/actions/document/order.operation.ts:110-169',
-		'nodes/LibreBor/actions/document/orderCap.ts',
-		'nodes/LibreBor/actions/document/placeOrderOnce.ts',
-		'nodes/LibreBor/helpers/orderLedger.ts',
-		'nodes/LibreBor/helpers/workflowOrderMemory.ts',
+		'nodes/LibreBor/actions/document/order/order.operation.ts:110-169',
+		'nodes/LibreBor/actions/document/order/orderCap.ts',
+		'nodes/LibreBor/actions/document/order/placeOrderOnce.ts',
+		'nodes/LibreBor/actions/document/order/orderStores.ts',
+		'nodes/LibreBor/actions/document/order/workflowOrderMemory.ts',
 		'nodes/LibreBor/trigger/activationMemory.ts',
 		'nodes/LibreBor/trigger/knownAlerts.ts',
 		'nodes/LibreBor/trigger/markAlertRead.ts',

@@ -1,8 +1,8 @@
 import { NodeApiError, NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 
-import type { OrderOutcome } from '../../helpers/orderLedger';
-import type { OrderIntents } from '../../helpers/orderIntents';
-import type { OrderClaim, OrderMemory } from '../../helpers/workflowOrderMemory';
+import type { OrderOutcome } from './orderStores';
+import type { OrderIntents } from './orderIntents';
+import type { OrderClaim, OrderMemory } from './workflowOrderMemory';
 import type { OrderInput } from './orderCap';
 import { placeOrder } from './placeOrder';
 

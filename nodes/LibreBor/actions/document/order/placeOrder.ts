@@ -1,14 +1,14 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
-import { orderAnnualAccounts } from '../../api/documents';
-import type { OrderOutcome } from '../../helpers/orderLedger';
+import { orderAnnualAccounts } from '../../../api/documents';
+import type { OrderOutcome } from './orderStores';
 import {
 	accountsFileName,
 	downloadFinishedDocument,
 	requireDownloadLink,
 	waitUntilFinished,
-} from './documentFlow';
-import { readMaxDownloadBytes, readWaitSettings } from './documentOptions';
+} from '../documentFlow';
+import { readMaxDownloadBytes, readWaitSettings } from '../documentOptions';
 import type { OrderInput } from './orderCap';
 
 /**

@@ -6,24 +6,24 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { pairWith, runForEachItem } from '../../helpers/itemRunner';
-import { orderKey, orderLedger } from '../../helpers/orderLedger';
-import { orderIntents } from '../../helpers/orderIntents';
-import { byVersion } from '../versionedFields';
+import { pairWith, runForEachItem } from '../../../helpers/itemRunner';
+import { orderKey, orderLedger } from './orderStores';
+import { orderIntents } from './orderIntents';
+import { byVersion } from '../../versionedFields';
 import {
 	companyFields,
 	optionsCollection,
 	readRequestOptions,
 	timeoutOption,
-} from '../commonOptions';
+} from '../../commonOptions';
 import {
 	binaryPropertyOption,
 	maxDownloadSizeOption,
 	maxWaitOption,
 	pollIntervalOption,
-} from './documentOptions';
-import { CREDENTIAL_TYPE } from '../../transport/request';
-import { orderMemory, type RememberedOrder } from '../../helpers/workflowOrderMemory';
+} from '../documentOptions';
+import { CREDENTIAL_TYPE } from '../../../transport/request';
+import { orderMemory, type RememberedOrder } from './workflowOrderMemory';
 import {
 	DEFAULT_MAX_ORDERS,
 	DEFAULT_MAX_ORDERS_PER_HOUR,

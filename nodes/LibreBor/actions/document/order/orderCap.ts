@@ -1,11 +1,11 @@
 import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 
-import { orderKey, type orderLedger } from '../../helpers/orderLedger';
-import { readNif } from '../../helpers/identifierParameters';
-import { readNumericOption } from '../../helpers/numericOption';
-import { validateYear } from '../../helpers/validation';
+import { orderKey, type orderLedger } from './orderStores';
+import { readNif } from '../../../helpers/identifierParameters';
+import { readNumericOption } from '../../../helpers/numericOption';
+import { validateYear } from '../../../helpers/validation';
 import { readCompletionSettings } from './placeOrder';
-import type { OrderMemory } from '../../helpers/workflowOrderMemory';
+import type { OrderMemory } from './workflowOrderMemory';
 
 export const DEFAULT_MAX_ORDERS = 10;
 /** An AI agent decides by itself how often to call a tool: it gets a much smaller budget. */

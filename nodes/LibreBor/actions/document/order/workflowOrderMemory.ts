@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { resolveBaseUrl } from '../transport/baseUrl';
+import { resolveBaseUrl } from '../../../transport/baseUrl';
 
 const HOUR_MS = 60 * 60 * 1000;
 const MAX_REMEMBERED = 5000;

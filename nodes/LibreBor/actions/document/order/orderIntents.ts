@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { waitUnlessCancelled } from './cancellation';
+import { waitUnlessCancelled } from '../../../helpers/cancellation';
 
 const MAX_INTENTS = 5000;
 const STORE_OPTIONS = { mode: 'entries', maxEntries: MAX_INTENTS } as const;

@@ -1,14 +1,94 @@
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE } from '../../../transport/request';
+import { orderIntents, type SendVerdict } from './orderIntents';
+import { orderMemory, type MemoryClaim, type RememberedOrder } from './workflowOrderMemory';
 
 export interface OrderOutcome {
 	json: IDataObject;
 	binary?: INodeExecutionData['binary'];
 }
 
-interface Ledger {
+/** What one order may do, as the three stores say. */
+export type OrderClaim =
+	/** Ordered earlier in this execution: that order's outcome, failure included, is this one's. */
+	| { kind: 'repeat'; outcome: Promise<OrderOutcome> }
+	/** Placed by this workflow within the Order Memory window: reuse it. */
+	| { kind: 'reuse'; order: RememberedOrder }
+	/** New: this attempt alone may place it, once its record in the shared store says `send`. */
+	| (Extract<MemoryClaim, { kind: 'send' }> & {
+			recordBeforeSending: (itemIndex: number) => Promise<SendVerdict>;
+			/** Drops the shared record of an order LibreBOR refused, so that a later run may place it. */
+			forget: () => Promise<void>;
+	  });
+
+export interface OrderStores {
 	/** Orders sent to LibreBOR in this workflow execution, by every run of the node. */
+	readonly sentThisExecution: number;
+	/** Whether neither this execution nor the order memory knows this order. */
+	isNew(key: string): boolean;
+	/** Orders this workflow placed in the last hour, as far as this process and n8n's stores know. */
+	placedInLastHour(): number;
+	claim(key: string): Promise<OrderClaim>;
+	/** Keeps an order's outcome for the items after it in this execution. */
+	keep(claim: OrderClaim, key: string, outcome: Promise<OrderOutcome>): void;
+}
+
+/**
+ * The one front for the three stores of orders, from the shortest-lived to the longest:
+ * - this execution's ledger (below): every NIF and year ordered so far, and how many were sent;
+ * - the workflow's order memory (workflowOrderMemory.ts): orders placed within the window;
+ * - the shared intent records (orderIntents.ts): orders being sent right now, on any worker.
+ */
+export async function openOrderStores(
+	context: IExecuteFunctions,
+	windowMs: number,
+): Promise<OrderStores> {
+	const ledger = executionLedger(context.getExecutionId());
+	const memory = await orderMemory(context, windowMs, CREDENTIAL_TYPE);
+	const intents = orderIntents(context, memory.account, windowMs);
+	return {
+		get sentThisExecution() {
+			return ledger.sent;
+		},
+		isNew: (key) => !ledger.outcomes.has(key) && !memory.find(key),
+		placedInLastHour: () => memory.placedInLastHour(),
+		async claim(key) {
+			const earlier = ledger.outcomes.get(key);
+			if (earlier) return { kind: 'repeat', outcome: earlier };
+			for (;;) {
+				const claim = memory.claim(key);
+				switch (claim.kind) {
+					case 'wait':
+						await claim.until;
+						continue;
+					case 'reuse':
+						return claim;
+					case 'send':
+						return {
+							...claim,
+							// A known order (older than the window, or it would be reused) explains its own record.
+							recordBeforeSending: async (itemIndex) =>
+								await intents.recordBeforeSending(key, memory.lastOrderedAt(key), itemIndex),
+							forget: async () => await intents.forget(key),
+						};
+				}
+			}
+		},
+		keep(claim, key, outcome) {
+			if (claim.kind === 'repeat') return;
+			if (claim.kind === 'send') ledger.sent++;
+			ledger.outcomes.set(key, outcome);
+		},
+	};
+}
+
+export function orderKey(nif: string, year: number): string {
+	return `${nif}/${year}`;
+}
+
+interface Ledger {
 	sent: number;
-	/** The outcome of each NIF and year ordered in this execution. */
 	outcomes: Map<string, Promise<OrderOutcome>>;
 	touchedAt: number;
 }
@@ -29,7 +109,7 @@ function forget(now: number) {
  * run, so that a loop that runs the node again and again shares one order cap and never
  * orders the same document twice.
  */
-export function orderLedger(executionId: string | undefined): Ledger {
+function executionLedger(executionId: string | undefined): Ledger {
 	const now = Date.now();
 	if (executionId === undefined) return { sent: 0, outcomes: new Map(), touchedAt: now };
 	forget(now);
@@ -39,8 +119,4 @@ export function orderLedger(executionId: string | undefined): Ledger {
 	ledger.touchedAt = now;
 	ledgers.set(executionId, ledger);
 	return ledger;
-}
-
-export function orderKey(nif: string, year: number): string {
-	return `${nif}/${year}`;
 }

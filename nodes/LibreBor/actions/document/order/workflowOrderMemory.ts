@@ -85,10 +85,12 @@ function prune(memory: WorkflowOrders, now: number, keepMs: number) {
 	memory.placedAt = memory.placedAt.filter((at) => now - at < HOUR_MS).slice(-MAX_REMEMBERED);
 }
 
-export type OrderClaim =
-	| { remembered: RememberedOrder }
-	| { waitFor: Promise<RememberedOrder | undefined> }
+export type MemoryClaim =
+	| { kind: 'reuse'; order: RememberedOrder }
+	| { kind: 'wait'; until: Promise<RememberedOrder | undefined> }
 	| {
+			kind: 'send';
+			/** Records the outcome as soon as LibreBOR answers (undefined: no order placed). */
 			settle: (documentId: string | undefined) => void;
 			/** Gives up the right to place it without placing it: waiters claim again. */
 			abandon: () => void;
@@ -103,10 +105,9 @@ export interface OrderMemory {
 	lastOrderedAt(key: string): number | undefined;
 	/**
 	 * In one step: the order to reuse, or the order another execution in this process is
-	 * placing now (wait for it, then claim again), or the right to place it (call `settle`
-	 * with its outcome as soon as LibreBOR answers).
+	 * placing now (wait for it, then claim again), or the right to place it.
 	 */
-	claim(key: string): OrderClaim;
+	claim(key: string): MemoryClaim;
 	/** Orders this workflow placed in the last hour, as far as this process and n8n's stores know. */
 	placedInLastHour(): number;
 }
@@ -189,12 +190,13 @@ export async function orderMemory(
 		},
 		claim(key) {
 			const placingNow = pending.get(pendingKey(key));
-			if (placingNow) return { waitFor: placingNow };
-			const remembered = find(key);
-			if (remembered) return { remembered };
+			if (placingNow) return { kind: 'wait', until: placingNow };
+			const order = find(key);
+			if (order) return { kind: 'reuse', order };
 			let announce: (order: RememberedOrder | undefined) => void = () => {};
 			pending.set(pendingKey(key), new Promise((resolve) => (announce = resolve)));
 			return {
+				kind: 'send',
 				settle: (documentId) => {
 					pending.delete(pendingKey(key));
 					announce(record(key, documentId));

@@ -197,6 +197,7 @@ async function outcomeOf(
 			return await placeOrderOnce.call(this, input, itemIndex, timeoutMs, claim);
 	}
 }
+
 /** An item repeating an order that failed earlier in this execution fails too, as itself. */
 function notSentAgain(
 	context: IExecuteFunctions,

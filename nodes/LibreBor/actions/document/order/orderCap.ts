@@ -43,25 +43,24 @@ export function enforceOrderCap(
 			.map((input) => orderKey(input.nif, input.year))
 			.filter((key) => stores.isNew(key)),
 	);
-	if (stores.sentThisExecution + newKeys.size > maxOrders) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`This execution would place ${stores.sentThisExecution + newKeys.size} document orders, more than the limit of ${maxOrders}`,
-			{
-				description:
-					'No order was sent by this run of the node. If that many orders are intended, raise "Max Orders per Execution" in the node options; otherwise check the input for a loop or duplicated rows.',
-			},
+	const refuse = (message: string, option: string, otherwise: string) =>
+		new NodeOperationError(context.getNode(), message, {
+			description: `No order was sent by this run of the node. If that many orders are intended, raise "${option}" in the node options; otherwise check ${otherwise}.`,
+		});
+	const orders = stores.sentThisExecution + newKeys.size;
+	if (orders > maxOrders) {
+		throw refuse(
+			`This execution would place ${orders} document orders, more than the limit of ${maxOrders}`,
+			'Max Orders per Execution',
+			'the input for a loop or duplicated rows',
 		);
 	}
 	const lastHour = stores.placedInLastHour();
 	if (newKeys.size > 0 && lastHour + newKeys.size > maxPerHour) {
-		throw new NodeOperationError(
-			context.getNode(),
+		throw refuse(
 			`This workflow has placed ${lastHour} document orders in the last hour; ${newKeys.size} more would pass the limit of ${maxPerHour} per hour`,
-			{
-				description:
-					'No order was sent by this run of the node. If that many orders are intended, raise "Max Orders per Hour" in the node options; otherwise check what runs this workflow so often (a trigger, a loop, a sub-workflow per item).',
-			},
+			'Max Orders per Hour',
+			'what runs this workflow so often (a trigger, a loop, a sub-workflow per item)',
 		);
 	}
 }

@@ -22,17 +22,7 @@ export type OrderClaim =
 			forget: () => Promise<void>;
 	  });
 
-export interface OrderStores {
-	/** Orders sent to LibreBOR in this workflow execution, by every run of the node. */
-	readonly sentThisExecution: number;
-	/** Whether neither this execution nor the order memory knows this order. */
-	isNew(key: string): boolean;
-	/** Orders this workflow placed in the last hour, as far as this process and n8n's stores know. */
-	placedInLastHour(): number;
-	claim(key: string): Promise<OrderClaim>;
-	/** Keeps an order's outcome for the items after it in this execution. */
-	keep(claim: OrderClaim, key: string, outcome: Promise<OrderOutcome>): void;
-}
+export type OrderStores = Awaited<ReturnType<typeof openOrderStores>>;
 
 /**
  * The one front for the three stores of orders, from the shortest-lived to the longest:
@@ -40,20 +30,19 @@ export interface OrderStores {
  * - the workflow's order memory (workflowOrderMemory.ts): orders placed within the window;
  * - the shared intent records (orderIntents.ts): orders being sent right now, on any worker.
  */
-export async function openOrderStores(
-	context: IExecuteFunctions,
-	windowMs: number,
-): Promise<OrderStores> {
+export async function openOrderStores(context: IExecuteFunctions, windowMs: number) {
 	const ledger = executionLedger(context.getExecutionId());
 	const memory = await orderMemory(context, windowMs, CREDENTIAL_TYPE);
 	const intents = orderIntents(context, memory.account, windowMs);
 	return {
+		/** Orders sent to LibreBOR in this workflow execution, by every run of the node. */
 		get sentThisExecution() {
 			return ledger.sent;
 		},
-		isNew: (key) => !ledger.outcomes.has(key) && !memory.find(key),
+		/** Whether neither this execution nor the order memory knows this order. */
+		isNew: (key: string) => !ledger.outcomes.has(key) && !memory.find(key),
 		placedInLastHour: () => memory.placedInLastHour(),
-		async claim(key) {
+		async claim(key: string): Promise<OrderClaim> {
 			const earlier = ledger.outcomes.get(key);
 			if (earlier) return { kind: 'repeat', outcome: earlier };
 			for (;;) {
@@ -75,7 +64,8 @@ export async function openOrderStores(
 				}
 			}
 		},
-		keep(claim, key, outcome) {
+		/** Keeps an order's outcome for the items after it in this execution. */
+		keep(claim: OrderClaim, key: string, outcome: Promise<OrderOutcome>) {
 			if (claim.kind === 'repeat') return;
 			if (claim.kind === 'send') ledger.sent++;
 			ledger.outcomes.set(key, outcome);
@@ -97,13 +87,6 @@ const LEDGER_LIFETIME_MS = 24 * 60 * 60 * 1000;
 const MAX_LEDGERS = 1000;
 const ledgers = new Map<string, Ledger>();
 
-function forget(now: number) {
-	for (const [executionId, ledger] of ledgers) {
-		if (ledgers.size <= MAX_LEDGERS && now - ledger.touchedAt < LEDGER_LIFETIME_MS) break;
-		ledgers.delete(executionId);
-	}
-}
-
 /**
  * What this workflow execution has ordered so far. It is kept per execution, not per node
  * run, so that a loop that runs the node again and again shares one order cap and never
@@ -111,12 +94,19 @@ function forget(now: number) {
  */
 function executionLedger(executionId: string | undefined): Ledger {
 	const now = Date.now();
-	if (executionId === undefined) return { sent: 0, outcomes: new Map(), touchedAt: now };
-	forget(now);
-	let ledger = ledgers.get(executionId);
-	if (ledger) ledgers.delete(executionId);
-	ledger ??= { sent: 0, outcomes: new Map(), touchedAt: now };
+	const ledger = (executionId !== undefined && ledgers.get(executionId)) || {
+		sent: 0,
+		outcomes: new Map(),
+		touchedAt: now,
+	};
+	if (executionId === undefined) return ledger;
 	ledger.touchedAt = now;
+	ledgers.delete(executionId);
 	ledgers.set(executionId, ledger);
+	// The least recently used first: forget those past their lifetime or beyond the bound.
+	for (const [id, old] of ledgers) {
+		if (ledgers.size <= MAX_LEDGERS && now - old.touchedAt < LEDGER_LIFETIME_MS) break;
+		ledgers.delete(id);
+	}
 	return ledger;
 }

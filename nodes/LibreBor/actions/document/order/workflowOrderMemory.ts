@@ -96,22 +96,6 @@ export type MemoryClaim =
 			abandon: () => void;
 	  };
 
-export interface OrderMemory {
-	/** The API account (base URL and user) the orders are placed with. */
-	readonly account: string;
-	/** The order of this NIF and year to reuse, if any. */
-	find(key: string): RememberedOrder | undefined;
-	/** When the newest known order of this NIF and year was placed, also one older than the window. */
-	lastOrderedAt(key: string): number | undefined;
-	/**
-	 * In one step: the order to reuse, or the order another execution in this process is
-	 * placing now (wait for it, then claim again), or the right to place it.
-	 */
-	claim(key: string): MemoryClaim;
-	/** Orders this workflow placed in the last hour, as far as this process and n8n's stores know. */
-	placedInLastHour(): number;
-}
-
 /**
  * The orders of this workflow with one API account, kept in three places at once:
  * - this process's memory (immediate; lost on a restart);
@@ -127,7 +111,7 @@ export async function orderMemory(
 	context: IExecuteFunctions,
 	windowMs: number,
 	credentialType: string,
-): Promise<OrderMemory> {
+) {
 	const now = Date.now();
 	const credentials = await context.getCredentials(credentialType, 0);
 	const resolved = resolveBaseUrl(credentials);
@@ -159,36 +143,41 @@ export async function orderMemory(
 
 	const fullKey = (key: string) => `${account}#${key}`;
 	const pendingKey = (key: string) => `${scope}#${key}`;
-	const workflowOrders = local;
 
 	const find = (key: string): RememberedOrder | undefined => {
 		if (windowMs <= 0) return undefined;
 		const ofThisExecution = execution.orders[fullKey(key)];
 		if (isRemembered(ofThisExecution)) return ofThisExecution;
-		const order = workflowOrders.orders[fullKey(key)];
+		const order = local.orders[fullKey(key)];
 		return order && Date.now() - order.orderedAt < windowMs ? order : undefined;
 	};
 
 	const record = (key: string, documentId: string | undefined) => {
 		const at = Date.now();
-		for (const memory of [workflowOrders, stored]) memory.placedAt.push(at);
+		for (const memory of [local, stored]) memory.placedAt.push(at);
 		if (documentId === undefined) return undefined;
 		const order = { documentId, orderedAt: at, keepUntil: at + keepMs };
-		for (const memory of [workflowOrders, stored, execution])
-			memory.orders[fullKey(key)] = { ...order };
+		for (const memory of [local, stored, execution]) memory.orders[fullKey(key)] = { ...order };
 		return order;
 	};
 
 	return {
+		/** The API account (base URL and user) the orders are placed with. */
 		account,
+		/** The order of this NIF and year to reuse, if any. */
 		find,
-		lastOrderedAt(key) {
-			const known = [execution.orders[fullKey(key)], workflowOrders.orders[fullKey(key)]].filter(
+		/** When the newest known order of this NIF and year was placed, also one older than the window. */
+		lastOrderedAt(key: string) {
+			const known = [execution.orders[fullKey(key)], local.orders[fullKey(key)]].filter(
 				isRemembered,
 			);
 			return known.length > 0 ? Math.max(...known.map((order) => order.orderedAt)) : undefined;
 		},
-		claim(key) {
+		/**
+		 * In one step: the order to reuse, or the order another execution in this process is
+		 * placing now (wait for it, then claim again), or the right to place it.
+		 */
+		claim(key: string): MemoryClaim {
 			const placingNow = pending.get(pendingKey(key));
 			if (placingNow) return { kind: 'wait', until: placingNow };
 			const order = find(key);
@@ -207,9 +196,10 @@ export async function orderMemory(
 				},
 			};
 		},
+		/** Orders this workflow placed in the last hour, as far as this process and n8n's stores know. */
 		placedInLastHour() {
 			const since = Date.now() - HOUR_MS;
-			return workflowOrders.placedAt.filter((at) => at > since).length;
+			return local.placedAt.filter((at) => at > since).length;
 		},
 	};
 }

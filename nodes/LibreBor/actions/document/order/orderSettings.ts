@@ -12,10 +12,7 @@ export interface OrderInput {
 	year: number;
 }
 
-/**
- * Every item's NIF, year and completion settings, read before any order is sent so that a bad
- * value costs nothing; an item's own error stands in for it.
- */
+/** Every item's order, read before any is sent so that a bad value costs nothing. */
 export function readOrderInputs(context: IExecuteFunctions): Array<OrderInput | Error> {
 	return context.getInputData().map((_, itemIndex) => {
 		try {

@@ -12,15 +12,17 @@ export default {
 	// A mutant of a module-level value (a default limit, a bound) would need every test for itself:
 	// those values are pinned by tests of their own (the default caps, the 1,000-alert bound).
 	ignoreStatic: true,
-	// The money path (orders: caps, ledger, memory), the trigger's memory and the transport's one
-	// request path. The order-intent records (helpers/orderIntents.ts) wait on real pauses that make
-	// most of their mutants time out; they are covered by the order tests all the same.
+	// The money path (the order slice but its description, and placeOrder.ts, which the download
+	// tests pin), the trigger's memory and the transport's one request path. The mutation tests
+	// halve the order-intent pause (test/support/shortSettle.mts) so that orderIntents.ts fits.
 	mutate: [
-		'nodes/LibreBor/actions/document/order.operation.ts:110-169',
-		'nodes/LibreBor/actions/document/orderCap.ts',
-		'nodes/LibreBor/actions/document/placeOrderOnce.ts',
-		'nodes/LibreBor/helpers/orderLedger.ts',
-		'nodes/LibreBor/helpers/workflowOrderMemory.ts',
+		'nodes/LibreBor/actions/document/order/order.operation.ts:146-213',
+		'nodes/LibreBor/actions/document/order/orderCap.ts',
+		'nodes/LibreBor/actions/document/order/orderIntents.ts',
+		'nodes/LibreBor/actions/document/order/orderSettings.ts',
+		'nodes/LibreBor/actions/document/order/orderStores.ts',
+		'nodes/LibreBor/actions/document/order/placeOrderOnce.ts',
+		'nodes/LibreBor/actions/document/order/workflowOrderMemory.ts',
 		'nodes/LibreBor/trigger/activationMemory.ts',
 		'nodes/LibreBor/trigger/knownAlerts.ts',
 		'nodes/LibreBor/trigger/markPendingAlerts.ts',

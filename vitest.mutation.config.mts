@@ -25,6 +25,7 @@ export default defineConfig({
 	test: {
 		...shared.test,
 		include: tests.map((name) => `test/${name}.test.*ts`),
+		setupFiles: ['test/support/shortSettle.mts'],
 		reporters: ['default'],
 	},
 });

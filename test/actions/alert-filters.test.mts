@@ -13,7 +13,7 @@ const getMany = (options: INodeParameters, output = 'alert'): INodeParameters =>
 const idsOf = (result: Awaited<ReturnType<typeof runLibreBor>>) =>
 	jsonOf(result).map((json) => json.alert_id ?? json.id);
 
-describe('Alert > Get Many filters', () => {
+describe('Alert: Get Many filters', () => {
 	it('keeps alerts with a label picked from the list or typed as free text', async () => {
 		const appointed = sim().state.addAlert({ label: 'Nombramientos' });
 		sim().state.addAlert({ label: 'Revocaciones' });
@@ -112,7 +112,7 @@ describe('Alert > Get Many filters', () => {
 	});
 });
 
-describe('Alert > Get Many hint', () => {
+describe('Alert: Get Many hint', () => {
 	const hintsOf = (result: Awaited<ReturnType<typeof runLibreBor>>) =>
 		(result.runData[result.nodeName]?.[0]?.hints ?? []).map((hint) => hint.message);
 

@@ -4,7 +4,7 @@ import { jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/lib
 
 const sim = useSimulator();
 
-describe('Alert > Get Many', () => {
+describe('Alert: Get Many', () => {
 	it('returns every unread alert, one item per alert, as the API returns it', async () => {
 		const [older, newer] = [
 			sim().state.addAlert({ label: 'Revocaciones' }),
@@ -93,7 +93,7 @@ describe('Alert > Get Many', () => {
 	});
 });
 
-describe('Alert > Mark as Read', () => {
+describe('Alert: Mark as Read', () => {
 	it('marks the alert read and outputs the answer with the alert ID', async () => {
 		const alert = sim().state.addAlert();
 		const result = await runLibreBor(sim(), {
@@ -136,7 +136,7 @@ describe('Alert > Mark as Read', () => {
 	});
 });
 
-describe('Alert > Mark All as Read', () => {
+describe('Alert: Mark All as Read', () => {
 	it('empties the unread list', async () => {
 		sim().state.addAlerts(4);
 		const result = await runLibreBor(sim(), { resource: 'alert', operation: 'markAllAsRead' });

@@ -17,7 +17,7 @@ const order = (extra: INodeParameters = {}, options: INodeParameters = {}): INod
 	...extra,
 });
 
-describe('Document > Order', () => {
+describe('Document: Order', () => {
 	it('orders the annual accounts and outputs the answer with the NIF and year', async () => {
 		const balance = sim().state.balance;
 		const result = await runLibreBor(sim(), order({}, { sendEmail: true }));
@@ -221,7 +221,7 @@ describe('Document > Order', () => {
 	});
 });
 
-describe('Document > Order, remembered per workflow', () => {
+describe('Document: Order, remembered per workflow', () => {
 	let workflowCounter = 0;
 	const savedWorkflow = () => ({ id: `saved-workflow-${++workflowCounter}`, staticData: {} });
 	/** The node as loaded by another n8n process or worker: none of this process's memory. */
@@ -693,7 +693,7 @@ describe('Document > Order, remembered per workflow', () => {
 	});
 });
 
-describe('Document > Order as an AI agent tool', () => {
+describe('Document: Order as an AI agent tool', () => {
 	it("says in the editor's operation list that the operation spends money", () => {
 		const operation = new LibreBor().description.properties.find(
 			(property) =>
@@ -724,7 +724,7 @@ describe('Document > Order as an AI agent tool', () => {
 	});
 });
 
-describe('Document > Get', () => {
+describe('Document: Get', () => {
 	it('outputs the document record with its ID', async () => {
 		const ordered = await runLibreBor(sim(), order());
 		const documentId = String(jsonOf(ordered)[0].document_id);
@@ -744,7 +744,7 @@ describe('Document > Get', () => {
 	});
 });
 
-describe('Document > Download', () => {
+describe('Document: Download', () => {
 	const download = (documentId: string, options: INodeParameters = {}): INodeParameters => ({
 		resource: 'document',
 		operation: 'download',

@@ -94,7 +94,7 @@ describe('Download limits', () => {
 				year: 2023,
 				options: { waitForCompletion: true, pollInterval: 5 },
 			},
-			// After the order is sent: it waits about a second before sending (see orderIntents.ts).
+			// After the order is sent: it waits about a second before sending (see order/orderIntents.ts).
 			{ continueOnFail: true, cancelAfterMs: 1_700 },
 		);
 		expect(Date.now() - started).toBeLessThan(5_000);

@@ -35,7 +35,7 @@ async function run(parameters: INodeParameters) {
 	return result;
 }
 
-describe('Document > Download of a large file', () => {
+describe('Document: Download of a large file', () => {
 	it('streams a 20 MB document to n8n binary storage without holding it in memory', async () => {
 		await sim.control('POST', 'settings', { documentSizeBytes: 64 * 1024 });
 		const ordered = await run({

@@ -116,6 +116,17 @@ describe('Orders: the limits', () => {
 		expect(sim().state.ordersReceived).toBe(3);
 	});
 
+	it('counts in Max Orders per Hour every order, also two placed in the same millisecond', async () => {
+		const workflow = savedWorkflow();
+		const perHour = order({ maxOrdersPerHour: 2 });
+		await withClock(async () => {
+			await runLibreBor(sim(), perHour, { items: companies(2), workflow });
+			const refused = await runLibreBor(sim(), perHour, { items: companies(1, 2), workflow });
+			expect(refused.error?.message).toMatch(/has placed 2 document orders in the last hour/);
+		});
+		expect(sim().state.ordersReceived).toBe(2);
+	});
+
 	it('counts in Max Orders per Hour the orders another process placed, as the static data carries them', async () => {
 		const workflow = savedWorkflow();
 		const perHour = order({ maxOrdersPerHour: 3 });

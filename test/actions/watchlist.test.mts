@@ -5,7 +5,7 @@ import { jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/lib
 const sim = useSimulator();
 const followed = () => sim().state.watchlist.map((entity) => entity.nif);
 
-describe('Watch List > Follow', () => {
+describe('Watch List: Follow', () => {
 	it('follows a company by its NIF, normalised, and says it changed the list', async () => {
 		const result = await runLibreBor(sim(), {
 			resource: 'watchlist',
@@ -138,7 +138,7 @@ describe('Watch List answers that say they failed', () => {
 	});
 });
 
-describe('Watch List > Unfollow', () => {
+describe('Watch List: Unfollow', () => {
 	it('removes a followed company', async () => {
 		sim().state.follow('J99216582');
 		const result = await runLibreBor(sim(), {
@@ -184,7 +184,7 @@ describe('Watch List > Unfollow', () => {
 	});
 });
 
-describe('Watch List > Get Many', () => {
+describe('Watch List: Get Many', () => {
 	it('returns one item per watched company as the API returns it', async () => {
 		sim().state.follow('A86212420');
 		sim().state.follow('B64717838');

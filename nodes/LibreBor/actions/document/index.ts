@@ -4,7 +4,7 @@ import { byVersion } from '../../descriptions';
 
 import * as download from './download.operation';
 import * as get from './get.operation';
-import * as order from './order.operation';
+import * as order from './order/order.operation';
 
 export { download, get, order };
 

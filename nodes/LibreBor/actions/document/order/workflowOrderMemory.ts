@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { resolveBaseUrl } from '../transport/baseUrl';
-import { HOUR_MS } from './units';
+import { resolveBaseUrl } from '../../../transport/baseUrl';
+import { HOUR_MS } from '../../../helpers/units';
 
 const MAX_REMEMBERED = 5000;
 const MEMORY_KEY = 'libreBorOrders';
@@ -60,7 +60,16 @@ function mergeInto(target: WorkflowOrders, source: WorkflowOrders, account: stri
 		if (!isRemembered(known) || known.orderedAt < order.orderedAt)
 			target.orders[key] = { ...order };
 	}
-	target.placedAt = [...new Set([...target.placedAt, ...source.placedAt])]
+	// A time known to both counts as often as the one that holds it more often: two orders
+	// placed in the same millisecond are two orders.
+	const unmatched = new Map<number, number>();
+	for (const at of target.placedAt) unmatched.set(at, (unmatched.get(at) ?? 0) + 1);
+	const added = source.placedAt.filter((at) => {
+		const left = unmatched.get(at) ?? 0;
+		unmatched.set(at, left - 1);
+		return left <= 0;
+	});
+	target.placedAt = [...target.placedAt, ...added]
 		.filter((at) => typeof at === 'number')
 		.sort((a, b) => a - b);
 }
@@ -76,31 +85,16 @@ function prune(memory: WorkflowOrders, now: number, keepMs: number) {
 	memory.placedAt = memory.placedAt.filter((at) => now - at < HOUR_MS).slice(-MAX_REMEMBERED);
 }
 
-export type OrderClaim =
-	| { remembered: RememberedOrder }
-	| { waitFor: Promise<RememberedOrder | undefined> }
+export type MemoryClaim =
+	| { kind: 'reuse'; order: RememberedOrder }
+	| { kind: 'wait'; until: Promise<RememberedOrder | undefined> }
 	| {
+			kind: 'send';
+			/** Records the outcome as soon as LibreBOR answers (undefined: no order placed). */
 			settle: (documentId: string | undefined) => void;
 			/** Gives up the right to place it without placing it: waiters claim again. */
 			abandon: () => void;
 	  };
-
-export interface OrderMemory {
-	/** The API account (base URL and user) the orders are placed with. */
-	readonly account: string;
-	/** The order of this NIF and year to reuse, if any. */
-	find(key: string): RememberedOrder | undefined;
-	/** When the newest known order of this NIF and year was placed, also one older than the window. */
-	lastOrderedAt(key: string): number | undefined;
-	/**
-	 * In one step: the order to reuse, or the order another execution in this process is
-	 * placing now (wait for it, then claim again), or the right to place it (call `settle`
-	 * with its outcome as soon as LibreBOR answers).
-	 */
-	claim(key: string): OrderClaim;
-	/** Orders this workflow placed in the last hour, as far as this process and n8n's stores know. */
-	placedInLastHour(): number;
-}
 
 /**
  * The orders of this workflow with one API account, kept in three places at once:
@@ -117,7 +111,7 @@ export async function orderMemory(
 	context: IExecuteFunctions,
 	windowMs: number,
 	credentialType: string,
-): Promise<OrderMemory> {
+) {
 	const now = Date.now();
 	const credentials = await context.getCredentials(credentialType, 0);
 	const resolved = resolveBaseUrl(credentials);
@@ -149,43 +143,49 @@ export async function orderMemory(
 
 	const fullKey = (key: string) => `${account}#${key}`;
 	const pendingKey = (key: string) => `${scope}#${key}`;
-	const workflowOrders = local;
 
 	const find = (key: string): RememberedOrder | undefined => {
 		if (windowMs <= 0) return undefined;
 		const ofThisExecution = execution.orders[fullKey(key)];
 		if (isRemembered(ofThisExecution)) return ofThisExecution;
-		const order = workflowOrders.orders[fullKey(key)];
+		const order = local.orders[fullKey(key)];
 		return order && Date.now() - order.orderedAt < windowMs ? order : undefined;
 	};
 
 	const record = (key: string, documentId: string | undefined) => {
 		const at = Date.now();
-		for (const memory of [workflowOrders, stored]) memory.placedAt.push(at);
+		for (const memory of [local, stored]) memory.placedAt.push(at);
 		if (documentId === undefined) return undefined;
 		const order = { documentId, orderedAt: at, keepUntil: at + keepMs };
-		for (const memory of [workflowOrders, stored, execution])
-			memory.orders[fullKey(key)] = { ...order };
+		for (const memory of [local, stored, execution]) memory.orders[fullKey(key)] = { ...order };
 		return order;
 	};
 
 	return {
+		/** The API account (base URL and user) the orders are placed with. */
 		account,
+		/** The order of this NIF and year to reuse, if any. */
 		find,
-		lastOrderedAt(key) {
-			const known = [execution.orders[fullKey(key)], workflowOrders.orders[fullKey(key)]].filter(
+		/** When the newest known order of this NIF and year was placed, also one older than the window. */
+		lastOrderedAt(key: string) {
+			const known = [execution.orders[fullKey(key)], local.orders[fullKey(key)]].filter(
 				isRemembered,
 			);
 			return known.length > 0 ? Math.max(...known.map((order) => order.orderedAt)) : undefined;
 		},
-		claim(key) {
+		/**
+		 * In one step: the order to reuse, or the order another execution in this process is
+		 * placing now (wait for it, then claim again), or the right to place it.
+		 */
+		claim(key: string): MemoryClaim {
 			const placingNow = pending.get(pendingKey(key));
-			if (placingNow) return { waitFor: placingNow };
-			const remembered = find(key);
-			if (remembered) return { remembered };
+			if (placingNow) return { kind: 'wait', until: placingNow };
+			const order = find(key);
+			if (order) return { kind: 'reuse', order };
 			let announce: (order: RememberedOrder | undefined) => void = () => {};
 			pending.set(pendingKey(key), new Promise((resolve) => (announce = resolve)));
 			return {
+				kind: 'send',
 				settle: (documentId) => {
 					pending.delete(pendingKey(key));
 					announce(record(key, documentId));
@@ -196,9 +196,10 @@ export async function orderMemory(
 				},
 			};
 		},
+		/** Orders this workflow placed in the last hour, as far as this process and n8n's stores know. */
 		placedInLastHour() {
 			const since = Date.now() - HOUR_MS;
-			return workflowOrders.placedAt.filter((at) => at > since).length;
+			return local.placedAt.filter((at) => at > since).length;
 		},
 	};
 }

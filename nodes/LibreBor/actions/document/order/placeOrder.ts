@@ -1,15 +1,14 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
-import { orderAnnualAccounts } from '../../api/documents';
-import type { OrderOutcome } from '../../helpers/orderLedger';
+import { orderAnnualAccounts } from '../../../api/documents';
+import type { OrderOutcome } from './orderStores';
 import {
 	accountsFileName,
 	downloadFinishedDocument,
 	requireDownloadLink,
 	waitUntilFinished,
-} from './documentFlow';
-import { readMaxDownloadBytes, readWaitSettings } from './documentOptions';
-import type { OrderInput } from './orderCap';
+} from '../documentFlow';
+import { readCompletionSettings, type OrderInput } from './orderSettings';
 
 /**
  * Orders one document and, as the options say, waits for it and downloads it. `onPlaced`
@@ -42,27 +41,6 @@ export async function placeOrder(
 		itemIndex,
 		timeoutMs,
 	);
-}
-
-/**
- * What to do once an order is placed: wait for it, download it. Read for every item before any
- * order is sent, so that a bad poll interval or max wait costs nothing.
- */
-export function readCompletionSettings(context: IExecuteFunctions, itemIndex: number) {
-	const download = context.getNodeParameter('options.download', itemIndex, false) as boolean;
-	const wait =
-		download ||
-		(context.getNodeParameter('options.waitForCompletion', itemIndex, false) as boolean);
-	return {
-		download,
-		waitSettings: wait ? readWaitSettings(context, itemIndex) : undefined,
-		maxBytes: download ? readMaxDownloadBytes(context, itemIndex) : 0,
-		binaryPropertyName: context.getNodeParameter(
-			'options.binaryPropertyName',
-			itemIndex,
-			'data',
-		) as string,
-	};
 }
 
 /** Waits for and downloads, as the options say, a document that is already ordered. */

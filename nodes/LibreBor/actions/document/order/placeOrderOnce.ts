@@ -1,12 +1,8 @@
 import { NodeApiError, NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 
-import type { OrderOutcome } from '../../helpers/orderLedger';
-import type { OrderIntents } from '../../helpers/orderIntents';
-import type { OrderClaim, OrderMemory } from '../../helpers/workflowOrderMemory';
-import type { OrderInput } from './orderCap';
+import type { OrderClaim, OrderOutcome } from './orderStores';
+import type { OrderInput } from './orderSettings';
 import { placeOrder } from './placeOrder';
-
-type PlacingClaim = Extract<OrderClaim, { settle: unknown }>;
 
 /** LibreBOR answered the order with a 4xx: it did not take it, and it may be placed again later. */
 function refusedByLibreBor(error: unknown): boolean {
@@ -45,19 +41,15 @@ function notRecorded(context: IExecuteFunctions, input: OrderInput, itemIndex: n
  */
 export async function placeOrderOnce(
 	this: IExecuteFunctions,
-	input: OrderInput & { key: string },
+	input: OrderInput,
 	itemIndex: number,
 	timeoutMs: number,
-	claim: PlacingClaim,
-	stores: { memory: OrderMemory; intents: OrderIntents },
+	claim: Extract<OrderClaim, { kind: 'send' }>,
 ): Promise<OrderOutcome> {
-	// A known order (older than the window, or it would have been reused) explains its own record.
-	const verdict = await stores.intents
-		.recordBeforeSending(input.key, stores.memory.lastOrderedAt(input.key), itemIndex)
-		.catch((error: unknown) => {
-			claim.abandon();
-			throw error;
-		});
+	const verdict = await claim.recordBeforeSending(itemIndex).catch((error: unknown) => {
+		claim.abandon();
+		throw error;
+	});
 	if (verdict !== 'send') {
 		claim.abandon();
 		throw verdict === 'sentByAnother'
@@ -73,7 +65,7 @@ export async function placeOrderOnce(
 	// only once a refused order's record is gone.
 	await placing.catch(async (error: unknown) => {
 		if (placedId !== undefined) return;
-		if (refusedByLibreBor(error)) await stores.intents.forget(input.key);
+		if (refusedByLibreBor(error)) await claim.forget();
 		claim.settle(undefined);
 	});
 	return await placing;

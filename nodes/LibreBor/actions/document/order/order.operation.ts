@@ -1,3 +1,23 @@
+/**
+ * Document > Order: the one operation that spends money. Read from here down:
+ * - orderSettings.ts: what each item asks for, read for all of them before anything is sent;
+ * - orderCap.ts: the caps;
+ * - orderStores.ts: the one front for the three stores, and what it lets each order do;
+ * - placeOrderOnce.ts, placeOrder.ts: sending a new order once, waiting for it, downloading it.
+ *
+ * What is guaranteed, and where:
+ * - Never paid twice in one execution, across loops and runs of the node: an item repeating a
+ *   NIF and year gets the first one's outcome (the execution ledger, orderStores.ts).
+ * - Never paid twice by one workflow within the Order Memory window: in this process, in later
+ *   executions on any worker, and in a retry (workflowOrderMemory.ts); one process sends an
+ *   order that two of its executions claim at once only once (its claim, same file).
+ * - Never paid twice by attempts on other processes or workers at the same instant, or by one
+ *   killed after sending: each records the order in n8n's shared store first and sends only if
+ *   its record holds (orderIntents.ts; placeOrderOnce.ts refuses otherwise).
+ * - Caps refuse an execution before it spends anything: Max Orders per Execution and per Hour
+ *   (orderCap.ts). A failure after an order was placed names the document to download instead
+ *   of ordering again (placeOrder.ts).
+ */
 import {
 	NodeOperationError,
 	updateDisplayOptions,
@@ -7,34 +27,30 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { pairWith, runForEachItem } from '../../helpers/itemRunner';
-import { orderKey, orderLedger } from '../../helpers/orderLedger';
-import { orderIntents } from '../../helpers/orderIntents';
+import { pairWith, runForEachItem } from '../../../helpers/itemRunner';
+import { FIRST_ACCOUNTS_YEAR } from '../../../helpers/validation';
+import { HOUR_MS } from '../../../helpers/units';
 import {
 	byVersion,
 	companyFields,
 	optionsCollection,
 	readRequestOptions,
 	timeoutOption,
-} from '../../descriptions';
+} from '../../../descriptions';
 import {
 	binaryPropertyOption,
 	maxDownloadSizeOption,
 	maxWaitOption,
 	pollIntervalOption,
-} from './documentOptions';
-import { CREDENTIAL_TYPE } from '../../transport/request';
-import { orderMemory, type RememberedOrder } from '../../helpers/workflowOrderMemory';
-import { HOUR_MS } from '../../helpers/units';
+} from '../documentOptions';
+import { DEFAULT_MAX_ORDERS, DEFAULT_MAX_ORDERS_PER_HOUR, enforceOrderCap } from './orderCap';
 import {
-	DEFAULT_MAX_ORDERS,
-	DEFAULT_MAX_ORDERS_PER_HOUR,
 	DEFAULT_ORDER_MEMORY_HOURS,
-	enforceOrderCap,
 	readOrderInputs,
 	readOrderLimit,
 	type OrderInput,
-} from './orderCap';
+} from './orderSettings';
+import { openOrderStores, orderKey, type OrderClaim, type OrderOutcome } from './orderStores';
 import { completeOrder } from './placeOrder';
 import { placeOrderOnce } from './placeOrderOnce';
 
@@ -45,7 +61,7 @@ const yearField: INodeProperties = {
 	name: 'year',
 	type: 'number',
 	required: true,
-	typeOptions: { minValue: 1990, numberPrecision: 0 },
+	typeOptions: { minValue: FIRST_ACCOUNTS_YEAR, numberPrecision: 0 },
 	default: '',
 	description:
 		'Fiscal year of the annual accounts (balance sheet, income statement, equity changes and notes)',
@@ -129,7 +145,6 @@ export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	const { timeoutMs } = readRequestOptions(this);
-	const ledger = orderLedger(this.getExecutionId());
 	const memoryHours = readOrderLimit(
 		this,
 		'options.orderMemoryHours',
@@ -137,59 +152,50 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		DEFAULT_ORDER_MEMORY_HOURS,
 		0,
 	);
-	const memory = await orderMemory(this, memoryHours * HOUR_MS, CREDENTIAL_TYPE);
-	const intents = orderIntents(this, memory.account, memoryHours * HOUR_MS);
+	const stores = await openOrderStores(this, memoryHours * HOUR_MS);
 	const inputs = readOrderInputs(this);
-	enforceOrderCap(this, inputs, ledger, memory);
+	enforceOrderCap(this, inputs, stores);
 
-	// Orders spend money: one at a time, each NIF and year at most once per execution, and
-	// at most once per workflow within the Order Memory window.
+	// Orders spend money: one at a time.
 	return await runForEachItem(this, 1, async (itemIndex) => {
 		const input = inputs[itemIndex];
 		if (input instanceof Error) throw input;
 		const key = orderKey(input.nif, input.year);
-		const earlier = ledger.outcomes.get(key);
-		if (earlier) {
-			const outcome = await earlier.catch((error: unknown) => {
-				throw notSentAgain(this, error, input, itemIndex);
-			});
-			const reused: INodeExecutionData = { json: { ...outcome.json, reused_order: true } };
-			if (outcome.binary) reused.binary = outcome.binary;
-			return pairWith(itemIndex, [reused]);
-		}
-		let claim = memory.claim(key);
-		while ('waitFor' in claim) {
-			await claim.waitFor;
-			claim = memory.claim(key);
-		}
-		const outcome =
-			'remembered' in claim
-				? completeOrder.call(
-						this,
-						input,
-						rememberedJson(input, claim.remembered),
-						itemIndex,
-						timeoutMs,
-					)
-				: placeOrderOnce.call(this, { ...input, key }, itemIndex, timeoutMs, claim, {
-						memory,
-						intents,
-					});
-		if ('settle' in claim) ledger.sent++;
-		ledger.outcomes.set(key, outcome);
+		const claim = await stores.claim(key);
+		const outcome = outcomeOf.call(this, claim, input, itemIndex, timeoutMs);
+		stores.keep(claim, key, outcome);
 		const { json, binary } = await outcome;
 		return pairWith(itemIndex, [binary ? { json, binary } : { json }]);
 	});
 }
 
-function rememberedJson(input: OrderInput, order: RememberedOrder): IDataObject {
-	return {
-		document_id: order.documentId,
-		nif: input.nif,
-		year: input.year,
-		reused_order: true,
-		ordered_at: new Date(order.orderedAt).toISOString(),
-	};
+async function outcomeOf(
+	this: IExecuteFunctions,
+	claim: OrderClaim,
+	input: OrderInput,
+	itemIndex: number,
+	timeoutMs: number,
+): Promise<OrderOutcome> {
+	switch (claim.kind) {
+		case 'repeat': {
+			const { json, binary } = await claim.outcome.catch((error: unknown) => {
+				throw notSentAgain(this, error, input, itemIndex);
+			});
+			return { json: { ...json, reused_order: true }, binary };
+		}
+		case 'reuse': {
+			const json: IDataObject = {
+				document_id: claim.order.documentId,
+				nif: input.nif,
+				year: input.year,
+				reused_order: true,
+				ordered_at: new Date(claim.order.orderedAt).toISOString(),
+			};
+			return await completeOrder.call(this, input, json, itemIndex, timeoutMs);
+		}
+		case 'send':
+			return await placeOrderOnce.call(this, input, itemIndex, timeoutMs, claim);
+	}
 }
 
 /** An item repeating an order that failed earlier in this execution fails too, as itself. */

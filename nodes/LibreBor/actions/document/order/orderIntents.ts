@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { waitUnlessCancelled } from './cancellation';
+import { waitUnlessCancelled } from '../../../helpers/cancellation';
 
 const MAX_INTENTS = 5000;
 const STORE_OPTIONS = { mode: 'entries', maxEntries: MAX_INTENTS } as const;
@@ -9,39 +9,21 @@ const STORE_OPTIONS = { mode: 'entries', maxEntries: MAX_INTENTS } as const;
  * than any read-then-write of the row that started before its own write ended: one takes
  * milliseconds (attempts that raced on two queue-mode workers sent their orders 61 to 146 ms
  * apart); a second leaves room for a worker that is busy or collecting garbage, and is little
- * beside an order that LibreBOR takes minutes to prepare. It is paid once per order sent.
+ * beside an order that LibreBOR takes minutes to prepare. It is paid once per order sent. Only
+ * the mutation tests change it (test/support/shortSettle.mts): a second per order makes every
+ * mutant of this file time out.
  */
-const SETTLE_MS = 1000;
+export const settling = { ms: 1000 };
 /**
  * The longest read-then-write of the row on which an attempt sends: a write that took longer
  * may have landed after another attempt's check, over the record on which that one sent.
  */
-const MAX_WRITE_MS = SETTLE_MS / 2;
+const maxWriteMs = () => settling.ms / 2;
 /** Checks after the first write: each one more follows a write that dropped the whole record. */
 const MAX_CHECKS = 3;
 
 /** Whether an order may be sent, as this workflow's records in n8n's store say. */
 export type SendVerdict = 'send' | 'sentByAnother' | 'notRecorded';
-
-export interface OrderIntents {
-	/**
-	 * Records, before an order is sent, that this attempt is sending it, and waits until the
-	 * record is settled. 'sentByAnother': an earlier attempt of this workflow recorded the same
-	 * order within the last one to two windows, later than the known order placed at
-	 * `knownOrderedAt` can explain (an attempt whose outcome no memory holds), or another
-	 * attempt recorded it at the same instant and its record won. 'notRecorded': the store kept
-	 * failing or losing the record, or took too long to write it. Only 'send' leaves this
-	 * attempt's record in place; a cancel while waiting removes it (never another attempt's) and
-	 * fails the item.
-	 */
-	recordBeforeSending(
-		key: string,
-		knownOrderedAt: number | undefined,
-		itemIndex: number,
-	): Promise<SendVerdict>;
-	/** Drops the record of an order LibreBOR refused, so that a later run may place it. */
-	forget(key: string): Promise<void>;
-}
 
 /** n8n's store reads a row and writes it back whole: this process sends it one call at a time. */
 let storeCalls: Promise<unknown> = Promise.resolve();
@@ -63,18 +45,14 @@ function oneAtATime<T>(call: () => Promise<T>): Promise<T> {
  * n8n reads the row and writes it back whole, without a lock or a transaction: of several
  * attempts that read the row before any of them wrote it, each finds the order new, and the
  * row keeps what the last one wrote. So each attempt writes, with the order's entries, one of
- * its own, waits SETTLE_MS and sends only if its own entry is still there: the row then holds
+ * its own, waits `settling.ms` and sends only if its own entry is still there: the row then holds
  * the own entry of at most one of them, which sends, while the others refuse. That rests on a
  * timing assumption, as any mutual exclusion without a lock does: no read-then-write of the row
- * takes longer than SETTLE_MS. An attempt whose own write took longer than MAX_WRITE_MS does not
- * send on it; a process that stalls longer than SETTLE_MS in another call (a removal, or a
+ * takes longer than that. An attempt whose own write took longer than half of it does not
+ * send on it; a process that stalls longer than the pause in another call (a removal, or a
  * record of another order, written back over this one's) can still break it.
  */
-export function orderIntents(
-	context: IExecuteFunctions,
-	account: string,
-	windowMs: number,
-): OrderIntents {
+export function orderIntents(context: IExecuteFunctions, account: string, windowMs: number) {
 	const store = context.helpers;
 	const bucketOf = (time: number) => Math.floor(time / windowMs);
 	const entries = (key: string) => {
@@ -91,7 +69,7 @@ export function orderIntents(
 			const written = await store
 				.checkProcessedAndRecord(values, 'node', STORE_OPTIONS)
 				.catch(() => undefined);
-			return { written, late: Date.now() - started > MAX_WRITE_MS };
+			return { written, late: Date.now() - started > maxWriteMs() };
 		});
 	const remove = (values: string[]) =>
 		oneAtATime(() => store.removeProcessed(values, 'node', STORE_OPTIONS)).catch(() => {
@@ -104,7 +82,21 @@ export function orderIntents(
 	// What was recorded for each key, so that forgetting it later removes the same entries.
 	const recorded = new Map<string, string[]>();
 	return {
-		async recordBeforeSending(key, knownOrderedAt, itemIndex) {
+		/**
+		 * Records, before an order is sent, that this attempt is sending it, and waits until the
+		 * record is settled. 'sentByAnother': an earlier attempt of this workflow recorded the same
+		 * order within the last one to two windows, later than the known order placed at
+		 * `knownOrderedAt` can explain (an attempt whose outcome no memory holds), or another
+		 * attempt recorded it at the same instant and its record won. 'notRecorded': the store kept
+		 * failing or losing the record, or took too long to write it. Only 'send' leaves this
+		 * attempt's record in place; a cancel while waiting removes it (never another attempt's) and
+		 * fails the item.
+		 */
+		async recordBeforeSending(
+			key: string,
+			knownOrderedAt: number | undefined,
+			itemIndex: number,
+		): Promise<SendVerdict> {
 			if (!usable) return 'send';
 			const keyEntries = entries(key);
 			const own = ownEntry(key);
@@ -142,14 +134,15 @@ export function orderIntents(
 				// Written now, or dropped with the order's entries by an unrelated write, or the write
 				// failed (two first writes of the row at once: one of them fails): check again once
 				// every write in flight is over.
-				await waitUnlessCancelled(context, SETTLE_MS, 'The order', itemIndex).catch(
+				await waitUnlessCancelled(context, settling.ms, 'The order', itemIndex).catch(
 					(error: unknown) => {
 						cancelled = error;
 					},
 				);
 			}
 		},
-		async forget(key) {
+		/** Drops the record of an order LibreBOR refused, so that a later run may place it. */
+		async forget(key: string) {
 			const values = recorded.get(key);
 			if (values) await remove(values);
 		},

@@ -27,7 +27,7 @@ export const shared = defineConfig({
 const unit = [
 	'test/simulator/**/*.test.mts',
 	'test/release/**/*.test.mts',
-	'test/trigger/known-alerts.test.mts',
+	'test/trigger/knownAlerts.test.mts',
 ];
 const faults = ['test/faults/**/*.test.mts'];
 const e2e = ['test/e2e/**/*.test.mts'];

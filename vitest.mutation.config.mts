@@ -9,14 +9,14 @@ import { shared } from './vitest.config.mts';
  */
 const tests = [
 	'actions/document',
-	'actions/order-promises',
+	'actions/orderPromises',
 	'foundation/transport',
 	'foundation/redirects',
-	'foundation/hostile-answers',
-	'trigger/exactly-once',
+	'foundation/hostileAnswers',
+	'trigger/exactlyOnce',
 	'trigger/failures',
-	'trigger/known-alerts',
-	'trigger/listing-glitches',
+	'trigger/knownAlerts',
+	'trigger/listingGlitches',
 	'trigger/scheduler',
 ];
 

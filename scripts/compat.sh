@@ -31,7 +31,7 @@ for version in "${versions[@]}"; do
 		results+=("n8n $version: could not be installed")
 		continue
 	fi
-	if e2e "$version" test/e2e/package-loads.e2e.test.mts test/e2e/trigger.e2e.test.mts &&
+	if e2e "$version" test/e2e/packageLoads.e2e.test.mts test/e2e/trigger.e2e.test.mts &&
 		e2e "$version" test/e2e/operations.e2e.test.mts -t "$operations_checks"; then
 		results+=("n8n $version: works")
 	else

@@ -1,5 +1,5 @@
 import type { ColdLoadResult } from './coldLoad.mts';
-import type { DownloadMemoryResult } from './engine/download-memory.measure.mts';
+import type { DownloadMemoryResult } from './engine/downloadMemory.measure.mts';
 import type { ThroughputResult } from './engine/throughput.measure.mts';
 import type { TriggerResult } from './engine/trigger.measure.mts';
 import type { MachineInfo } from './machine.mts';

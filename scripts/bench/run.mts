@@ -10,7 +10,7 @@ import path from 'node:path';
 
 import { repoRoot } from '../../tools/repoPaths.mts';
 import { measureColdLoad } from './coldLoad.mts';
-import type { DownloadMemoryResult } from './engine/download-memory.measure.mts';
+import type { DownloadMemoryResult } from './engine/downloadMemory.measure.mts';
 import type { ThroughputResult } from './engine/throughput.measure.mts';
 import type { TriggerResult } from './engine/trigger.measure.mts';
 import { machineInfo, sampleLoad } from './machine.mts';
@@ -63,7 +63,7 @@ async function main() {
 		const trigger = await measureInEngine<TriggerResult[]>('trigger');
 
 		step('Memory while downloading a 50 MiB document');
-		const downloadMemory = await measureInEngine<DownloadMemoryResult>('download-memory');
+		const downloadMemory = await measureInEngine<DownloadMemoryResult>('downloadMemory');
 
 		step(
 			'LibreBOR node against the HTTP Request node in a real n8n: loopback, distance, rate limit (about 15 minutes)',

@@ -4,7 +4,7 @@ import {
 } from '../../tools/simulator/simulatorProcess.mts';
 import { inParallel } from './stats.mts';
 
-/** Settings of the simulator's control API (see tools/simulator/control-routes.mts). */
+/** Settings of the simulator's control API (see tools/simulator/controlRoutes.mts). */
 export interface SimulatorSettings {
 	latencyMs?: number;
 	documentSizeBytes?: number;

@@ -4,10 +4,10 @@ import { MAX_PAUSES_WITHOUT_PROGRESS } from '../../nodes/LibreBor/helpers/pacer.
 import { RETRY_BUDGET } from '../../nodes/LibreBor/transport/retryPolicy.ts';
 import type { ActionResult } from '../../tools/engine/index.mts';
 import type { RequestMatcher, Simulator } from '../../tools/simulator/index.mts';
-import { requestMatches } from '../../tools/simulator/request-matcher.mts';
+import { requestMatches } from '../../tools/simulator/requestMatcher.mts';
 import { visibleText } from '../support/libreBor.mts';
-import { problemIf, TARGETS, type Problem } from './fault-case.mts';
-import type { FaultKind } from './fault-kinds.mts';
+import { problemIf, TARGETS, type Problem } from './faultCase.mts';
+import type { FaultKind } from './faultKinds.mts';
 
 /**
  * The tries of a read whose fault never ends: the first and each retry; 429 and 503 from the API

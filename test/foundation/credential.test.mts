@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { LibreBorApi } from '../../credentials/LibreBorApi.credentials.ts';
 import { resolveBaseUrl } from '../../nodes/LibreBor/transport/baseUrl.ts';
 import { runAction, testCredential } from '../../tools/engine/index.mts';
-import { AuthenticatedGetTestNode } from '../harness/self-test-nodes.mts';
+import { AuthenticatedGetTestNode } from '../harness/selfTestNodes.mts';
 import { credentialsFor, runLibreBor, useSimulator } from '../support/libreBor.mts';
 
 const sim = useSimulator();

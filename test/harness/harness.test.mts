@@ -3,8 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { LibreBorApi } from '../../credentials/LibreBorApi.credentials.ts';
-import type { HttpsTestServer } from '../../tools/engine/https-test-server.mts';
-import { startHttpsTestServer } from '../../tools/engine/https-test-server.mts';
+import type { HttpsTestServer } from '../../tools/engine/httpsTestServer.mts';
+import { startHttpsTestServer } from '../../tools/engine/httpsTestServer.mts';
 import {
 	binaryFilePath,
 	createPollSession,
@@ -14,7 +14,7 @@ import {
 	runPoll,
 	testCredential,
 } from '../../tools/engine/index.mts';
-import type { NumberSource } from './self-test-nodes.mts';
+import type { NumberSource } from './selfTestNodes.mts';
 import {
 	AuthenticatedGetTestNode,
 	AuthenticatedPollTestTrigger,
@@ -22,7 +22,7 @@ import {
 	newNumbersTestTrigger,
 	RejectItemTestNode,
 	UppercaseTestNode,
-} from './self-test-nodes.mts';
+} from './selfTestNodes.mts';
 
 const numbersOf = (items: Awaited<ReturnType<typeof runPoll>>['items']) =>
 	items?.[0].map((item) => item.json.number) ?? null;

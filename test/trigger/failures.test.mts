@@ -9,7 +9,7 @@ import {
 	markedIds,
 	triggerSession,
 	useSimulator,
-} from './trigger-session.mts';
+} from './triggerSession.mts';
 
 const sim = useSimulator();
 

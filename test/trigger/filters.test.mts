@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
 import { LibreBorTrigger } from '../../nodes/LibreBor/LibreBorTrigger.node.ts';
-import { alertIdsOf, triggerSession, useSimulator } from './trigger-session.mts';
+import { alertIdsOf, triggerSession, useSimulator } from './triggerSession.mts';
 
 const sim = useSimulator();
 const company = (nif: string) => ({ __rl: true, mode: 'list', value: nif });

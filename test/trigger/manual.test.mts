@@ -7,7 +7,7 @@ import {
 	MARK_PATH,
 	triggerSession,
 	useSimulator,
-} from './trigger-session.mts';
+} from './triggerSession.mts';
 
 const sim = useSimulator();
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { alertIdsOf, jsonOf, markedIds, triggerSession, useSimulator } from './trigger-session.mts';
+import { alertIdsOf, jsonOf, markedIds, triggerSession, useSimulator } from './triggerSession.mts';
 
 const sim = useSimulator();
 

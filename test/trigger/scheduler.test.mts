@@ -7,7 +7,7 @@ import {
 	markedIds,
 	triggerSession,
 	useSimulator,
-} from './trigger-session.mts';
+} from './triggerSession.mts';
 
 // With N8N_SCHEDULER_ENABLED, n8n 2.41 runs every poll after the activation poll as a task of its
 // durable scheduler: a new workflow and context each time, and a budget for the poll.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { ALERTS_PATH, alertIdsOf, triggerSession, useSimulator } from './trigger-session.mts';
+import { ALERTS_PATH, alertIdsOf, triggerSession, useSimulator } from './triggerSession.mts';
 
 const sim = useSimulator();
 

@@ -1,6 +1,6 @@
 // Queue of injected faults. The first queued fault that matches a request is applied to it and
 // used up; a fault with `times` greater than one stays in place until spent.
-import { requestMatches } from './request-matcher.mts';
+import { requestMatches } from './requestMatcher.mts';
 import type { Fault, FaultHandle, LoggedRequest } from './types.mts';
 
 interface QueuedFault {

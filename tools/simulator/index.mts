@@ -2,8 +2,8 @@
 export { DEFAULT_PASSWORD, DEFAULT_USERNAME, Simulator, startSimulator } from './simulator.mts';
 export { SEED_COMPANIES } from './companies.mts';
 export { isValidNif, makeCif } from './nif.mts';
-export type { Credentials } from './api-routes.mts';
-export type { RequestHook } from './request-hooks.mts';
+export type { Credentials } from './apiRoutes.mts';
+export type { RequestHook } from './requestHooks.mts';
 export type {
 	Alert,
 	AlertEntry,

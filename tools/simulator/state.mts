@@ -1,8 +1,8 @@
 // Everything the simulated account holds (watch list, alerts, documents, balance) and the
 // settings that shape its answers. No HTTP here: the routes translate requests into these calls.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { buildAlert } from './alert-factory.mts';
-import { AlertStore } from './alert-store.mts';
+import { buildAlert } from './alertFactory.mts';
+import { AlertStore } from './alertStore.mts';
 import { CompanyDirectory } from './companies.mts';
 import type {
 	Alert,

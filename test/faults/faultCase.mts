@@ -5,7 +5,7 @@ import type {
 	Simulator,
 	SimulatorOptions,
 } from '../../tools/simulator/index.mts';
-import type { FaultKind } from './fault-kinds.mts';
+import type { FaultKind } from './faultKinds.mts';
 
 /**
  * How often a fault strikes: `once` stays within the retry budget, `every time` outlasts it,

@@ -2,9 +2,9 @@ import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import type { IDataObject, INode, INodeExecutionData, IWorkflowBase } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import { createAdditionalData } from './additional-data.mts';
-import type { HarnessCredentialsHelper } from './credentials-helper.mts';
-import type { HarnessNodeTypes } from './node-types.mts';
+import { createAdditionalData } from './additionalData.mts';
+import type { HarnessCredentialsHelper } from './credentialsHelper.mts';
+import type { HarnessNodeTypes } from './nodeTypes.mts';
 
 let manualRunCounter = 0;
 

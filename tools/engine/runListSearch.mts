@@ -2,13 +2,13 @@ import { LoadOptionsContext } from 'n8n-core';
 import type { INodeListSearchResult, INodeParameters, INodeType } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import { createAdditionalData } from './additional-data.mts';
-import { CredentialTypeRegistry, defaultCredentialTypes } from './credential-types.mts';
-import type { CredentialsByType } from './credentials-helper.mts';
-import { HarnessCredentialsHelper } from './credentials-helper.mts';
+import { createAdditionalData } from './additionalData.mts';
+import { CredentialTypeRegistry, defaultCredentialTypes } from './credentialTypes.mts';
+import type { CredentialsByType } from './credentialsHelper.mts';
+import { HarnessCredentialsHelper } from './credentialsHelper.mts';
 import { ensureEngine } from './engine.mts';
-import { buildNodeUnderTest } from './node-under-test.mts';
-import { asLoadedByN8n, HarnessNodeTypes } from './node-types.mts';
+import { buildNodeUnderTest } from './nodeUnderTest.mts';
+import { asLoadedByN8n, HarnessNodeTypes } from './nodeTypes.mts';
 
 export interface RunListSearchOptions {
 	nodeType: INodeType;

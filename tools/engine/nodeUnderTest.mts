@@ -1,7 +1,7 @@
 import type { INode, INodeCredentials, INodeParameters, INodeType } from 'n8n-workflow';
 
-import type { CredentialsByType } from './credentials-helper.mts';
-import { latestVersionOf, nodeTypeNameOf } from './node-types.mts';
+import type { CredentialsByType } from './credentialsHelper.mts';
+import { latestVersionOf, nodeTypeNameOf } from './nodeTypes.mts';
 
 export interface NodeUnderTestOptions {
 	nodeType: INodeType;

@@ -1,5 +1,5 @@
 // Every request either origin received, for tests to assert on what a client really sent.
-import { requestMatches } from './request-matcher.mts';
+import { requestMatches } from './requestMatcher.mts';
 import type { LoggedRequest, Origin } from './types.mts';
 
 export class RequestLog {

@@ -13,7 +13,7 @@ import {
 	storedStateSize,
 	triggerSession,
 	useSimulator,
-} from './trigger-session.mts';
+} from './triggerSession.mts';
 
 const sim = useSimulator();
 

@@ -6,8 +6,8 @@ import { DEFAULT_CONCURRENCY } from '../../nodes/LibreBor/descriptions/requestOp
 import { makeCif, type RequestMatcher, type Simulator } from '../../tools/simulator/index.mts';
 import { runLibreBor } from '../support/libreBor.mts';
 import { clearErrorProblems, invariantProblems, requestCount } from './checks.mts';
-import { injectFault, problemIf, TARGETS, type Lane, type LaneCase } from './fault-case.mts';
-import { REFUSED_PASSWORD } from './fault-kinds.mts';
+import { injectFault, problemIf, TARGETS, type Lane, type LaneCase } from './faultCase.mts';
+import { REFUSED_PASSWORD } from './faultKinds.mts';
 
 const ITEMS = 12;
 

@@ -1,6 +1,6 @@
 // Callbacks run after a request was handled and before its answer is sent, so that a test can
 // change the state in that window (e.g. a new alert arrives right after the list was served).
-import { requestMatches } from './request-matcher.mts';
+import { requestMatches } from './requestMatcher.mts';
 import type { LoggedRequest, RequestMatcher } from './types.mts';
 
 export type RequestHook = (request: LoggedRequest) => void | Promise<void>;

@@ -11,11 +11,11 @@ import type {
 } from 'n8n-workflow';
 import { createRunExecutionData, NodeConnectionTypes, Workflow } from 'n8n-workflow';
 
-import { createAdditionalData } from './additional-data.mts';
-import { CredentialTypeRegistry } from './credential-types.mts';
-import { HarnessCredentialsHelper } from './credentials-helper.mts';
+import { createAdditionalData } from './additionalData.mts';
+import { CredentialTypeRegistry } from './credentialTypes.mts';
+import { HarnessCredentialsHelper } from './credentialsHelper.mts';
 import { ensureEngine } from './engine.mts';
-import { HarnessNodeTypes } from './node-types.mts';
+import { HarnessNodeTypes } from './nodeTypes.mts';
 
 const TEST_NODE_TYPE = 'harness.credentialTest';
 

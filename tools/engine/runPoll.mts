@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { PollMode, PollSessionOptions } from './poll-session.mts';
-import { PollSession } from './poll-session.mts';
+import type { PollMode, PollSessionOptions } from './pollSession.mts';
+import { PollSession } from './pollSession.mts';
 
 export interface RunPollOptions extends PollSessionOptions {
 	/** The workflow static data saved after the previous poll; undefined the first time. */

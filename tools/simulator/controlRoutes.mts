@@ -12,7 +12,7 @@
 //   DELETE /__sim/traffic -> clears those counters
 //   GET  /__sim/requests  -> the request log
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { jsonAnswer, readRequest, writeAnswer, type Answer } from './http-io.mts';
+import { jsonAnswer, readRequest, writeAnswer, type Answer } from './httpIo.mts';
 import type { Simulator } from './simulator.mts';
 import type { AlertSpec, Fault } from './types.mts';
 

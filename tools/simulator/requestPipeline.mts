@@ -11,9 +11,9 @@ import {
 	writeAnswer,
 	writeTruncated,
 	type Answer,
-} from './http-io.mts';
-import type { RequestHooks } from './request-hooks.mts';
-import type { RequestLog } from './request-log.mts';
+} from './httpIo.mts';
+import type { RequestHooks } from './requestHooks.mts';
+import type { RequestLog } from './requestLog.mts';
 import type { Traffic } from './traffic.mts';
 import type { Fault, LoggedRequest, Origin } from './types.mts';
 

@@ -9,7 +9,7 @@ import {
 	useSimulator,
 	type PollSession,
 	type Simulator,
-} from './trigger-session.mts';
+} from './triggerSession.mts';
 
 const sim = useSimulator();
 

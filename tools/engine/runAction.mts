@@ -15,21 +15,21 @@ import type {
 import { NodeConnectionTypes, Workflow } from 'n8n-workflow';
 import type { IConnections, IRunExecutionData } from 'n8n-workflow';
 
-import { createAdditionalData } from './additional-data.mts';
-import { CredentialTypeRegistry, defaultCredentialTypes } from './credential-types.mts';
-import type { CredentialsByType } from './credentials-helper.mts';
-import { HarnessCredentialsHelper } from './credentials-helper.mts';
+import { createAdditionalData } from './additionalData.mts';
+import { CredentialTypeRegistry, defaultCredentialTypes } from './credentialTypes.mts';
+import type { CredentialsByType } from './credentialsHelper.mts';
+import { HarnessCredentialsHelper } from './credentialsHelper.mts';
 import { ensureEngine } from './engine.mts';
-import type { InputItems } from './input-node.mts';
+import type { InputItems } from './inputNode.mts';
 import {
 	createInputNodeType,
 	INPUT_NODE_NAME,
 	INPUT_NODE_TYPE,
 	toExecutionItems,
-} from './input-node.mts';
-import { createLoopNodeType, LOOP_NODE_NAME, LOOP_NODE_TYPE } from './loop-node.mts';
-import { buildNodeUnderTest } from './node-under-test.mts';
-import { asLoadedByN8n, HarnessNodeTypes } from './node-types.mts';
+} from './inputNode.mts';
+import { createLoopNodeType, LOOP_NODE_NAME, LOOP_NODE_TYPE } from './loopNode.mts';
+import { buildNodeUnderTest } from './nodeUnderTest.mts';
+import { asLoadedByN8n, HarnessNodeTypes } from './nodeTypes.mts';
 
 export interface RunActionOptions {
 	/** An instance of the node class, e.g. `new LibreBor()`. */

@@ -1,6 +1,6 @@
 // The /v2 API: routing the way the real (Django REST framework) service does it, Basic auth,
 // parameter validation and the answers of each endpoint.
-import { htmlAnswer, jsonAnswer, rawJsonAnswer, type Answer } from './http-io.mts';
+import { htmlAnswer, jsonAnswer, rawJsonAnswer, type Answer } from './httpIo.mts';
 import { isValidNif } from './nif.mts';
 import type { SimulatorState } from './state.mts';
 import type { LoggedRequest } from './types.mts';

@@ -25,7 +25,7 @@ import {
 	Workflow,
 } from 'n8n-workflow';
 
-import type { CredentialTypeRegistry } from './credential-types.mts';
+import type { CredentialTypeRegistry } from './credentialTypes.mts';
 
 /** Credential data by credential type name, decrypted, as a test hands it over. */
 export type CredentialsByType = Record<string, ICredentialDataDecryptedObject>;

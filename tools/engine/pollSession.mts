@@ -11,21 +11,21 @@ import type {
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
-import { createAdditionalData } from './additional-data.mts';
-import { CredentialTypeRegistry, defaultCredentialTypes } from './credential-types.mts';
-import type { CredentialsByType } from './credentials-helper.mts';
-import { HarnessCredentialsHelper } from './credentials-helper.mts';
+import { createAdditionalData } from './additionalData.mts';
+import { CredentialTypeRegistry, defaultCredentialTypes } from './credentialTypes.mts';
+import type { CredentialsByType } from './credentialsHelper.mts';
+import { HarnessCredentialsHelper } from './credentialsHelper.mts';
 import { ensureEngine } from './engine.mts';
-import { runManualPoll } from './manual-poll.mts';
-import { buildNodeUnderTest } from './node-under-test.mts';
-import { asLoadedByN8n, HarnessNodeTypes } from './node-types.mts';
-import type { CursorStorage } from './poll-persistence.mts';
+import { runManualPoll } from './manualPoll.mts';
+import { buildNodeUnderTest } from './nodeUnderTest.mts';
+import { asLoadedByN8n, HarnessNodeTypes } from './nodeTypes.mts';
+import type { CursorStorage } from './pollPersistence.mts';
 import {
 	createActivePollContext,
 	PersistedPollState,
 	PollOutcome,
 	SCHEDULER_POLL_BUDGET_MS,
-} from './poll-persistence.mts';
+} from './pollPersistence.mts';
 
 export type PollMode = 'trigger' | 'manual';
 
@@ -36,7 +36,7 @@ export interface PollSessionOptions {
 	credentials?: CredentialsByType;
 	/** The workflow static data saved before this session, if any. */
 	staticData?: IDataObject;
-	/** How the n8n instance keeps poll state; see poll-persistence.mts. Defaults to n8n's default. */
+	/** How the n8n instance keeps poll state; see pollPersistence.mts. Defaults to n8n's default. */
 	cursorStorage?: CursorStorage;
 	typeVersion?: number;
 	credentialTypes?: ICredentialType[];

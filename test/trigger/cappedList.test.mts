@@ -6,7 +6,7 @@ import {
 	MARK_ALL_PATH,
 	triggerSession,
 	useSimulator,
-} from './trigger-session.mts';
+} from './triggerSession.mts';
 
 const LIST_CAP = 50;
 const sim = useSimulator({ alertListCap: LIST_CAP });

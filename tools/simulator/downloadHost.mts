@@ -1,7 +1,7 @@
 // The file host behind `download_link`: a separate origin that needs no credentials and streams
 // a PDF-looking body of any size in fixed chunks, so that 50 MB never sits in memory at once.
 import { Readable } from 'node:stream';
-import { jsonAnswer, type Answer } from './http-io.mts';
+import { jsonAnswer, type Answer } from './httpIo.mts';
 import type { SimulatorState } from './state.mts';
 import type { LoggedRequest } from './types.mts';
 

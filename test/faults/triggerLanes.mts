@@ -1,7 +1,7 @@
 import { DEFAULT_TIMEOUT_MS } from '../../nodes/LibreBor/transport/request.ts';
 import type { CursorStorage } from '../../tools/engine/index.mts';
 import type { RequestMatcher, Simulator } from '../../tools/simulator/index.mts';
-import { alertIdsOf, CURSOR_STORAGES, triggerSession } from '../trigger/trigger-session.mts';
+import { alertIdsOf, CURSOR_STORAGES, triggerSession } from '../trigger/triggerSession.mts';
 import { clearErrorProblems, errorText, secretProblems } from './checks.mts';
 import {
 	caseName,
@@ -13,8 +13,8 @@ import {
 	type Lane,
 	type LaneCase,
 	type Problem,
-} from './fault-case.mts';
-import { FAULT_KINDS, SLOW_ANSWER, type FaultKind } from './fault-kinds.mts';
+} from './faultCase.mts';
+import { FAULT_KINDS, SLOW_ANSWER, type FaultKind } from './faultKinds.mts';
 
 /** The listing and, when marking, the marks of the alerts emitted by the poll before. */
 const EVERY_ALERTS_REQUEST: RequestMatcher = { method: 'GET', path: '/v2/alerts/*' };

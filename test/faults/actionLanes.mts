@@ -18,8 +18,8 @@ import {
 	type FaultMode,
 	type Lane,
 	type LaneCase,
-} from './fault-case.mts';
-import { ACTION_TIMEOUT_S, FAULT_KINDS, type FaultKind } from './fault-kinds.mts';
+} from './faultCase.mts';
+import { ACTION_TIMEOUT_S, FAULT_KINDS, type FaultKind } from './faultKinds.mts';
 
 interface PreparedRun {
 	parameters: INodeParameters;

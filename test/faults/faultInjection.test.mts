@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
 import { useSimulator } from '../support/libreBor.mts';
-import { ACTION_LANES } from './action-lanes.mts';
-import { ORDER_LANES } from './order-lanes.mts';
-import { STOP_ON_FAILURE_LANE } from './stop-on-failure-lane.mts';
-import { TRIGGER_LANES } from './trigger-lanes.mts';
+import { ACTION_LANES } from './actionLanes.mts';
+import { ORDER_LANES } from './orderLanes.mts';
+import { STOP_ON_FAILURE_LANE } from './stopOnFailureLane.mts';
+import { TRIGGER_LANES } from './triggerLanes.mts';
 
 // A case spends its time waiting on retries and timeouts, so the lanes run side by side (the
 // faults project allows that many tests at once); the cases of a lane share its simulator and

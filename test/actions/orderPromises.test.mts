@@ -127,6 +127,24 @@ describe('Orders: the limits', () => {
 		expect(sim().state.ordersReceived).toBe(2);
 	});
 
+	it('counts towards Max Orders per Execution only the items that would place an order', async () => {
+		const result = await runLibreBor(sim(), order({ maxOrders: 1 }), {
+			items: [...companies(1), { nif: 'not a NIF' }],
+			continueOnFail: true,
+		});
+		expect(String(jsonOf(result)[1].error)).toMatch(/The NIF "not a NIF" is not valid/);
+		expect(sim().ordersReceived).toBe(1);
+	});
+
+	it('reuses orders even once this workflow has reached Max Orders per Hour', async () => {
+		const workflow = savedWorkflow();
+		const items = companies(2);
+		await runLibreBor(sim(), order(), { items, workflow });
+		const reused = await runLibreBor(sim(), order({ maxOrdersPerHour: 1 }), { items, workflow });
+		expect(jsonOf(reused).map((answer) => answer.reused_order)).toEqual([true, true]);
+		expect(sim().ordersReceived).toBe(2);
+	});
+
 	it('counts in Max Orders per Hour the orders another process placed, as the static data carries them', async () => {
 		const workflow = savedWorkflow();
 		const perHour = order({ maxOrdersPerHour: 3 });

@@ -133,7 +133,7 @@ describe('Orders: the limits', () => {
 			continueOnFail: true,
 		});
 		expect(String(jsonOf(result)[1].error)).toMatch(/The NIF "not a NIF" is not valid/);
-		expect(sim().ordersReceived).toBe(1);
+		expect(sim().state.ordersReceived).toBe(1);
 	});
 
 	it('reuses orders even once this workflow has reached Max Orders per Hour', async () => {
@@ -142,7 +142,7 @@ describe('Orders: the limits', () => {
 		await runLibreBor(sim(), order(), { items, workflow });
 		const reused = await runLibreBor(sim(), order({ maxOrdersPerHour: 1 }), { items, workflow });
 		expect(jsonOf(reused).map((answer) => answer.reused_order)).toEqual([true, true]);
-		expect(sim().ordersReceived).toBe(2);
+		expect(sim().state.ordersReceived).toBe(2);
 	});
 
 	it('counts in Max Orders per Hour the orders another process placed, as the static data carries them', async () => {

@@ -9,6 +9,8 @@ import {
 	markedIds,
 	triggerSession,
 	useSimulator,
+	activatedSession,
+	MARK_AS_READ,
 } from './triggerSession.mts';
 
 const sim = useSimulator();
@@ -19,11 +21,7 @@ const failListing = (status: number, times = 4) =>
 
 /** A session with Mark as Read on, past its first poll, whose second poll emitted `count` new alerts. */
 async function markingSessionThatEmitted(cursorStorage: CursorStorage, count: number) {
-	const session = triggerSession(sim(), {
-		cursorStorage,
-		parameters: { options: { markAsRead: true } },
-	});
-	expect(await session.poll()).toBeNull();
+	const session = await activatedSession(sim(), { cursorStorage, parameters: MARK_AS_READ });
 	const alerts = sim().state.addAlerts(count);
 	expect(alertIdsOf(await session.poll())).toEqual(alerts.map(({ id }) => id));
 	return { session, alerts };
@@ -33,8 +31,7 @@ describe.each(CURSOR_STORAGES)(
 	'LibreBOR Trigger, failures (n8n poll state kept as %s)',
 	(cursorStorage) => {
 		it('fails the poll when the API keeps answering 500, then catches up without losing an alert', async () => {
-			const session = triggerSession(sim(), { cursorStorage });
-			expect(await session.poll()).toBeNull();
+			const session = await activatedSession(sim(), { cursorStorage });
 
 			const before = sim().state.addAlert();
 			const fault = failListing(500);
@@ -47,8 +44,7 @@ describe.each(CURSOR_STORAGES)(
 		});
 
 		it('fails the poll on a refused password (401) without retrying, then catches up', async () => {
-			const session = triggerSession(sim(), { cursorStorage });
-			expect(await session.poll()).toBeNull();
+			const session = await activatedSession(sim(), { cursorStorage });
 
 			const alert = sim().state.addAlert();
 			const fault = failListing(401, 1);

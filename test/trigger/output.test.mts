@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
 
-import { alertIdsOf, jsonOf, markedIds, triggerSession, useSimulator } from './triggerSession.mts';
+import {
+	alertIdsOf,
+	jsonOf,
+	markedIds,
+	useSimulator,
+	activatedSession,
+} from './triggerSession.mts';
 
 const sim = useSimulator();
 
 /** An active trigger that has taken its baseline, so that everything added next is new. */
-async function activeTrigger(parameters = {}) {
-	const session = triggerSession(sim(), { parameters });
-	expect(await session.poll()).toBeNull();
-	return session;
-}
+const activeTrigger = async (parameters = {}) => await activatedSession(sim(), { parameters });
 
 describe('LibreBOR Trigger, output', () => {
 	it('outputs one item per alert, exactly as the API returns it', async () => {

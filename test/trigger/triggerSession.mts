@@ -1,4 +1,5 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import { expect } from 'vitest';
 
 import { LibreBorTrigger } from '../../nodes/LibreBor/LibreBorTrigger.node.ts';
 import {
@@ -33,6 +34,18 @@ export function triggerSession(sim: Simulator, options: TriggerSessionOptions = 
 		pollBudgetMs: options.pollBudgetMs,
 	});
 }
+
+/** A session past its activation poll, which only notes the alerts already there. */
+export async function activatedSession(
+	sim: Simulator,
+	options: TriggerSessionOptions = {},
+): Promise<PollSession> {
+	const session = triggerSession(sim, options);
+	expect(await session.poll()).toBeNull();
+	return session;
+}
+
+export const MARK_AS_READ: INodeParameters = { options: { markAsRead: true } };
 
 export const jsonOf = (output: INodeExecutionData[][] | null): IDataObject[] =>
 	output?.[0].map((item) => item.json) ?? [];

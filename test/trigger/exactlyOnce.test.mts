@@ -10,6 +10,7 @@ import {
 	useSimulator,
 	activatedSession,
 	MARK_AS_READ,
+	unreadIds,
 } from './triggerSession.mts';
 
 const sim = useSimulator();
@@ -121,13 +122,7 @@ describe.each(CURSOR_STORAGES)(
 
 			const fresh = sim().state.addAlert();
 			expect(alertIdsOf(await session.poll())).toEqual([fresh.id]);
-			expect(
-				existing.every(({ id }) =>
-					sim()
-						.state.unreadAlerts()
-						.some((alert) => alert.id === id),
-				),
-			).toBe(true);
+			expect(existing.every(({ id }) => unreadIds(sim()).includes(id))).toBe(true);
 		});
 
 		it('emits once an older alert that surfaces later from beyond a capped listing at activation', async () => {

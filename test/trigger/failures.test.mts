@@ -11,6 +11,7 @@ import {
 	useSimulator,
 	activatedSession,
 	MARK_AS_READ,
+	unreadIds,
 } from './triggerSession.mts';
 
 const sim = useSimulator();
@@ -67,11 +68,7 @@ describe.each(CURSOR_STORAGES)(
 			expect(await session.poll()).toBeNull();
 			const fresh = sim().state.addAlert();
 			expect(alertIdsOf(await session.poll())).toEqual([fresh.id]);
-			expect(
-				sim()
-					.state.unreadAlerts()
-					.map(({ id }) => id),
-			).toContain(existing.id);
+			expect(unreadIds(sim())).toContain(existing.id);
 		});
 
 		it('keeps an alert whose mark failed pending without emitting it again, and marks it later', async () => {
@@ -89,11 +86,7 @@ describe.each(CURSOR_STORAGES)(
 			});
 			const next = sim().state.addAlert();
 			expect(alertIdsOf(await session.poll())).toEqual([next.id]);
-			expect(
-				sim()
-					.state.unreadAlerts()
-					.map(({ id }) => id),
-			).toContain(alert.id);
+			expect(unreadIds(sim())).toContain(alert.id);
 
 			expect(await session.poll()).toBeNull();
 			expect(await session.poll()).toBeNull();
@@ -122,11 +115,7 @@ describe.each(CURSOR_STORAGES)(
 			sim().injectFault({ method: 'GET', path: `${MARK_PATH}${second.id}/`, status: 404 });
 			for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
 			expect(markedIds(sim()).slice(4)).toEqual([second.id, first.id]);
-			expect(
-				sim()
-					.state.unreadAlerts()
-					.map(({ id }) => id),
-			).toEqual([second.id]);
+			expect(unreadIds(sim())).toEqual([second.id]);
 		});
 
 		it('tries a mark again at later polls while LibreBOR answers it without success, and emits the alert once', async () => {
@@ -146,11 +135,7 @@ describe.each(CURSOR_STORAGES)(
 			});
 			expect(await session.poll()).toBeNull();
 			expect(await session.poll()).toBeNull();
-			expect(
-				sim()
-					.state.unreadAlerts()
-					.map(({ id }) => id),
-			).toEqual([alert.id]);
+			expect(unreadIds(sim())).toEqual([alert.id]);
 
 			expect(await session.poll()).toBeNull();
 			expect(sim().state.unreadAlerts()).toEqual([]);

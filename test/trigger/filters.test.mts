@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 
 import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
 import { LibreBorTrigger } from '../../nodes/LibreBor/LibreBorTrigger.node.ts';
-import { alertIdsOf, triggerSession, useSimulator, activatedSession } from './triggerSession.mts';
+import {
+	alertIdsOf,
+	triggerSession,
+	useSimulator,
+	activatedSession,
+	unreadIds,
+} from './triggerSession.mts';
 
 const sim = useSimulator();
 const company = (nif: string) => ({ __rl: true, mode: 'list', value: nif });
@@ -60,11 +66,7 @@ describe('LibreBOR Trigger filters', () => {
 		expect(await unfiltered.poll()).toBeNull();
 		const next = sim().state.addAlert({ nif: 'A86212420' });
 		expect(alertIdsOf(await unfiltered.poll())).toEqual([next.id]);
-		expect(
-			sim()
-				.state.unreadAlerts()
-				.map(({ id }) => id),
-		).toContain(leftOut.id);
+		expect(unreadIds(sim())).toContain(leftOut.id);
 	});
 
 	it('keeps the plain comma-separated Labels option of existing workflows working', async () => {

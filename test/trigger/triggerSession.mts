@@ -59,6 +59,9 @@ export const ALERTS_PATH = '/v2/alerts/';
 export const MARK_PATH = '/v2/alerts/mark_as_read/';
 export const MARK_ALL_PATH = '/v2/alerts/mark_as_read/all/';
 
+/** The ids of the alerts still unread, as the simulator lists them. */
+export const unreadIds = (sim: Simulator): string[] => sim.state.unreadAlerts().map(({ id }) => id);
+
 /** The ids of the alerts marked as read one by one, in request order. */
 export const markedIds = (sim: Simulator): string[] =>
 	sim

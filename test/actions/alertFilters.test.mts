@@ -10,6 +10,10 @@ const getMany = (options: INodeParameters, output = 'alert'): INodeParameters =>
 	output,
 	options,
 });
+const aboutCompany = (mode: 'list' | 'id', nif: string) =>
+	getMany({ company: { __rl: true, mode, value: nif } });
+const createdAfter = async (date: string, timezone: string) =>
+	await runLibreBor(sim(), getMany({ createdAfter: date }), { timezone });
 const idsOf = (result: Awaited<ReturnType<typeof runLibreBor>>) =>
 	jsonOf(result).map((json) => json.alert_id ?? json.id);
 
@@ -39,24 +43,15 @@ describe('Alert: Get Many filters', () => {
 		sim().state.follow('B64717838');
 		sim().state.addAlert({ nif: 'A86212420' });
 		const brisas = sim().state.addAlert({ nif: 'B64717838' });
-		const picked = await runLibreBor(
-			sim(),
-			getMany({ company: { __rl: true, mode: 'list', value: 'B64717838' } }),
-		);
+		const picked = await runLibreBor(sim(), aboutCompany('list', 'B64717838'));
 		expect(idsOf(picked)).toEqual([brisas.id]);
-		const typed = await runLibreBor(
-			sim(),
-			getMany({ company: { __rl: true, mode: 'id', value: 'es-b64717838' } }),
-		);
+		const typed = await runLibreBor(sim(), aboutCompany('id', 'es-b64717838'));
 		expect(idsOf(typed)).toEqual([brisas.id]);
 	});
 
 	it('says to follow the company first when the NIF is not on the watch list', async () => {
 		sim().state.addAlert({ nif: 'B64717838' });
-		const result = await runLibreBor(
-			sim(),
-			getMany({ company: { __rl: true, mode: 'id', value: 'B64717838' } }),
-		);
+		const result = await runLibreBor(sim(), aboutCompany('id', 'B64717838'));
 		expect(result.error?.message).toBe('The company B64717838 is not on your LibreBOR watch list');
 		expect((result.error as { description?: string }).description).toMatch(/Watch List > Follow/);
 	});
@@ -64,26 +59,18 @@ describe('Alert: Get Many filters', () => {
 	it('keeps only the alerts created at or after Created After', async () => {
 		sim().state.addAlert({ created_at: '2026-01-10T08:00:00.000Z' });
 		const recent = sim().state.addAlert({ created_at: '2026-02-01T00:00:00.000Z' });
-		const result = await runLibreBor(sim(), getMany({ createdAfter: '2026-02-01T00:00:00' }), {
-			timezone: 'UTC',
-		});
+		const result = await createdAfter('2026-02-01T00:00:00', 'UTC');
 		expect(idsOf(result)).toEqual([recent.id]);
 	});
 
 	it("reads a Created After without an offset in the workflow's timezone, as the editor shows it", async () => {
 		sim().state.addAlert({ created_at: '2026-01-31T22:30:00.000Z' });
 		const afterMadridMidnight = sim().state.addAlert({ created_at: '2026-01-31T23:30:00.000Z' });
-		const result = await runLibreBor(sim(), getMany({ createdAfter: '2026-02-01T00:00:00' }), {
-			timezone: 'Europe/Madrid',
-		});
+		const result = await createdAfter('2026-02-01T00:00:00', 'Europe/Madrid');
 		expect(idsOf(result)).toEqual([afterMadridMidnight.id]);
-		const summer = await runLibreBor(sim(), getMany({ createdAfter: '2026-07-01' }), {
-			timezone: 'Europe/Madrid',
-		});
+		const summer = await createdAfter('2026-07-01', 'Europe/Madrid');
 		expect(summer.items).toEqual([]);
-		const withOffset = await runLibreBor(sim(), getMany({ createdAfter: '2026-01-31T22:00:00Z' }), {
-			timezone: 'Europe/Madrid',
-		});
+		const withOffset = await createdAfter('2026-01-31T22:00:00Z', 'Europe/Madrid');
 		expect(withOffset.items).toHaveLength(2);
 	});
 
@@ -97,10 +84,7 @@ describe('Alert: Get Many filters', () => {
 			body: JSON.stringify({ entities: [{ ...entity, nif: 'ES-b64717838' }] }),
 			contentType: 'application/json',
 		});
-		const result = await runLibreBor(
-			sim(),
-			getMany({ company: { __rl: true, mode: 'list', value: 'B64717838' } }),
-		);
+		const result = await runLibreBor(sim(), aboutCompany('list', 'B64717838'));
 		expect(result.error).toBeUndefined();
 		expect(idsOf(result)).toEqual([alert.id]);
 	});

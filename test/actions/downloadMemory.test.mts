@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
 import { binaryFilePath, runAction } from '../../tools/engine/index.mts';
 import { expectNoSecret } from '../support/libreBor.mts';
-import { peakLiveMemoryGrowth } from '../../tools/engine/memory.mts';
+import { peakLiveMemoryGrowth, warmDocumentDownload } from '../../tools/engine/memory.mts';
 import {
 	startSimulatorProcess,
 	type SimulatorProcess,
@@ -38,16 +38,7 @@ async function run(parameters: INodeParameters) {
 describe('Document: Download of a large file', () => {
 	it('streams a 20 MB document to n8n binary storage without holding it in memory', async () => {
 		await sim.control('POST', 'settings', { documentSizeBytes: 64 * 1024 });
-		const ordered = await run({
-			resource: 'document',
-			operation: 'order',
-			nif: 'B64717838',
-			year: 2023,
-		});
-		const documentId = String(ordered.items[0].json.document_id);
-		const download = () =>
-			run({ resource: 'document', operation: 'download', documentId, binaryPropertyName: 'data' });
-		await download();
+		const download = await warmDocumentDownload(run);
 
 		await sim.control('POST', 'settings', {
 			documentSizeBytes: FILE_SIZE,

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
 import { companyNifs } from '../../scripts/bench/nifs.mts';
 import { runListSearch } from '../../tools/engine/index.mts';
-import { credentialsFor, useSimulator, type Simulator } from '../support/libreBor.mts';
+import { credentialsFor, useSimulator } from '../support/libreBor.mts';
 
 const sim = useSimulator();
 
@@ -23,25 +23,11 @@ const search = async (
 		parameters: { resource: 'alert', operation: 'markAsRead' },
 	});
 
-async function expectRefusal(
-	simulator: Simulator,
-	method: string,
-	status: number,
-	message: RegExp,
-	description: RegExp,
-) {
-	simulator.injectFault({
-		path: method === 'searchUnreadAlerts' ? '/v2/alerts/' : '/v2/alerts/following/',
-		status,
-		times: Infinity,
-	});
-	const failure = await search(method).then(
+const failureOf = async (method: string, credentials?: IDataObject) =>
+	await search(method, undefined, credentials).then(
 		() => undefined,
 		(error: unknown) => error as { message: string; description?: string },
 	);
-	expect(failure?.message).toMatch(message);
-	expect(failure?.description).toMatch(description);
-}
 
 describe('Alert list (Mark as Read, From List)', () => {
 	it('lists the unread alerts as "<company> · <labels> · <date>" with the alert ID as value', async () => {
@@ -89,27 +75,6 @@ describe('Alert list (Mark as Read, From List)', () => {
 	it('is empty, not an error, when nothing is unread', async () => {
 		expect((await search('searchUnreadAlerts')).results).toEqual([]);
 	});
-
-	it("fails with the node's message when the credential is wrong (401)", async () => {
-		const failure = await search('searchUnreadAlerts', undefined, {
-			password: 'wrong-password',
-		}).then(
-			() => undefined,
-			(error: unknown) => error as { message: string; description?: string },
-		);
-		expect(failure?.message).toMatch(/refused the API user or password \(401\)/);
-		expect(failure?.description).toMatch(/API > Credentials/);
-	});
-
-	it('fails with the subscription hint when the account has no beta access (403)', async () => {
-		await expectRefusal(
-			sim(),
-			'searchUnreadAlerts',
-			403,
-			/refused access to this feature \(403\)/,
-			/API subscription/,
-		);
-	});
 });
 
 describe('Company list (Unfollow, Order, From List)', () => {
@@ -150,24 +115,23 @@ describe('Company list (Unfollow, Order, From List)', () => {
 			'B64717838',
 		]);
 	});
+});
 
+describe.each(['searchUnreadAlerts', 'searchWatchedCompanies'])('%s refusals', (method) => {
 	it("fails with the node's message when the credential is wrong (401)", async () => {
-		const failure = await search('searchWatchedCompanies', undefined, {
-			password: 'wrong-password',
-		}).then(
-			() => undefined,
-			(error: unknown) => error as { message: string },
-		);
-		expect(failure?.message).toMatch(/\(401\)/);
+		const failure = await failureOf(method, { password: 'wrong-password' });
+		expect(failure?.message).toMatch(/refused the API user or password \(401\)/);
+		expect(failure?.description).toMatch(/API > Credentials/);
 	});
 
 	it('fails with the subscription hint when the account has no beta access (403)', async () => {
-		await expectRefusal(
-			sim(),
-			'searchWatchedCompanies',
-			403,
-			/refused access to this feature \(403\)/,
-			/API subscription/,
-		);
+		sim().injectFault({
+			path: method === 'searchUnreadAlerts' ? '/v2/alerts/' : '/v2/alerts/following/',
+			status: 403,
+			times: Infinity,
+		});
+		const failure = await failureOf(method);
+		expect(failure?.message).toMatch(/refused access to this feature \(403\)/);
+		expect(failure?.description).toMatch(/API subscription/);
 	});
 });

@@ -1,17 +1,21 @@
+import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
 
 const sim = useSimulator();
+/** A Follow or Unfollow of one NIF (or expression), with its options. */
+const change = (operation: 'follow' | 'unfollow', nif: string, options?: INodeParameters) => ({
+	resource: 'watchlist',
+	operation,
+	nif,
+	...(options && { options }),
+});
 const followed = () => sim().state.watchlist.map((entity) => entity.nif);
 
 describe('Watch List: Follow', () => {
 	it('follows a company by its NIF, normalised, and says it changed the list', async () => {
-		const result = await runLibreBor(sim(), {
-			resource: 'watchlist',
-			operation: 'follow',
-			nif: 'es b-6471 7838',
-		});
+		const result = await runLibreBor(sim(), change('follow', 'es b-6471 7838'));
 		expect(jsonOf(result)).toEqual([{ result: 'success', nif: 'B64717838', change: 'followed' }]);
 		expect(followed()).toEqual(['B64717838']);
 		const post = sim().requestsTo('POST', '/v2/alerts/follow/');
@@ -20,11 +24,7 @@ describe('Watch List: Follow', () => {
 
 	it('says so, without a second request, when the company is already followed', async () => {
 		sim().state.follow('A86212420');
-		const result = await runLibreBor(sim(), {
-			resource: 'watchlist',
-			operation: 'follow',
-			nif: 'A86212420',
-		});
+		const result = await runLibreBor(sim(), change('follow', 'A86212420'));
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)).toEqual([
 			{ result: 'success', nif: 'A86212420', change: 'already_followed' },
@@ -36,12 +36,7 @@ describe('Watch List: Follow', () => {
 		const nifs = ['A86212420', 'B64717838', 'J99216582', 'B64717838'];
 		const result = await runLibreBor(
 			sim(),
-			{
-				resource: 'watchlist',
-				operation: 'follow',
-				nif: '={{ $json.nif }}',
-				options: { concurrency: 3 },
-			},
+			change('follow', '={{ $json.nif }}', { concurrency: 3 }),
 			{ items: nifs.map((nif) => ({ nif })) },
 		);
 		expect(jsonOf(result).map((answer) => [answer.nif, answer.change])).toEqual([
@@ -77,12 +72,7 @@ describe('Watch List: Follow', () => {
 		});
 		const result = await runLibreBor(
 			sim(),
-			{
-				resource: 'watchlist',
-				operation: 'follow',
-				nif: '={{ $json.nif }}',
-				options: { concurrency: 2 },
-			},
+			change('follow', '={{ $json.nif }}', { concurrency: 2 }),
 			{ items: nifs.map((nif) => ({ nif })) },
 		);
 		expect(result.error?.message).toMatch(/\(400\)/);
@@ -103,12 +93,7 @@ describe('Watch List answers that say they failed', () => {
 		});
 		const result = await runLibreBor(
 			sim(),
-			{
-				resource: 'watchlist',
-				operation: 'follow',
-				nif: '={{ $json.nif }}',
-				options: { concurrency: 1 },
-			},
+			change('follow', '={{ $json.nif }}', { concurrency: 1 }),
 			{ items: [{ nif: 'B64717838' }, { nif: 'B64717838' }], continueOnFail: true },
 		);
 		expect(result.items[0].error?.message).toMatch(/did not confirm/);
@@ -141,11 +126,7 @@ describe('Watch List answers that say they failed', () => {
 describe('Watch List: Unfollow', () => {
 	it('removes a followed company', async () => {
 		sim().state.follow('J99216582');
-		const result = await runLibreBor(sim(), {
-			resource: 'watchlist',
-			operation: 'unfollow',
-			nif: 'J99216582',
-		});
+		const result = await runLibreBor(sim(), change('unfollow', 'J99216582'));
 		expect(jsonOf(result)).toEqual([{ result: 'success', nif: 'J99216582', change: 'unfollowed' }]);
 		expect(followed()).toEqual([]);
 	});
@@ -158,11 +139,7 @@ describe('Watch List: Unfollow', () => {
 			afterHandling: true,
 			status: 502,
 		});
-		const result = await runLibreBor(sim(), {
-			resource: 'watchlist',
-			operation: 'unfollow',
-			nif: 'J99216582',
-		});
+		const result = await runLibreBor(sim(), change('unfollow', 'J99216582'));
 		expect(result.error).toBeUndefined();
 		expect(sim().requestsTo('POST', '/v2/alerts/unfollow/')).toHaveLength(2);
 		expect(jsonOf(result)).toEqual([
@@ -172,11 +149,7 @@ describe('Watch List: Unfollow', () => {
 	});
 
 	it('says the company was not followed instead of failing', async () => {
-		const result = await runLibreBor(sim(), {
-			resource: 'watchlist',
-			operation: 'unfollow',
-			nif: 'J99216582',
-		});
+		const result = await runLibreBor(sim(), change('unfollow', 'J99216582'));
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)).toEqual([
 			{ result: 'success', nif: 'J99216582', change: 'not_followed' },
@@ -270,11 +243,7 @@ describe('Watch List answers the contract does not show', () => {
 			status: 400,
 			body: '{"result":"error","message":"Unknown company."}',
 		});
-		const result = await runLibreBor(sim(), {
-			resource: 'watchlist',
-			operation: 'follow',
-			nif: 'B64717838',
-		});
+		const result = await runLibreBor(sim(), change('follow', 'B64717838'));
 		expect(result.error?.message).toContain('(400)');
 		expect(followed()).toEqual([]);
 	});

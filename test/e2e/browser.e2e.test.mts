@@ -1,67 +1,35 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 
-import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import {
-	binaryOutput,
-	closeNode,
-	executeWorkflow,
-	openNode,
-	openWorkflow,
-	pickFromList,
-	signIn,
-} from '../../tools/n8n/browser/editorPage.mts';
-import { ensureChromium } from '../../tools/n8n/chromium.mts';
-import { findFreePort } from '../../tools/n8n/freePort.mts';
+	openEditorSession,
+	runOrderExample,
+	type EditorSession,
+} from '../../tools/n8n/browser/editorSession.mts';
 import { packedLibreBorPackage } from './libreBorPackage.mts';
-import { editorUrl, pressCtrlC, startMainJob, type MainJob } from '../../tools/n8n/mainJob.mts';
 
 const setupTimeoutMs = 600_000;
 const testTimeoutMs = 180_000;
 
 describe('the order example in a real browser, on the n8n that `npm start` brings up', () => {
-	const dataFolder = mkdtempSync(path.join(os.tmpdir(), 'librebor-browser-data-'));
-	const tempFolder = mkdtempSync(path.join(os.tmpdir(), 'librebor-browser-tmp-'));
-	let job: MainJob | undefined;
-	let url: string;
-	let browser: Browser | undefined;
-	let page: Page;
+	let editor: EditorSession | undefined;
 
 	beforeAll(async () => {
-		const executablePath = ensureChromium();
 		await packedLibreBorPackage(); // builds dist/, which npm start then uses as it is
-		job = startMainJob({ port: await findFreePort(), dataFolder, tempFolder });
-		url = await editorUrl(job);
-		browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
-		page = await browser.newPage({ viewport: { width: 1400, height: 800 } });
+		editor = await openEditorSession('librebor-browser');
 	}, setupTimeoutMs);
 
-	afterAll(async () => {
-		await browser?.close();
-		if (job && job.child.exitCode === null) await Promise.race([pressCtrlC(job), delay(30_000)]);
-		if (job?.child.exitCode === null) job.child.kill('SIGKILL');
-		rmSync(dataFolder, { recursive: true, force: true, maxRetries: 3 });
-		rmSync(tempFolder, { recursive: true, force: true, maxRetries: 3 });
-	}, testTimeoutMs);
+	afterAll(async () => await editor?.close(), testTimeoutMs);
 
 	it(
 		'signs in, picks a company from the Company list, runs the workflow and shows the PDF',
 		async () => {
+			const { page, dataFolder } = editor!;
 			try {
-				await signIn(page, url);
-				await openWorkflow(page, url, 'LibreBOR: order annual accounts and save the PDF');
-				await openNode(page, 'Order Annual Accounts');
-				// The example comes with BRISAS DEL LLOBREGAT SL; the list offers the other watched companies.
-				await pickFromList(page, 'TALLER COOPERATIVO DEL EBRO SC (J99216582)');
-				await closeNode(page);
-				await executeWorkflow(page, testTimeoutMs);
-				await openNode(page, 'Order Annual Accounts');
-
-				const file = await binaryOutput(page);
+				const file = await runOrderExample(editor!, testTimeoutMs);
 				const fileName = /cuentas-anuales-J99216582-\d{4}\.pdf/.exec(file)?.[0];
 				expect(fileName, file).toBeDefined();
 				expect(file).toContain('application/pdf');

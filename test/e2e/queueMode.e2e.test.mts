@@ -1,3 +1,4 @@
+import type { INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import {
@@ -44,6 +45,28 @@ const webhook = (
 	parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
 });
 
+/** A webhook that orders a document per call, or one per entry of the body's `orders` list. */
+const orderFromWebhook = (
+	id: string,
+	name: string,
+	path: string,
+	order: { webhookId: string; onePerItem: boolean; options?: INodeParameters },
+) => {
+	const source = order.onePerItem ? '$json' : '$json.body';
+	const nodes = [
+		webhook('Webhook', path, order.webhookId),
+		...(order.onePerItem ? [splitOut('One Item per Order', 'body.orders')] : []),
+		libreBor('Order', {
+			resource: 'document',
+			operation: 'order',
+			nif: `={{ ${source}.nif }}`,
+			year: `={{ ${source}.year }}`,
+			...(order.options && { options: order.options }),
+		}),
+	];
+	return workflow(id, name, nodes, [nodes.map((node) => node.name)]);
+};
+
 const lastYear = new Date().getFullYear() - 1;
 // Seeded companies: the simulator knows them, so only the balance decides whether an order goes through.
 const orderedNifs = ['B64717838', 'A86212420', 'J99216582'];
@@ -65,13 +88,6 @@ async function webhookRegistered(baseUrl: string, path: string): Promise<void> {
 		.toMatch(/POST/);
 }
 
-const postJson = async (url: string, body: unknown) =>
-	await fetch(url, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(body),
-	});
-
 const alertIdsEmitted = (executions: ExecutionDetails[]) =>
 	executions.flatMap((execution) =>
 		nodeOutputJson(execution.run, trigger).map((item) => String(item.id)),
@@ -86,6 +102,16 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 	let triggerSim: Simulator;
 
 	const signIn = async () => (rest = await N8nRestClient.signIn(await cluster.startMain()));
+	const callWebhook = async (path: string, body: unknown) =>
+		await fetch(`${cluster.main!.baseUrl}/webhook/${path}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+		});
+	const activateWithWebhook = async (workflowId: string, path: string) => {
+		await rest.activateWorkflow(workflowId);
+		await webhookRegistered(cluster.main!.baseUrl, path);
+	};
 
 	beforeAll(async () => {
 		[sim, triggerSim] = await Promise.all([
@@ -114,51 +140,34 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 					],
 					[['Webhook', 'Follow']],
 				),
-				workflow(
+				orderFromWebhook(
 					orderWorkflowId,
 					'Order annual accounts from a webhook',
-					[
-						webhook('Webhook', orderWebhookPath, '0c7d2e1b-5a43-4f0e-9b8a-3e6f1d2c4a02'),
-						splitOut('One Item per Order', 'body.orders'),
-						libreBor('Order', {
-							resource: 'document',
-							operation: 'order',
-							nif: '={{ $json.nif }}',
-							year: '={{ $json.year }}',
-						}),
-					],
-					[['Webhook', 'One Item per Order', 'Order']],
+					orderWebhookPath,
+					{
+						webhookId: '0c7d2e1b-5a43-4f0e-9b8a-3e6f1d2c4a02',
+						onePerItem: true,
+					},
 				),
-				workflow(
+				orderFromWebhook(
 					racingOrderWorkflowId,
 					'Order one document per webhook call',
-					[
-						webhook('Webhook', racingOrderWebhookPath, '2b8f4d6a-7c1e-4a3b-9d5f-6e0a1c3b5d04'),
-						libreBor('Order', {
-							resource: 'document',
-							operation: 'order',
-							nif: '={{ $json.body.nif }}',
-							year: '={{ $json.body.year }}',
-							options: { maxOrdersPerHour: 1000 },
-						}),
-					],
-					[['Webhook', 'Order']],
+					racingOrderWebhookPath,
+					{
+						webhookId: '2b8f4d6a-7c1e-4a3b-9d5f-6e0a1c3b5d04',
+						onePerItem: false,
+						options: { maxOrdersPerHour: 1000 },
+					},
 				),
-				workflow(
+				orderFromWebhook(
 					waitingOrderWorkflowId,
 					'Order annual accounts and wait for them',
-					[
-						webhook('Webhook', waitingOrderWebhookPath, '9a3e5b7c-1d2f-4e6a-8b0c-4f7e2d3c5b03'),
-						splitOut('One Item per Order', 'body.orders'),
-						libreBor('Order', {
-							resource: 'document',
-							operation: 'order',
-							nif: '={{ $json.nif }}',
-							year: '={{ $json.year }}',
-							options: { waitForCompletion: true },
-						}),
-					],
-					[['Webhook', 'One Item per Order', 'Order']],
+					waitingOrderWebhookPath,
+					{
+						webhookId: '9a3e5b7c-1d2f-4e6a-8b0c-4f7e2d3c5b03',
+						onePerItem: true,
+						options: { waitForCompletion: true },
+					},
 				),
 				workflow(
 					triggerWorkflowId,
@@ -194,18 +203,10 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 	it(
 		'follows 100 companies from 100 concurrent webhook calls, on both workers',
 		async () => {
-			await rest.activateWorkflow(followWorkflowId);
-			await webhookRegistered(cluster.main!.baseUrl, webhookPath);
+			await activateWithWebhook(followWorkflowId, webhookPath);
 			const nifs = newNifs(100);
 			const answers = await Promise.all(
-				nifs.map(
-					async (nif) =>
-						await fetch(`${cluster.main!.baseUrl}/webhook/${webhookPath}`, {
-							method: 'POST',
-							headers: { 'content-type': 'application/json' },
-							body: JSON.stringify({ nif }),
-						}),
-				),
+				nifs.map(async (nif) => await callWebhook(webhookPath, { nif })),
 			);
 			expect(answers.map((answer) => answer.status)).toEqual(nifs.map(() => 200));
 
@@ -286,17 +287,14 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 	it(
 		'reuses the orders a failed production execution placed when it is retried from the executions list',
 		async () => {
-			await rest.activateWorkflow(orderWorkflowId);
-			await webhookRegistered(cluster.main!.baseUrl, orderWebhookPath);
+			await activateWithWebhook(orderWorkflowId, orderWebhookPath);
 			// Money for two orders: the third fails the execution after two were placed and paid.
 			sim.state.balance = 2 * sim.state.orderPrice;
 			const seeded = sim.state.documents.length;
 			const placed = () =>
 				sim.state.documents.slice(seeded).map((document) => `${document.nif}/${document.year}`);
 			const orders = orderedNifs.map((nif) => ({ nif, year: lastYear }));
-			expect(
-				(await postJson(`${cluster.main!.baseUrl}/webhook/${orderWebhookPath}`, { orders })).status,
-			).toBe(200);
+			expect((await callWebhook(orderWebhookPath, { orders })).status).toBe(200);
 			const [failed] = await rest.waitForExecutions(orderWorkflowId, 1, { timeoutMs: 120_000 });
 			expect(failed).toMatchObject({ mode: 'webhook', status: 'error' });
 			expect(placed()).toEqual(orderedNifs.slice(0, 2).map((nif) => `${nif}/${lastYear}`));
@@ -325,8 +323,7 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 	it(
 		'pays once when 10 executions on both workers order the same document at the same instant, round after round',
 		async () => {
-			await rest.activateWorkflow(racingOrderWorkflowId);
-			await webhookRegistered(cluster.main!.baseUrl, racingOrderWebhookPath);
+			await activateWithWebhook(racingOrderWorkflowId, racingOrderWebhookPath);
 			sim.state.balance = 1000 * sim.state.orderPrice;
 			const nif = orderedNifs[2];
 			const rounds = 20;
@@ -341,7 +338,7 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 				const calls = Array.from(
 					{ length: callsPerRound },
 					async () =>
-						await postJson(`${cluster.main!.baseUrl}/webhook/${racingOrderWebhookPath}`, {
+						await callWebhook(racingOrderWebhookPath, {
 							nif,
 							year,
 						}),
@@ -395,8 +392,7 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 	it(
 		'orders no document twice when the worker running Order items (waiting for completion) is killed, nor when the orders are sent again',
 		async () => {
-			await rest.activateWorkflow(waitingOrderWorkflowId);
-			await webhookRegistered(cluster.main!.baseUrl, waitingOrderWebhookPath);
+			await activateWithWebhook(waitingOrderWorkflowId, waitingOrderWebhookPath);
 			const year = lastYear - 1;
 			const seeded = sim.state.documents.length;
 			const ofThisYear = () => sim.state.documents.slice(seeded);
@@ -404,10 +400,7 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 			// Documents stay processing until the worker is gone.
 			sim.state.documentProcessingMs = 600_000;
 			const orders = orderedNifs.slice(0, 2).map((nif) => ({ nif, year }));
-			expect(
-				(await postJson(`${cluster.main!.baseUrl}/webhook/${waitingOrderWebhookPath}`, { orders }))
-					.status,
-			).toBe(200);
+			expect((await callWebhook(waitingOrderWebhookPath, { orders })).status).toBe(200);
 			await expect.poll(() => ofThisYear().length, { timeout: 60_000 }).toBeGreaterThan(0);
 
 			const [running] = await rest.listExecutions({ workflowId: waitingOrderWorkflowId });
@@ -443,10 +436,7 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 			// So the user sends the same orders again: a new execution, on either worker. The order the
 			// dead worker sent is refused, not paid twice (n8n's deduplication store kept its record,
 			// written before it was sent), and the execution says where to find it.
-			expect(
-				(await postJson(`${cluster.main!.baseUrl}/webhook/${waitingOrderWebhookPath}`, { orders }))
-					.status,
-			).toBe(200);
+			expect((await callWebhook(waitingOrderWebhookPath, { orders })).status).toBe(200);
 			const [again] = (
 				await rest.waitForExecutions(waitingOrderWorkflowId, 3, { timeoutMs: 120_000 })
 			).filter((candidate) => candidate.id !== running.id && candidate.id !== retry.id);

@@ -55,6 +55,9 @@ async function api(
 	};
 }
 
+const orderAccounts = async (nif: string, year: string) =>
+	await api('POST', '/documents/order/', { form: { nif, type: 'accounts', year } });
+
 beforeAll(async () => {
 	sim = await startSimulator();
 });
@@ -411,11 +414,7 @@ describe('documents', () => {
 
 describe('download host', () => {
 	async function finishedLink(): Promise<string> {
-		const id = (
-			await api('POST', '/documents/order/', {
-				form: { nif: 'B64717838', type: 'accounts', year: '2022' },
-			})
-		).json().document_id;
+		const id = (await orderAccounts('B64717838', '2022')).json().document_id;
 		return (await api('GET', `/documents/${id}/`)).json().document.download_link;
 	}
 
@@ -512,11 +511,7 @@ describe('faults', () => {
 
 	it('drops the connection without answering, changing nothing', async () => {
 		sim.injectFault({ method: 'POST', path: '/v2/documents/order/', drop: true });
-		await expect(
-			api('POST', '/documents/order/', {
-				form: { nif: 'A86212420', type: 'accounts', year: '2023' },
-			}),
-		).rejects.toThrow();
+		await expect(orderAccounts('A86212420', '2023')).rejects.toThrow();
 		expect(sim.state.documents).toHaveLength(0);
 		expect(sim.state.balance).toBe(100);
 		expect(sim.state.ordersReceived).toBe(0);
@@ -529,11 +524,7 @@ describe('faults', () => {
 			drop: true,
 			afterHandling: true,
 		});
-		await expect(
-			api('POST', '/documents/order/', {
-				form: { nif: 'A86212420', type: 'accounts', year: '2023' },
-			}),
-		).rejects.toThrow();
+		await expect(orderAccounts('A86212420', '2023')).rejects.toThrow();
 		expect(sim.state.documents).toHaveLength(1);
 		expect(sim.state.balance).toBe(95);
 		expect(sim.state.ordersReceived).toBe(1);
@@ -548,11 +539,7 @@ describe('faults', () => {
 
 	it('truncates a download when its answer is lost mid-way', async () => {
 		sim.state.documentSizeBytes = 256 * 1024;
-		const id = (
-			await api('POST', '/documents/order/', {
-				form: { nif: 'A86212420', type: 'accounts', year: '2023' },
-			})
-		).json().document_id;
+		const id = (await orderAccounts('A86212420', '2023')).json().document_id;
 		const link = (await api('GET', `/documents/${id}/`)).json().document.download_link;
 		sim.injectFault({ origin: 'download', drop: true, afterHandling: true });
 		const response = await request(link);

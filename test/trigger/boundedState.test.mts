@@ -5,10 +5,11 @@ import {
 	alertIdsOf,
 	liveStateSize,
 	storedStateSize,
-	triggerSession,
 	useSimulator,
 	type PollSession,
 	type Simulator,
+	activatedSession,
+	MARK_AS_READ,
 } from './triggerSession.mts';
 
 const sim = useSimulator();
@@ -42,8 +43,7 @@ describe('LibreBOR Trigger, state size', () => {
 		{ timeout: 600_000 },
 		async () => {
 			const burst = 100;
-			const session = triggerSession(sim(), { parameters: { options: { markAsRead: true } } });
-			expect(await session.poll()).toBeNull();
+			const session = await activatedSession(sim(), { parameters: MARK_AS_READ });
 
 			const { emitted, emittedCount, largestState } = await runBursts(sim(), session, burst);
 
@@ -63,8 +63,7 @@ describe('LibreBOR Trigger, state size', () => {
 		async () => {
 			const listCap = 50;
 			sim().state.alertListCap = listCap;
-			const session = triggerSession(sim());
-			expect(await session.poll()).toBeNull();
+			const session = await activatedSession(sim());
 
 			const { emitted, emittedCount, largestState } = await runBursts(sim(), session, listCap);
 

@@ -4,8 +4,9 @@ import {
 	alertIdsOf,
 	CURSOR_STORAGES,
 	MARK_ALL_PATH,
-	triggerSession,
 	useSimulator,
+	activatedSession,
+	MARK_AS_READ,
 } from './triggerSession.mts';
 
 const LIST_CAP = 50;
@@ -15,11 +16,7 @@ describe.each(CURSOR_STORAGES)(
 	`LibreBOR Trigger, listing capped to the latest ${LIST_CAP} (n8n poll state kept as %s)`,
 	(cursorStorage) => {
 		it(`emits each of 200 alerts arriving in bursts exactly once when the list shows only the latest ${LIST_CAP}`, async () => {
-			const session = triggerSession(sim(), {
-				cursorStorage,
-				parameters: { options: { markAsRead: true } },
-			});
-			expect(await session.poll()).toBeNull();
+			const session = await activatedSession(sim(), { cursorStorage, parameters: MARK_AS_READ });
 
 			const arrived: string[] = [];
 			const emitted: string[] = [];

@@ -8,6 +8,9 @@ import {
 	markedIds,
 	triggerSession,
 	useSimulator,
+	activatedSession,
+	MARK_AS_READ,
+	unreadIds,
 } from './triggerSession.mts';
 
 const sim = useSimulator();
@@ -16,8 +19,7 @@ describe.each(CURSOR_STORAGES)(
 	'LibreBOR Trigger, exactly once (n8n poll state kept as %s)',
 	(cursorStorage) => {
 		it('emits a new alert on the next poll and never again over 20 further polls', async () => {
-			const session = triggerSession(sim(), { cursorStorage });
-			expect(await session.poll()).toBeNull();
+			const session = await activatedSession(sim(), { cursorStorage });
 
 			const alert = sim().state.addAlert();
 			expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
@@ -27,11 +29,7 @@ describe.each(CURSOR_STORAGES)(
 		});
 
 		it('marks an emitted alert as read at the next poll, once, and never emits it again', async () => {
-			const session = triggerSession(sim(), {
-				cursorStorage,
-				parameters: { options: { markAsRead: true } },
-			});
-			expect(await session.poll()).toBeNull();
+			const session = await activatedSession(sim(), { cursorStorage, parameters: MARK_AS_READ });
 
 			const alert = sim().state.addAlert();
 			expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
@@ -42,11 +40,7 @@ describe.each(CURSOR_STORAGES)(
 		});
 
 		it('emits an alert that arrives between the listing and the marks at the following poll, never marking all', async () => {
-			const session = triggerSession(sim(), {
-				cursorStorage,
-				parameters: { options: { markAsRead: true } },
-			});
-			expect(await session.poll()).toBeNull();
+			const session = await activatedSession(sim(), { cursorStorage, parameters: MARK_AS_READ });
 
 			const first = sim().state.addAlert();
 			let late: { id: string } | undefined;
@@ -66,8 +60,7 @@ describe.each(CURSOR_STORAGES)(
 		});
 
 		it('emits nothing twice across restarts', async () => {
-			const session = triggerSession(sim(), { cursorStorage });
-			expect(await session.poll()).toBeNull();
+			const session = await activatedSession(sim(), { cursorStorage });
 			const first = sim().state.addAlert();
 			expect(alertIdsOf(await session.poll())).toEqual([first.id]);
 
@@ -81,9 +74,8 @@ describe.each(CURSOR_STORAGES)(
 		});
 
 		it('emits nothing twice when a new node instance starts from the stored static data', async () => {
-			const options = { cursorStorage, parameters: { options: { markAsRead: true } } };
-			const session = triggerSession(sim(), options);
-			expect(await session.poll()).toBeNull();
+			const options = { cursorStorage, parameters: MARK_AS_READ };
+			const session = await activatedSession(sim(), options);
 			const alerts = sim().state.addAlerts(3);
 			expect(alertIdsOf(await session.poll())).toEqual(alerts.map(({ id }) => id));
 
@@ -98,8 +90,7 @@ describe.each(CURSOR_STORAGES)(
 		});
 
 		it('skips a tick that starts while the previous poll is still running', async () => {
-			const session = triggerSession(sim(), { cursorStorage });
-			expect(await session.poll()).toBeNull();
+			const session = await activatedSession(sim(), { cursorStorage });
 			const alert = sim().state.addAlert();
 			sim().state.latencyMs = 300;
 			const [slow, overlapping] = await Promise.all([session.poll(), session.poll()]);
@@ -110,8 +101,7 @@ describe.each(CURSOR_STORAGES)(
 		});
 
 		it('emits oldest first', async () => {
-			const session = triggerSession(sim(), { cursorStorage });
-			expect(await session.poll()).toBeNull();
+			const session = await activatedSession(sim(), { cursorStorage });
 			const now = Date.now();
 			const at = (offsetMs: number) => new Date(now + offsetMs).toISOString();
 			const middle = sim().state.addAlert({ created_at: at(2000) });
@@ -127,26 +117,18 @@ describe.each(CURSOR_STORAGES)(
 	(cursorStorage) => {
 		it('records the alerts already unread at activation and emits none of them', async () => {
 			const existing = sim().state.addAlerts(3);
-			const session = triggerSession(sim(), { cursorStorage });
-			expect(await session.poll()).toBeNull();
+			const session = await activatedSession(sim(), { cursorStorage });
 			for (let poll = 0; poll < 5; poll++) expect(await session.poll()).toBeNull();
 
 			const fresh = sim().state.addAlert();
 			expect(alertIdsOf(await session.poll())).toEqual([fresh.id]);
-			expect(
-				existing.every(({ id }) =>
-					sim()
-						.state.unreadAlerts()
-						.some((alert) => alert.id === id),
-				),
-			).toBe(true);
+			expect(existing.every(({ id }) => unreadIds(sim()).includes(id))).toBe(true);
 		});
 
 		it('emits once an older alert that surfaces later from beyond a capped listing at activation', async () => {
 			sim().state.alertListCap = 2;
 			const existing = sim().state.addAlerts(4);
-			const session = triggerSession(sim(), { cursorStorage });
-			expect(await session.poll()).toBeNull();
+			const session = await activatedSession(sim(), { cursorStorage });
 
 			// The user reads the two listed alerts elsewhere: the two older ones come into the list.
 			// Nothing told the trigger they existed, so it takes them as new rather than risk losing one.
@@ -166,8 +148,7 @@ describe.each(CURSOR_STORAGES)(
 		});
 
 		it('emits nothing at activation when there are no unread alerts, then emits what arrives', async () => {
-			const session = triggerSession(sim(), { cursorStorage });
-			expect(await session.poll()).toBeNull();
+			const session = await activatedSession(sim(), { cursorStorage });
 			const alert = sim().state.addAlert();
 			expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
 		});

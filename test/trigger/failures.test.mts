@@ -9,6 +9,9 @@ import {
 	markedIds,
 	triggerSession,
 	useSimulator,
+	activatedSession,
+	MARK_AS_READ,
+	unreadIds,
 } from './triggerSession.mts';
 
 const sim = useSimulator();
@@ -19,11 +22,7 @@ const failListing = (status: number, times = 4) =>
 
 /** A session with Mark as Read on, past its first poll, whose second poll emitted `count` new alerts. */
 async function markingSessionThatEmitted(cursorStorage: CursorStorage, count: number) {
-	const session = triggerSession(sim(), {
-		cursorStorage,
-		parameters: { options: { markAsRead: true } },
-	});
-	expect(await session.poll()).toBeNull();
+	const session = await activatedSession(sim(), { cursorStorage, parameters: MARK_AS_READ });
 	const alerts = sim().state.addAlerts(count);
 	expect(alertIdsOf(await session.poll())).toEqual(alerts.map(({ id }) => id));
 	return { session, alerts };
@@ -33,8 +32,7 @@ describe.each(CURSOR_STORAGES)(
 	'LibreBOR Trigger, failures (n8n poll state kept as %s)',
 	(cursorStorage) => {
 		it('fails the poll when the API keeps answering 500, then catches up without losing an alert', async () => {
-			const session = triggerSession(sim(), { cursorStorage });
-			expect(await session.poll()).toBeNull();
+			const session = await activatedSession(sim(), { cursorStorage });
 
 			const before = sim().state.addAlert();
 			const fault = failListing(500);
@@ -47,8 +45,7 @@ describe.each(CURSOR_STORAGES)(
 		});
 
 		it('fails the poll on a refused password (401) without retrying, then catches up', async () => {
-			const session = triggerSession(sim(), { cursorStorage });
-			expect(await session.poll()).toBeNull();
+			const session = await activatedSession(sim(), { cursorStorage });
 
 			const alert = sim().state.addAlert();
 			const fault = failListing(401, 1);
@@ -71,11 +68,7 @@ describe.each(CURSOR_STORAGES)(
 			expect(await session.poll()).toBeNull();
 			const fresh = sim().state.addAlert();
 			expect(alertIdsOf(await session.poll())).toEqual([fresh.id]);
-			expect(
-				sim()
-					.state.unreadAlerts()
-					.map(({ id }) => id),
-			).toContain(existing.id);
+			expect(unreadIds(sim())).toContain(existing.id);
 		});
 
 		it('keeps an alert whose mark failed pending without emitting it again, and marks it later', async () => {
@@ -93,11 +86,7 @@ describe.each(CURSOR_STORAGES)(
 			});
 			const next = sim().state.addAlert();
 			expect(alertIdsOf(await session.poll())).toEqual([next.id]);
-			expect(
-				sim()
-					.state.unreadAlerts()
-					.map(({ id }) => id),
-			).toContain(alert.id);
+			expect(unreadIds(sim())).toContain(alert.id);
 
 			expect(await session.poll()).toBeNull();
 			expect(await session.poll()).toBeNull();
@@ -126,11 +115,7 @@ describe.each(CURSOR_STORAGES)(
 			sim().injectFault({ method: 'GET', path: `${MARK_PATH}${second.id}/`, status: 404 });
 			for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
 			expect(markedIds(sim()).slice(4)).toEqual([second.id, first.id]);
-			expect(
-				sim()
-					.state.unreadAlerts()
-					.map(({ id }) => id),
-			).toEqual([second.id]);
+			expect(unreadIds(sim())).toEqual([second.id]);
 		});
 
 		it('tries a mark again at later polls while LibreBOR answers it without success, and emits the alert once', async () => {
@@ -150,11 +135,7 @@ describe.each(CURSOR_STORAGES)(
 			});
 			expect(await session.poll()).toBeNull();
 			expect(await session.poll()).toBeNull();
-			expect(
-				sim()
-					.state.unreadAlerts()
-					.map(({ id }) => id),
-			).toEqual([alert.id]);
+			expect(unreadIds(sim())).toEqual([alert.id]);
 
 			expect(await session.poll()).toBeNull();
 			expect(sim().state.unreadAlerts()).toEqual([]);

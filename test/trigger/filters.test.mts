@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 
 import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
 import { LibreBorTrigger } from '../../nodes/LibreBor/LibreBorTrigger.node.ts';
-import { alertIdsOf, triggerSession, useSimulator } from './triggerSession.mts';
+import {
+	alertIdsOf,
+	triggerSession,
+	useSimulator,
+	activatedSession,
+	unreadIds,
+} from './triggerSession.mts';
 
 const sim = useSimulator();
 const company = (nif: string) => ({ __rl: true, mode: 'list', value: nif });
@@ -12,7 +18,7 @@ describe('LibreBOR Trigger filters', () => {
 	it('emits only the alerts that pass the label, company and date filters', async () => {
 		sim().state.follow('A86212420');
 		sim().state.follow('B64717838');
-		const session = triggerSession(sim(), {
+		const session = await activatedSession(sim(), {
 			parameters: {
 				options: {
 					actLabels: ['Nombramientos'],
@@ -21,7 +27,6 @@ describe('LibreBOR Trigger filters', () => {
 				},
 			},
 		});
-		expect(await session.poll()).toBeNull();
 		sim().state.addAlert({
 			nif: 'A86212420',
 			label: 'Nombramientos',
@@ -61,18 +66,13 @@ describe('LibreBOR Trigger filters', () => {
 		expect(await unfiltered.poll()).toBeNull();
 		const next = sim().state.addAlert({ nif: 'A86212420' });
 		expect(alertIdsOf(await unfiltered.poll())).toEqual([next.id]);
-		expect(
-			sim()
-				.state.unreadAlerts()
-				.map(({ id }) => id),
-		).toContain(leftOut.id);
+		expect(unreadIds(sim())).toContain(leftOut.id);
 	});
 
 	it('keeps the plain comma-separated Labels option of existing workflows working', async () => {
-		const session = triggerSession(sim(), {
+		const session = await activatedSession(sim(), {
 			parameters: { options: { labels: 'situacion concursal' } },
 		});
-		expect(await session.poll()).toBeNull();
 		sim().state.addAlert({ label: 'Nombramientos' });
 		const wanted = sim().state.addAlert({ label: 'Situación concursal' });
 		expect(alertIdsOf(await session.poll())).toEqual([wanted.id]);

@@ -13,6 +13,8 @@ import {
 	storedStateSize,
 	triggerSession,
 	useSimulator,
+	activatedSession,
+	MARK_AS_READ,
 } from './triggerSession.mts';
 
 const sim = useSimulator();
@@ -31,8 +33,7 @@ describe.each(CURSOR_STORAGES)(
 	'LibreBOR Trigger, a misbehaving listing (n8n poll state kept as %s)',
 	(cursorStorage) => {
 		it('emits once an alert that one answer lists twice', async () => {
-			const session = triggerSession(sim(), { cursorStorage });
-			expect(await session.poll()).toBeNull();
+			const session = await activatedSession(sim(), { cursorStorage });
 			const alert = sim().state.addAlert();
 			nextListingAnswers([alert, alert]);
 			expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
@@ -40,8 +41,7 @@ describe.each(CURSOR_STORAGES)(
 		});
 
 		it('emits once an alert with an unreadable created_at, also when more alerts are unread than it remembers', async () => {
-			const session = triggerSession(sim(), { cursorStorage });
-			expect(await session.poll()).toBeNull();
+			const session = await activatedSession(sim(), { cursorStorage });
 			const undated = sim().state.addAlert({ created_at: 'sometime' });
 			sim().state.addAlerts(MAX_REMEMBERED_ALERTS + 1);
 			const first = alertIdsOf(await session.poll());
@@ -51,8 +51,7 @@ describe.each(CURSOR_STORAGES)(
 		});
 
 		it('emits nothing twice after an empty answer, then a partial one, then the full list again', async () => {
-			const session = triggerSession(sim(), { cursorStorage });
-			expect(await session.poll()).toBeNull();
+			const session = await activatedSession(sim(), { cursorStorage });
 			const alerts = sim().state.addAlerts(3);
 			expect(alertIdsOf(await session.poll())).toEqual(alerts.map(({ id }) => id));
 
@@ -64,11 +63,7 @@ describe.each(CURSOR_STORAGES)(
 		});
 
 		it('emits an alert with a non-UUID id once, with a warning, never uses it in a path, and keeps polling', async () => {
-			const session = triggerSession(sim(), {
-				cursorStorage,
-				parameters: { options: { markAsRead: true } },
-			});
-			expect(await session.poll()).toBeNull();
+			const session = await activatedSession(sim(), { cursorStorage, parameters: MARK_AS_READ });
 			const odd = ['all', '../x', '', 'z'.repeat(10_000)].map((id) => sim().state.addAlert({ id }));
 			const good = sim().state.addAlert();
 
@@ -87,8 +82,7 @@ describe.each(CURSOR_STORAGES)(
 		});
 
 		it('remembers very long ids by length and hash: two that differ in one character are each emitted once, in a small state', async () => {
-			const session = triggerSession(sim(), { cursorStorage });
-			expect(await session.poll()).toBeNull();
+			const session = await activatedSession(sim(), { cursorStorage });
 			const longId = (middle: string) => `${'a'.repeat(5_000)}${middle}${'a'.repeat(5_000)}`;
 			const alerts = [
 				sim().state.addAlert({ id: longId('x') }),
@@ -100,8 +94,7 @@ describe.each(CURSOR_STORAGES)(
 		});
 
 		it('keeps polling past a listed record that is not an alert, says so in the log, and wraps every record as json', async () => {
-			const session = triggerSession(sim(), { cursorStorage });
-			expect(await session.poll()).toBeNull();
+			const session = await activatedSession(sim(), { cursorStorage });
 			const alert = sim().state.addAlert();
 			const hostile = {
 				...alert,

@@ -7,6 +7,7 @@ import {
 	MARK_PATH,
 	triggerSession,
 	useSimulator,
+	activatedSession,
 } from './triggerSession.mts';
 
 const sim = useSimulator();
@@ -16,8 +17,7 @@ describe.each(CURSOR_STORAGES)(
 	(cursorStorage) => {
 		it('shows the three most recent alerts, oldest first, and changes nothing for the next production poll', async () => {
 			const parameters = { options: { markAsRead: true } };
-			const session = triggerSession(sim(), { cursorStorage, parameters });
-			expect(await session.poll()).toBeNull();
+			const session = await activatedSession(sim(), { cursorStorage, parameters });
 			const fresh = sim().state.addAlerts(4);
 			const savedBefore = session.savedStaticData;
 			const liveBefore = session.liveStaticData;

@@ -1,15 +1,18 @@
 import { describe, expect, it } from 'vitest';
 
-import { alertIdsOf, jsonOf, markedIds, triggerSession, useSimulator } from './triggerSession.mts';
+import {
+	alertIdsOf,
+	jsonOf,
+	markedIds,
+	useSimulator,
+	activatedSession,
+	unreadIds,
+} from './triggerSession.mts';
 
 const sim = useSimulator();
 
 /** An active trigger that has taken its baseline, so that everything added next is new. */
-async function activeTrigger(parameters = {}) {
-	const session = triggerSession(sim(), { parameters });
-	expect(await session.poll()).toBeNull();
-	return session;
-}
+const activeTrigger = async (parameters = {}) => await activatedSession(sim(), { parameters });
 
 describe('LibreBOR Trigger, output', () => {
 	it('outputs one item per alert, exactly as the API returns it', async () => {
@@ -70,11 +73,7 @@ describe('LibreBOR Trigger, label filter', () => {
 		expect(alertIdsOf(await session.poll())).toEqual([wanted.id]);
 		for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
 		expect(markedIds(sim())).toEqual([wanted.id]);
-		expect(
-			sim()
-				.state.unreadAlerts()
-				.map(({ id }) => id),
-		).toEqual([ignored.id]);
+		expect(unreadIds(sim())).toEqual([ignored.id]);
 	});
 
 	it('lets every alert through when the filter is empty or only commas and spaces', async () => {

@@ -5,8 +5,9 @@ import {
 	alertIdsOf,
 	MARK_PATH,
 	markedIds,
-	triggerSession,
 	useSimulator,
+	activatedSession,
+	MARK_AS_READ,
 } from './triggerSession.mts';
 
 // With N8N_SCHEDULER_ENABLED, n8n 2.41 runs every poll after the activation poll as a task of its
@@ -16,19 +17,17 @@ const sim = useSimulator();
 describe("LibreBOR Trigger under n8n's durable scheduler", () => {
 	it('emits an alert that arrived between the activation poll and the first scheduled poll', async () => {
 		sim().state.addAlert();
-		const session = triggerSession(sim(), { cursorStorage: 'scheduler' });
-		expect(await session.poll()).toBeNull();
+		const session = await activatedSession(sim(), { cursorStorage: 'scheduler' });
 		const arrived = sim().state.addAlert();
 		expect(alertIdsOf(await session.poll())).toEqual([arrived.id]);
 		expect(await session.poll()).toBeNull();
 	});
 
 	it('emits each alert once, and marks each read, over many scheduled polls', async () => {
-		const session = triggerSession(sim(), {
+		const session = await activatedSession(sim(), {
 			cursorStorage: 'scheduler',
-			parameters: { options: { markAsRead: true } },
+			parameters: MARK_AS_READ,
 		});
-		expect(await session.poll()).toBeNull();
 		const emitted: string[] = [];
 		for (let burst = 0; burst < 5; burst++) {
 			sim().state.addAlerts(3);
@@ -43,12 +42,11 @@ describe("LibreBOR Trigger under n8n's durable scheduler", () => {
 
 	it("marks within half the scheduler's poll budget and leaves the rest for the next poll", async () => {
 		const parameters = { options: { markAsRead: true } };
-		const session = triggerSession(sim(), {
+		const session = await activatedSession(sim(), {
 			cursorStorage: 'scheduler',
 			pollBudgetMs: 2_000,
 			parameters,
 		});
-		expect(await session.poll()).toBeNull();
 		const alerts = sim().state.addAlerts(6);
 		expect(alertIdsOf(await session.poll())).toEqual(alerts.map(({ id }) => id));
 
@@ -73,12 +71,11 @@ describe("LibreBOR Trigger under n8n's durable scheduler", () => {
 
 	it("stops waiting out a 429 within the scheduler's poll budget, so n8n does not abandon the poll", async () => {
 		const parameters = { options: { markAsRead: true } };
-		const session = triggerSession(sim(), {
+		const session = await activatedSession(sim(), {
 			cursorStorage: 'scheduler',
 			pollBudgetMs: 1_000,
 			parameters,
 		});
-		expect(await session.poll()).toBeNull();
 		const alert = sim().state.addAlert();
 		sim().injectFault({ method: 'GET', path: ALERTS_PATH, status: 429, retryAfter: 5 });
 		const startedAt = Date.now();

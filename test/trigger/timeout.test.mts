@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
-import { ALERTS_PATH, alertIdsOf, triggerSession, useSimulator } from './triggerSession.mts';
+import { ALERTS_PATH, alertIdsOf, useSimulator, activatedSession } from './triggerSession.mts';
 
 const sim = useSimulator();
 
 describe('LibreBOR Trigger, request timeout', () => {
 	it('gives up on a listing slower than the Request Timeout option, then catches up', async () => {
-		const session = triggerSession(sim(), { parameters: { options: { timeout: 0.3 } } });
-		expect(await session.poll()).toBeNull();
+		const session = await activatedSession(sim(), { parameters: { options: { timeout: 0.3 } } });
 
 		const alert = sim().state.addAlert();
 		sim().injectFault({ method: 'GET', path: ALERTS_PATH, delayMs: 1500, times: 4 });

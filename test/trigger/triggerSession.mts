@@ -1,4 +1,5 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import { expect } from 'vitest';
 
 import { LibreBorTrigger } from '../../nodes/LibreBor/LibreBorTrigger.node.ts';
 import {
@@ -34,6 +35,18 @@ export function triggerSession(sim: Simulator, options: TriggerSessionOptions = 
 	});
 }
 
+/** A session past its activation poll, which only notes the alerts already there. */
+export async function activatedSession(
+	sim: Simulator,
+	options: TriggerSessionOptions = {},
+): Promise<PollSession> {
+	const session = triggerSession(sim, options);
+	expect(await session.poll()).toBeNull();
+	return session;
+}
+
+export const MARK_AS_READ: INodeParameters = { options: { markAsRead: true } };
+
 export const jsonOf = (output: INodeExecutionData[][] | null): IDataObject[] =>
 	output?.[0].map((item) => item.json) ?? [];
 
@@ -45,6 +58,9 @@ export const alertIdsOf = (output: INodeExecutionData[][] | null): string[] =>
 export const ALERTS_PATH = '/v2/alerts/';
 export const MARK_PATH = '/v2/alerts/mark_as_read/';
 export const MARK_ALL_PATH = '/v2/alerts/mark_as_read/all/';
+
+/** The ids of the alerts still unread, as the simulator lists them. */
+export const unreadIds = (sim: Simulator): string[] => sim.state.unreadAlerts().map(({ id }) => id);
 
 /** The ids of the alerts marked as read one by one, in request order. */
 export const markedIds = (sim: Simulator): string[] =>

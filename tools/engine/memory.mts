@@ -1,6 +1,10 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
+import type { INodeParameters } from 'n8n-workflow';
+
+import type { ActionResult } from './runAction.mts';
+
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
 
@@ -35,4 +39,29 @@ export async function peakLiveMemoryGrowth(
 	}
 	sample();
 	return peak - baseline;
+}
+
+/**
+ * Orders a seeded company's accounts through `run` and downloads them once, so that measuring the
+ * download it returns starts warm.
+ */
+export async function warmDocumentDownload(
+	run: (parameters: INodeParameters) => Promise<ActionResult>,
+): Promise<() => Promise<ActionResult>> {
+	const ordered = await run({
+		resource: 'document',
+		operation: 'order',
+		nif: 'B64717838',
+		year: 2023,
+	});
+	const documentId = String(ordered.items[0].json.document_id);
+	const download = async () =>
+		await run({
+			resource: 'document',
+			operation: 'download',
+			documentId,
+			binaryPropertyName: 'data',
+		});
+	await download();
+	return download;
 }

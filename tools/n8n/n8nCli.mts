@@ -90,19 +90,6 @@ export async function importWorkflows(folder: N8nUserFolder, workflows: object[]
 	}
 }
 
-/**
- * Publishes (activates) a workflow's current version. n8n 2.41 only takes this into account
- * when `n8n start` starts, so call it before startN8n (or use N8nRestClient.activateWorkflow while it runs).
- */
-export async function publishWorkflow(folder: N8nUserFolder, workflowId: string): Promise<void> {
-	await runN8nCommandOrThrow(folder, ['publish:workflow', `--id=${workflowId}`]);
-}
-
-/** Unpublishes (deactivates) a workflow; takes effect at the next `n8n start`. */
-export async function unpublishWorkflow(folder: N8nUserFolder, workflowId: string): Promise<void> {
-	await runN8nCommandOrThrow(folder, ['unpublish:workflow', `--id=${workflowId}`]);
-}
-
 export interface WorkflowExecution {
 	/** Whether n8n reported the run as successful. */
 	succeeded: boolean;

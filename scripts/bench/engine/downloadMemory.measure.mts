@@ -4,7 +4,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { it } from 'vitest';
 
 import { binaryFilePath, runAction } from '../../../tools/engine/index.mts';
-import { peakLiveMemoryGrowth } from '../../../tools/engine/memory.mts';
+import { peakLiveMemoryGrowth, warmDocumentDownload } from '../../../tools/engine/memory.mts';
 import { DOWNLOAD_BYTES_PER_SECOND, DOWNLOAD_FILE_BYTES } from '../downloadConditions.mts';
 import { BenchSimulator } from '../simulatorControl.mts';
 import { median, timeMs } from '../stats.mts';
@@ -36,16 +36,7 @@ it('live memory of the LibreBOR node while it downloads a large document', async
 		return result;
 	};
 	try {
-		const ordered = await run({
-			resource: 'document',
-			operation: 'order',
-			nif: 'B64717838',
-			year: 2023,
-		});
-		const documentId = String(ordered.items[0].json.document_id);
-		const download = () =>
-			run({ resource: 'document', operation: 'download', documentId, binaryPropertyName: 'data' });
-		await download();
+		const download = await warmDocumentDownload(run);
 
 		await sim.configure({
 			documentSizeBytes: DOWNLOAD_FILE_BYTES,

@@ -26,6 +26,8 @@ const companies = (count: number, from = 0) =>
 		nif: makeCif('B', String(1_000_000 + from + index)),
 	}));
 
+const copyOf = (data: IDataObject) => JSON.parse(JSON.stringify(data)) as IDataObject;
+
 let workflowCounter = 0;
 const savedWorkflow = () => ({
 	id: `promises-workflow-${++workflowCounter}`,
@@ -127,6 +129,33 @@ describe('Orders: the limits', () => {
 		expect(sim().state.ordersReceived).toBe(2);
 	});
 
+	it('counts an order that failed once towards Max Orders per Hour, refused or failed once placed', async () => {
+		const workflow = savedWorkflow();
+		const perHour = (options: INodeParameters = {}) => order({ maxOrdersPerHour: 3, ...options });
+		sim().state.balance = 0;
+		await runLibreBor(sim(), perHour(), { items: companies(1), workflow, continueOnFail: true });
+		sim().state.balance = 100;
+		sim().injectFault({
+			method: 'GET',
+			path: /^\/v2\/documents\/[^/]+\/$/,
+			status: 500,
+			retryAfter: 0,
+			times: Infinity,
+		});
+		const waitFailed = await runLibreBor(sim(), perHour({ waitForCompletion: true }), {
+			items: companies(1, 1),
+			workflow,
+			continueOnFail: true,
+		});
+		expect(waitFailed.items[0].error?.message).toMatch(/^Document \S+ was ordered/);
+
+		const third = await runLibreBor(sim(), perHour(), { items: companies(1, 2), workflow });
+		expect(third.error).toBeUndefined();
+		const fourth = await runLibreBor(sim(), perHour(), { items: companies(1, 3), workflow });
+		expect(fourth.error?.message).toMatch(/has placed 3 document orders in the last hour/);
+		expect(sim().state.ordersReceived).toBe(3);
+	});
+
 	it('counts towards Max Orders per Execution only the items that would place an order', async () => {
 		const result = await runLibreBor(sim(), order({ maxOrders: 1 }), {
 			items: [...companies(1), { nif: 'not a NIF' }],
@@ -153,7 +182,7 @@ describe('Orders: the limits', () => {
 			workflow,
 			nodeType: await onAnotherWorker(),
 		});
-		const saved = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
+		const saved = copyOf(workflow.staticData);
 
 		const elsewhere = await runLibreBor(sim(), perHour, {
 			items: companies(2, 2),
@@ -192,16 +221,100 @@ describe('Orders: the order memory', () => {
 		});
 	});
 
-	it('orders again, rather than trust it, when the memory in the static data was damaged', async () => {
+	it('reuses an order placed under a shorter Order Memory once the window is made longer', async () => {
+		const workflow = savedWorkflow();
+		const items = companies(1);
+		await withClock(async (setTime) => {
+			const placedAt = Date.now();
+			const first = await runLibreBor(sim(), order({ orderMemoryHours: 1 }), { items, workflow });
+			setTime(placedAt + 3 * HOUR_MS);
+			const reused = await runLibreBor(sim(), order(), { items, workflow });
+			expect(jsonOf(reused)[0]).toMatchObject({
+				document_id: jsonOf(first)[0].document_id,
+				reused_order: true,
+			});
+		});
+		expect(sim().state.ordersReceived).toBe(1);
+	});
+
+	it('reuses the newest order of a NIF and year, whether this process or the static data holds it', async () => {
+		const workflow = savedWorkflow();
+		const items = companies(1);
+		const oneHour = order({ orderMemoryHours: 1 });
+		await withClock(async (setTime) => {
+			const start = Math.ceil(Date.now() / HOUR_MS) * HOUR_MS + 60_000;
+			setTime(start);
+			await runLibreBor(sim(), oneHour, { items, workflow });
+			const savedHere = copyOf(workflow.staticData);
+			// Past the window, another worker orders it again.
+			setTime(start + 1.5 * HOUR_MS);
+			const elsewhere = { id: workflow.id, staticData: copyOf(savedHere) };
+			await runLibreBor(sim(), oneHour, {
+				items,
+				workflow: elsewhere,
+				nodeType: await onAnotherWorker(),
+			});
+			setTime(start + 1.7 * HOUR_MS);
+			// First the static data holds the newer order, then only this process does.
+			for (const staticData of [elsewhere.staticData, savedHere]) {
+				const reused = await runLibreBor(sim(), oneHour, {
+					items,
+					workflow: { id: workflow.id, staticData: copyOf(staticData) },
+				});
+				expect(jsonOf(reused)[0]).toMatchObject({
+					document_id: sim().state.documents[1].id,
+					reused_order: true,
+				});
+			}
+		});
+		expect(sim().state.ordersReceived).toBe(2);
+	});
+
+	it("writes back into the static data this process's orders that another worker's save dropped", async () => {
+		const workflow = savedWorkflow();
+		const [first, second] = companies(2);
+		await runLibreBor(sim(), order(), { items: [first], workflow });
+		// Another worker loaded the static data before that save, and n8n keeps its later save.
+		const savedElsewhere = { id: workflow.id, staticData: {} as IDataObject };
+		await runLibreBor(sim(), order(), {
+			items: [second],
+			workflow: savedElsewhere,
+			nodeType: await onAnotherWorker(),
+		});
+		await runLibreBor(sim(), order(), { items: [second], workflow: savedElsewhere });
+		const later = await runLibreBor(sim(), order(), {
+			items: [first, second],
+			workflow: { id: workflow.id, staticData: copyOf(savedElsewhere.staticData) },
+			nodeType: await onAnotherWorker(),
+		});
+		expect(jsonOf(later).map((answer) => answer.reused_order)).toEqual([true, true]);
+		expect(sim().state.ordersReceived).toBe(2);
+	});
+
+	it('orders again in a retry when Order Memory is 0', async () => {
+		const workflow = savedWorkflow();
+		const memoryOff = order({ orderMemoryHours: 0 });
+		sim().state.balance = sim().state.orderPrice;
+		const failed = await runLibreBor(sim(), memoryOff, { items: companies(2), workflow });
+		expect(failed.error?.message).toMatch(/402/);
+		sim().state.balance = 100;
+		const retried = await runLibreBor(sim(), memoryOff, { retryOf: failed, workflow });
+		expect(jsonOf(retried).map((answer) => answer.reused_order)).toEqual([undefined, undefined]);
+		expect(sim().state.ordersReceived).toBe(4);
+	});
+
+	it('reuses no damaged record of the static data, and fails on no damaged shape of it', async () => {
 		const items = companies(2);
 		const first = savedWorkflow();
 		await runLibreBor(sim(), order(), { items, workflow: first });
-		const damaged = JSON.parse(JSON.stringify(first.staticData)) as {
-			global: { libreBorOrders: { orders: Record<string, IDataObject> } };
+		const damaged = copyOf(first.staticData) as {
+			global: { libreBorOrders: { orders: Record<string, IDataObject | null> } };
 		};
-		const [one, two] = Object.values(damaged.global.libreBorOrders.orders);
+		const orders = damaged.global.libreBorOrders.orders;
+		const [one, two] = Object.values(orders) as IDataObject[];
 		one.documentId = 42;
 		delete two.orderedAt;
+		orders.emptied = null;
 		const elsewhere = await runLibreBor(sim(), order(), {
 			items,
 			workflow: { id: first.id, staticData: damaged as unknown as IDataObject },
@@ -209,11 +322,14 @@ describe('Orders: the order memory', () => {
 			continueOnFail: true,
 		});
 		// Nothing usable remembered: the intents store then refuses, as for an order whose outcome is lost.
-		expect(jsonOf(elsewhere).map((answer) => answer.reused_order)).toEqual([undefined, undefined]);
+		expect(elsewhere.items.map((item) => item.error?.message)).toEqual(
+			items.map(({ nif }) => expect.stringContaining(`sent the order for ${nif} 2023`)),
+		);
 		expect(sim().state.ordersReceived).toBe(2);
 		for (const shape of [
 			'not an object',
 			{ orders: null, placedAt: [] },
+			{ orders: 'x', placedAt: [] },
 			{ orders: {}, placedAt: 'x' },
 		]) {
 			const workflow = {

@@ -9,7 +9,7 @@ const MEMORY_KEY = 'libreBorOrders';
 export interface RememberedOrder {
 	documentId: string;
 	orderedAt: number;
-	/** Kept as long as the window it was placed with needs it, whatever window a later run uses. */
+	/** Kept at least as long as the window it was placed with needs it, whatever window a later run uses. */
 	keepUntil?: number;
 }
 
@@ -69,19 +69,19 @@ function mergeInto(target: WorkflowOrders, source: WorkflowOrders, account: stri
 		unmatched.set(at, left - 1);
 		return left <= 0;
 	});
-	target.placedAt = [...target.placedAt, ...added]
-		.filter((at) => typeof at === 'number')
-		.sort((a, b) => a - b);
+	target.placedAt = [...target.placedAt, ...added].sort((a, b) => a - b);
 }
 
+/** Keeps an order as long as the window it was placed with, or the current one, needs it. */
 function prune(memory: WorkflowOrders, now: number, keepMs: number) {
 	for (const [key, order] of Object.entries(memory.orders)) {
-		if (!isRemembered(order) || now >= (order.keepUntil ?? order.orderedAt + keepMs))
+		if (!isRemembered(order) || now >= Math.max(order.keepUntil ?? 0, order.orderedAt + keepMs))
 			delete memory.orders[key];
 	}
 	const keys = Object.keys(memory.orders);
 	for (const key of keys.slice(0, Math.max(0, keys.length - MAX_REMEMBERED)))
 		delete memory.orders[key];
+	// Also drops what is not a time: `now - at` is then not a number.
 	memory.placedAt = memory.placedAt.filter((at) => now - at < HOUR_MS).slice(-MAX_REMEMBERED);
 }
 
@@ -167,11 +167,9 @@ export async function orderMemory(
 		/** The order of this NIF and year to reuse, if any. */
 		find,
 		/** When the newest known order of this NIF and year was placed, also one older than the window. */
-		lastOrderedAt(key: string) {
-			const known = [execution.orders[fullKey(key)], local.orders[fullKey(key)]].filter(
-				isRemembered,
-			);
-			return known.length > 0 ? Math.max(...known.map((order) => order.orderedAt)) : undefined;
+		lastOrderedAt(key: string): number | undefined {
+			// This execution's own order of it would be reused, not ordered again.
+			return local.orders[fullKey(key)]?.orderedAt;
 		},
 		/**
 		 * In one step: the order to reuse, or the order another execution in this process is
@@ -196,10 +194,9 @@ export async function orderMemory(
 				},
 			};
 		},
-		/** Orders this workflow placed in the last hour, as far as this process and n8n's stores know. */
+		/** Orders this workflow placed in the hour before the memory was opened, and since, as far as this process and n8n's stores know. */
 		placedInLastHour() {
-			const since = Date.now() - HOUR_MS;
-			return local.placedAt.filter((at) => at > since).length;
+			return local.placedAt.length;
 		},
 	};
 }

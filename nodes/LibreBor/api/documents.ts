@@ -21,7 +21,7 @@ export interface DocumentRecord extends IDataObject {
 	download_link?: string | null;
 }
 
-export interface OrderRequest {
+interface OrderRequest {
 	nif: string;
 	year: number;
 	sendEmail: boolean;

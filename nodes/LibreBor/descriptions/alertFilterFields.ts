@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { watchedCompanyLocator } from './identifierFields';
 
 /** BORME act labels known from the bulletin parser; LibreBOR may send others, hence the free-text field. */
-export const KNOWN_ACT_LABELS = [
+const KNOWN_ACT_LABELS = [
 	'Nombramientos',
 	'Reelecciones',
 	'Revocaciones',

@@ -5,7 +5,7 @@ import { readNumericOption, secondsToTimerMs } from '../helpers/numericOption';
 import { DEFAULT_TIMEOUT_MS } from '../transport/request';
 
 export const DEFAULT_CONCURRENCY = DEFAULT_PARALLEL_REQUESTS;
-export const MAX_CONCURRENCY = 100;
+const MAX_CONCURRENCY = 100;
 
 export const timeoutOption: INodeProperties = {
 	displayName: 'Request Timeout (Seconds)',
@@ -16,7 +16,7 @@ export const timeoutOption: INodeProperties = {
 	description: 'How long to wait for LibreBOR to answer a single request',
 };
 
-export const concurrencyOption: INodeProperties = {
+const concurrencyOption: INodeProperties = {
 	displayName: 'Parallel Requests',
 	name: 'concurrency',
 	type: 'number',
@@ -26,7 +26,7 @@ export const concurrencyOption: INodeProperties = {
 		'The most requests sent to LibreBOR at the same time. The node starts with a few, sends more while LibreBOR answers fine, and when LibreBOR answers 429 or 503 (too many requests) it pauses every item for as long as LibreBOR asks and sends fewer at once.',
 };
 
-export const budgetOption: INodeProperties = {
+const budgetOption: INodeProperties = {
 	displayName: 'Time Budget (Minutes)',
 	name: 'budgetMinutes',
 	type: 'number',
@@ -39,7 +39,7 @@ export const budgetOption: INodeProperties = {
 /** The options of an operation that sends one request per item. */
 export const pacedRequestOptions = [concurrencyOption, budgetOption, timeoutOption];
 
-export interface RequestOptions {
+interface RequestOptions {
 	timeoutMs: number;
 	concurrency: number;
 	/** The run's pacer settings: Parallel Requests as the ceiling and the time budget. */

@@ -34,7 +34,7 @@ export function readNif(context: IExecuteFunctions, itemIndex: number): string {
 }
 
 /** Document URLs of the API (…/documents/<id>/ or …/order/<id>/) or a link carrying ?document_id=<id>. */
-export function documentIdFromUrl(url: string): string | undefined {
+function documentIdFromUrl(url: string): string | undefined {
 	let parsed: URL;
 	try {
 		parsed = new URL(url.trim());

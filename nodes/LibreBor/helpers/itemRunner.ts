@@ -9,7 +9,7 @@ import {
 import { mapWithConcurrency } from './concurrency';
 import { DEFAULT_BUDGET_MS, startPacer, type PacerSettings } from './pacer';
 
-export type ItemResult = INodeExecutionData[];
+type ItemResult = INodeExecutionData[];
 
 function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number) {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {

@@ -1,6 +1,6 @@
 import { NodeOperationError, type INode } from 'n8n-workflow';
 
-export interface NumericOptionRule {
+interface NumericOptionRule {
 	/** The option's name as the user sees it in the editor. */
 	label: string;
 	/** Used when the option is not set. */

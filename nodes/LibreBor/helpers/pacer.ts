@@ -22,7 +22,7 @@ export type PacedOutcome =
 	| { kind: 'other' };
 
 /** A run with no fine answer for this long, or over this many pauses in a row, stops trying. */
-export const NO_PROGRESS_LIMIT_MS = 120_000;
+const NO_PROGRESS_LIMIT_MS = 120_000;
 export const MAX_PAUSES_WITHOUT_PROGRESS = 6;
 const FIRST_BACKOFF_MS = 1_000;
 const MAX_BACKOFF_MS = 30_000;

@@ -3,9 +3,9 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 export const PRODUCTION_BASE_URL = 'https://api.librebor.me/v2';
 export const SANDBOX_BASE_URL = 'https://sandbox-api.librebor.me/v2';
 
-export type LibreBorEnvironment = 'production' | 'sandbox' | 'custom';
+type LibreBorEnvironment = 'production' | 'sandbox' | 'custom';
 
-export type BaseUrlResult = { baseUrl: string } | { problem: string };
+type BaseUrlResult = { baseUrl: string } | { problem: string };
 
 /** A loop, not `/\/+$/`, which backtracks quadratically on a long run of slashes. */
 export function withoutTrailingSlashes(text: string): string {

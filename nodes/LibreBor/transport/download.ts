@@ -31,7 +31,7 @@ interface StreamResponse {
 	body: BinarySource & { destroy?: () => void };
 }
 
-export interface DownloadRequest {
+interface DownloadRequest {
 	link: string;
 	itemIndex: number;
 	fallbackFileName: string;

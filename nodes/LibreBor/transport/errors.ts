@@ -210,7 +210,7 @@ export function connectionError(context: ErrorContext, failure: ConnectionFailur
 	);
 }
 
-export interface RunProgress {
+interface RunProgress {
 	itemsDone: number;
 	itemsTotal: number;
 	settings: { budgetMs: number };

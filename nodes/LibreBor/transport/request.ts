@@ -26,7 +26,7 @@ export type LibreBorFunctions = IExecuteFunctions | IPollFunctions | ILoadOption
 export const CREDENTIAL_TYPE = 'libreBorApi';
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
-export interface ApiRequest {
+interface ApiRequest {
 	method: 'GET' | 'POST';
 	/** Path below the base URL, such as `/alerts/`. */
 	path: string;

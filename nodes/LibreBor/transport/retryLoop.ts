@@ -15,7 +15,7 @@ export type TryOutcome<T> =
 			throttleStatus?: number;
 	  };
 
-export interface RetryRun {
+interface RetryRun {
 	context: Cancellable;
 	errorContext: ErrorContext;
 	/** The run's pacer; none for a request that is sent once on its own (an order). */

@@ -14,8 +14,8 @@ export function ascending(a: number, b: number): number {
 }
 
 /** Polls in a row, and time, an alert must be missing from the listing before it is forgotten. */
-export const FORGET_AFTER_ABSENT_POLLS = 3;
-export const FORGET_AFTER_ABSENT_MS = 10 * 60_000;
+const FORGET_AFTER_ABSENT_POLLS = 3;
+const FORGET_AFTER_ABSENT_MS = 10 * 60_000;
 /** Longer ids are remembered by length and hash, so that one odd alert cannot bloat the state. */
 const MAX_KEPT_ID_LENGTH = 100;
 

@@ -6,7 +6,7 @@ import { markAlertReadIfUnread } from '../api/alerts';
 /** Well within the shortest poll interval n8n allows (one minute). */
 const MAX_MARKING_MS = 30_000;
 
-export interface MarkOutcome {
+interface MarkOutcome {
 	/** Alerts now read: they will not be listed again. */
 	read: string[];
 	/** Alerts to try again at the next poll. */

@@ -6,7 +6,7 @@ import { itemsForAlert, oldestFirst } from './alertItems';
 import type { TriggerSettings } from './settings';
 
 /** How many of the most recent alerts a test run shows. */
-export const SAMPLE_ALERT_COUNT = 3;
+const SAMPLE_ALERT_COUNT = 3;
 
 const NO_ALERTS_HINT =
 	'The trigger fires when a company on the watch list appears in the BORME. Follow a company with the LibreBOR node (Watch List > Follow) and wait for its next bulletin entry, or point the credential at the sandbox environment to try the trigger with sample data. Alerts are a beta feature that needs an API subscription.';

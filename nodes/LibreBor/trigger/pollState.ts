@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /** Bumped when the shape changes, so that an older shape is recognised instead of misread. */
-export const POLL_STATE_VERSION = 2;
+const POLL_STATE_VERSION = 2;
 /** Version 1 stored known alerts as [id, createdAtMs]; it is read as version 2 with nothing absent. */
 const READABLE_VERSIONS = [1, POLL_STATE_VERSION];
 

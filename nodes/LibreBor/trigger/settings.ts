@@ -4,7 +4,7 @@ import { readTimeoutMs } from '../descriptions';
 import { resolveAlertFilter } from '../api/alerts';
 import { readAlertFilterOptions, type AlertFilter } from '../helpers/alertFilter';
 
-export type TriggerOutput = 'alert' | 'entry';
+type TriggerOutput = 'alert' | 'entry';
 
 export interface TriggerSettings {
 	output: TriggerOutput;

@@ -5,9 +5,9 @@ import { waitUnlessCancelled } from '../../helpers/cancellation';
 import { downloadToBinary } from '../../transport/download';
 import type { WaitSettings } from './documentOptions';
 
-export const PROCESSING = 'processing';
+const PROCESSING = 'processing';
 
-export interface FlowSettings extends WaitSettings {
+interface FlowSettings extends WaitSettings {
 	itemIndex: number;
 	timeoutMs: number;
 }

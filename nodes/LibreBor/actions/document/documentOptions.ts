@@ -4,8 +4,8 @@ import { readNumericOption, secondsToTimerMs } from '../../helpers/numericOption
 import { MB } from '../../helpers/units';
 import { DEFAULT_MAX_DOWNLOAD_MB } from '../../transport/download';
 
-export const DEFAULT_POLL_INTERVAL_S = 60;
-export const DEFAULT_MAX_WAIT_S = 1800;
+const DEFAULT_POLL_INTERVAL_S = 60;
+const DEFAULT_MAX_WAIT_S = 1800;
 
 export const pollIntervalOption: INodeProperties = {
 	displayName: 'Poll Interval (Seconds)',

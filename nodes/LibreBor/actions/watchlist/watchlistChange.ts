@@ -12,7 +12,7 @@ import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
 import { readNif } from '../../helpers/identifierParameters';
 import { readRequestOptions } from '../../descriptions';
 
-export interface WatchlistChange {
+interface WatchlistChange {
 	/** Whether the company is on the watch list once the change is made. */
 	followedAfter: boolean;
 	/** Sends the change; undefined when the service says there was nothing to change. */

@@ -5,11 +5,11 @@ import { readOrderLimit, type OrderInput } from './orderSettings';
 
 export const DEFAULT_MAX_ORDERS = 10;
 /** An AI agent decides by itself how often to call a tool: it gets a much smaller budget. */
-export const DEFAULT_MAX_ORDERS_AS_TOOL = 1;
+const DEFAULT_MAX_ORDERS_AS_TOOL = 1;
 export const DEFAULT_MAX_ORDERS_PER_HOUR = 20;
 
 /** n8n runs a node as an AI agent's tool under a type name ending in "Tool" (`libreBorTool`). */
-export function isToolMode(context: IExecuteFunctions): boolean {
+function isToolMode(context: IExecuteFunctions): boolean {
 	return context.getNode().type.endsWith('Tool');
 }
 

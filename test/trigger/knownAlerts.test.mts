@@ -159,10 +159,24 @@ describe('poll state', () => {
 				known: [
 					['a', 1, 5, 1],
 					['b', 2, 5],
+					['c', null],
+					['d', 1, 5, Infinity],
+					['e', 1, 'x', 1],
+					['f', NaN],
+					[7, 1],
+					null,
 				],
 				pending: [],
 			})?.known,
-		).toEqual([['a', 1, 5, 1]]);
+		).toEqual([
+			['a', 1, 5, 1],
+			['c', null],
+		]);
+		expect(readPollState({ v: 2, known: 'x', pending: 'y', horizon: Infinity })).toEqual({
+			known: [],
+			pending: [],
+			horizon: undefined,
+		});
 	});
 
 	it('reads a version 1 state, horizon included, so an upgrade emits nothing twice', () => {

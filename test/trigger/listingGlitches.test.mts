@@ -84,10 +84,9 @@ describe.each(CURSOR_STORAGES)(
 		it('remembers very long ids by length and hash: two that differ in one character are each emitted once, in a small state', async () => {
 			const session = await activatedSession(sim(), { cursorStorage });
 			const longId = (middle: string) => `${'a'.repeat(5_000)}${middle}${'a'.repeat(5_000)}`;
-			const alerts = [
-				sim().state.addAlert({ id: longId('x') }),
-				sim().state.addAlert({ id: longId('y') }),
-			];
+			// The last two have the same length and the same first hash: the second tells them apart.
+			const ids = [longId('x'), longId('y'), `${'a'.repeat(95)}aak3vu`, `${'a'.repeat(95)}aa5tea`];
+			const alerts = ids.map((id) => sim().state.addAlert({ id }));
 			expect(alertIdsOf(await session.poll())).toEqual(alerts.map(({ id }) => id));
 			for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
 			expect(storedStateSize(session)).toBeLessThan(1_000);

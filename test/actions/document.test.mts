@@ -469,9 +469,16 @@ describe('Document: Order, remembered per workflow', () => {
 			.spyOn(deduplicationStore, 'checkProcessedAndRecord')
 			.mockRejectedValue(new Error('database is locked'));
 		try {
-			const failed = await runLibreBor(sim(), order(), { workflow, continueOnFail: true });
-			expect(failed.items[0].error?.message).toBe(
-				"Could not record the order for B64717838 2023 in n8n's database before sending it",
+			// Two executions at once in one process: the second waits on the first, then tries itself.
+			const failed = await Promise.all(
+				[1, 2].map(
+					async () => await runLibreBor(sim(), order(), { workflow, continueOnFail: true }),
+				),
+			);
+			expect(failed.map((run) => run.items[0].error?.message)).toEqual(
+				Array(2).fill(
+					"Could not record the order for B64717838 2023 in n8n's database before sending it",
+				),
 			);
 			const cancelled = await runLibreBor(sim(), order(), { workflow, cancelAfterMs: 300 });
 			expect(cancelled.error?.message).toBe(

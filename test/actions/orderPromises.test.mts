@@ -11,6 +11,8 @@ const sim = useSimulator();
 const otherAccount = useSimulator();
 
 const HOUR_MS = 3_600_000;
+/** A minute into an hour of the clock: where one-hour Order Memory windows begin. */
+const startOfAnHour = () => Math.ceil(Date.now() / HOUR_MS) * HOUR_MS + 60_000;
 
 const order = (options: INodeParameters = {}): INodeParameters => ({
 	resource: 'document',
@@ -199,7 +201,7 @@ describe('Orders: the order memory', () => {
 		const workflow = savedWorkflow();
 		const items = companies(1);
 		await withClock(async (setTime) => {
-			const placedAt = Math.ceil(Date.now() / HOUR_MS) * HOUR_MS + 60_000;
+			const placedAt = startOfAnHour();
 			setTime(placedAt);
 			const first = await runLibreBor(sim(), order(), { items, workflow });
 			setTime(placedAt + 23.9 * HOUR_MS);
@@ -240,7 +242,7 @@ describe('Orders: the order memory', () => {
 		const items = companies(1);
 		const oneHour = order({ orderMemoryHours: 1 });
 		await withClock(async (setTime) => {
-			const start = Math.ceil(Date.now() / HOUR_MS) * HOUR_MS + 60_000;
+			const start = startOfAnHour();
 			setTime(start);
 			await runLibreBor(sim(), oneHour, { items, workflow });
 			const savedHere = copyOf(workflow.staticData);

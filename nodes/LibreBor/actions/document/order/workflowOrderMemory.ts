@@ -9,7 +9,7 @@ const MEMORY_KEY = 'libreBorOrders';
 export interface RememberedOrder {
 	documentId: string;
 	orderedAt: number;
-	/** Kept at least as long as the window it was placed with needs it, whatever window a later run uses. */
+	/** Kept at least as long as the window it was placed with needs it. */
 	keepUntil?: number;
 }
 
@@ -194,7 +194,7 @@ export async function orderMemory(
 				},
 			};
 		},
-		/** Orders this workflow placed in the hour before the memory was opened, and since, as far as this process and n8n's stores know. */
+		/** Orders this workflow placed in the last hour (pruned on opening), as far as this process and n8n's stores know. */
 		placedInLastHour() {
 			return local.placedAt.length;
 		},

@@ -6,12 +6,13 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { DEFAULT_PACING, startPacer } from './helpers/pacer';
+import { startNodeRun } from './helpers/nodeRun';
+import { DEFAULT_PACING } from './helpers/pacer';
 import { triggerProperties } from './trigger/description';
 import { pollNewAlerts } from './trigger/pollNewAlerts';
 import { pollSampleAlerts } from './trigger/pollSampleAlerts';
 import { searchWatchedCompanies } from './methods';
-import { readTriggerSettings } from './trigger/settings';
+import { readTriggerSettings, readTriggerTimeoutMs } from './trigger/settings';
 
 export class LibreBorTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -50,8 +51,9 @@ export class LibreBorTrigger implements INodeType {
 				typeof this.getPollBudgetMs === 'function'
 					? this.getPollBudgetMs()
 					: DEFAULT_PACING.budgetMs;
-			startPacer(this, { ...DEFAULT_PACING, budgetMs });
-			return await readTriggerSettings.call(this);
+			const pacing = { ...DEFAULT_PACING, budgetMs };
+			const run = startNodeRun(this, { pacing, timeoutMs: readTriggerTimeoutMs(this) });
+			return await readTriggerSettings.call(this, run);
 		};
 		if (this.getMode() === 'manual') return await pollSampleAlerts.call(this, await startPoll());
 		return await pollNewAlerts.call(this, startPoll);

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { DEFAULT_CONCURRENCY } from '../../nodes/LibreBor/descriptions/requestOptions.ts';
+import { DEFAULT_PARALLEL_REQUESTS } from '../../nodes/LibreBor/helpers/pacer.ts';
 import { makeCif, type RequestMatcher, type Simulator } from '../../tools/simulator/index.mts';
 import { runLibreBor } from '../support/libreBor.mts';
 import { clearErrorProblems, invariantProblems, requestCount } from './checks.mts';
@@ -99,8 +99,8 @@ function stopCase(operation: BatchOperation): LaneCase {
 				...clearErrorProblems(result.error, operation.target.origin ? downloadError! : apiError),
 				...problemIf(
 					'stops on failure',
-					sent > DEFAULT_CONCURRENCY
-						? `${sent} of ${ITEMS} items were sent, more than the ${DEFAULT_CONCURRENCY} in flight`
+					sent > DEFAULT_PARALLEL_REQUESTS
+						? `${sent} of ${ITEMS} items were sent, more than the ${DEFAULT_PARALLEL_REQUESTS} in flight`
 						: undefined,
 				),
 			];

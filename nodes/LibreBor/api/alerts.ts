@@ -3,14 +3,29 @@ import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 import type { AlertFilter, AlertFilterOptions } from '../helpers/alertFilter';
 import { isAlert, type LibreBorAlert } from '../helpers/alerts';
 import { normalizeNif } from '../helpers/nif';
-import { notConfirmedError, unexpectedBodyError } from '../transport/errors';
+import type { RequestSettings } from '../helpers/nodeRun';
+import { notConfirmedError } from '../transport/errors';
 import {
 	expectSuccess,
 	libreBorRequest,
+	unexpectedJson,
+	type ApiResponse,
 	type LibreBorFunctions,
-	type RequestSettings,
 } from '../transport/request';
 import { listWatchedEntities } from './watchlist';
+
+async function readAlerts(
+	context: LibreBorFunctions,
+	path: string,
+	request: RequestSettings,
+	acceptStatuses?: number[],
+): Promise<ApiResponse> {
+	return await libreBorRequest.call(
+		context,
+		{ method: 'GET', path, retry: 'idempotent', acceptStatuses },
+		request,
+	);
+}
 
 const markAsReadPath = (alertId: string) => `/alerts/mark_as_read/${encodeURIComponent(alertId)}/`;
 
@@ -20,23 +35,12 @@ const markAsReadPath = (alertId: string) => `/alerts/mark_as_read/${encodeURICom
  */
 export async function listUnreadAlerts(
 	this: LibreBorFunctions,
-	settings: RequestSettings = {},
+	request: RequestSettings,
 ): Promise<LibreBorAlert[]> {
 	const path = '/alerts/';
-	const response = await libreBorRequest.call(this, {
-		method: 'GET',
-		path,
-		retry: 'idempotent',
-		...settings,
-	});
+	const response = await readAlerts(this, path, request);
 	const list = response.json;
-	if (!Array.isArray(list)) {
-		throw unexpectedBodyError(
-			{ node: this.getNode(), itemIndex: settings.itemIndex, operation: `GET ${path}` },
-			response.statusCode,
-			{ kind: 'json', value: list },
-		);
-	}
+	if (!Array.isArray(list)) throw unexpectedJson(response);
 	const alerts = list.filter(isAlert);
 	if (alerts.length < list.length) {
 		this.logger.warn(
@@ -49,16 +53,9 @@ export async function listUnreadAlerts(
 export async function markAlertAsRead(
 	this: LibreBorFunctions,
 	alertId: string,
-	settings: RequestSettings = {},
+	request: RequestSettings,
 ): Promise<IDataObject> {
-	const path = markAsReadPath(alertId);
-	const response = await libreBorRequest.call(this, {
-		method: 'GET',
-		path,
-		retry: 'idempotent',
-		...settings,
-	});
-	return expectSuccess.call(this, response, `GET ${path}`, settings.itemIndex);
+	return expectSuccess(await readAlerts(this, markAsReadPath(alertId), request));
 }
 
 /**
@@ -69,21 +66,14 @@ export async function markAlertAsRead(
 export async function markAlertReadIfUnread(
 	this: LibreBorFunctions,
 	alertId: string,
-	settings: RequestSettings = {},
+	request: RequestSettings,
 ): Promise<void> {
-	const path = markAsReadPath(alertId);
-	const response = await libreBorRequest.call(this, {
-		method: 'GET',
-		path,
-		retry: 'idempotent',
-		acceptStatuses: [404],
-		...settings,
-	});
+	const response = await readAlerts(this, markAsReadPath(alertId), request, [404]);
 	if (response.statusCode === 404) return;
 	const result = (response.json as IDataObject | undefined)?.result;
 	if (result === 'success') return;
 	throw notConfirmedError(
-		{ node: this.getNode(), itemIndex: settings.itemIndex, operation: `GET ${path}` },
+		response.errorContext,
 		response.statusCode,
 		response.body,
 		String(result ?? 'none'),
@@ -92,26 +82,19 @@ export async function markAlertReadIfUnread(
 
 export async function markAllAlertsAsRead(
 	this: LibreBorFunctions,
-	settings: RequestSettings = {},
+	request: RequestSettings,
 ): Promise<IDataObject> {
-	const path = '/alerts/mark_as_read/all/';
-	const response = await libreBorRequest.call(this, {
-		method: 'GET',
-		path,
-		retry: 'idempotent',
-		...settings,
-	});
-	return expectSuccess.call(this, response, `GET ${path}`, settings.itemIndex);
+	return expectSuccess(await readAlerts(this, '/alerts/mark_as_read/all/', request));
 }
 
 /** Alerts carry the company's name and slug, not its NIF: the watch list links the two. */
 export async function resolveAlertFilter(
 	this: LibreBorFunctions,
 	options: AlertFilterOptions,
-	settings: RequestSettings = {},
+	request: RequestSettings,
 ): Promise<AlertFilter> {
 	if (!options.nif) return options;
-	const entities = await listWatchedEntities.call(this, settings);
+	const entities = await listWatchedEntities.call(this, request);
 	const entity = entities.find(
 		(watched) => typeof watched.nif === 'string' && normalizeNif(watched.nif) === options.nif,
 	);
@@ -120,7 +103,7 @@ export async function resolveAlertFilter(
 			this.getNode(),
 			`The company ${options.nif} is not on your LibreBOR watch list`,
 			{
-				itemIndex: settings.itemIndex,
+				itemIndex: request.itemIndex,
 				description:
 					'LibreBOR only creates alerts for the companies you follow. Follow it first (LibreBOR node, Watch List > Follow), or pick a company from the list.',
 			},

@@ -1,8 +1,9 @@
-import { NodeApiError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 
-import { unexpectedBodyError } from '../transport/errors';
+import type { RequestSettings } from '../helpers/nodeRun';
+import { apiError, serverMessage, unexpectedBodyError } from '../transport/errors';
 import { excerpt } from '../transport/responseBody';
-import { libreBorRequest, type ApiResponse, type RequestSettings } from '../transport/request';
+import { libreBorRequest, type ApiRequest, type ApiResponse } from '../transport/request';
 
 /**
  * The spec shows the document endpoints under /documents/ and, in some examples, under
@@ -21,7 +22,8 @@ export interface DocumentRecord extends IDataObject {
 	download_link?: string | null;
 }
 
-interface OrderRequest {
+/** The order itself: the company, the fiscal year, and whether LibreBOR also e-mails the user. */
+export interface OrderRequest {
 	nif: string;
 	year: number;
 	sendEmail: boolean;
@@ -49,28 +51,31 @@ function isMissingReadRoute(response: ApiResponse): boolean {
 	);
 }
 
-function notFound(
+/** Sends to the primary path, and to the alias only when the primary route is missing. */
+async function sendWithAlias(
 	context: IExecuteFunctions,
-	what: string,
-	settings: RequestSettings,
-): NodeApiError {
-	return new NodeApiError(
-		context.getNode(),
-		{ httpCode: '404' },
-		{
-			message: `LibreBOR does not know ${what} (404)`,
-			description:
-				'Check the document ID: it is the "document_id" returned by the Order operation.',
-			httpCode: '404',
-			itemIndex: settings.itemIndex,
-		},
-	);
+	send: Readonly<Omit<ApiRequest, 'path'>>,
+	paths: [primary: string, alias: string],
+	isMissing: (response: ApiResponse) => boolean,
+	request: RequestSettings,
+): Promise<ApiResponse> {
+	const [primary, alias] = paths;
+	const response = await libreBorRequest.call(context, { ...send, path: primary }, request);
+	if (!isMissing(response)) return response;
+	return await libreBorRequest.call(context, { ...send, path: alias }, request);
 }
 
+const lostOrderAnswer = (order: OrderRequest) => ({
+	message: `The order of the ${order.year} annual accounts of ${order.nif} may have been placed: LibreBOR's answer was lost`,
+	description:
+		'It was not sent again, so that it is not charged twice. Check the Documents section of the LibreBOR user panel (or the balance) before ordering again; if it is there, use its document ID with the Download operation.',
+});
+
+/** LibreBOR's answer to an order: its document ID, or an error that says whether it may be placed. */
 export async function orderAnnualAccounts(
 	this: IExecuteFunctions,
 	order: OrderRequest,
-	settings: RequestSettings,
+	request: RequestSettings,
 ): Promise<IDataObject> {
 	const form: Record<string, string> = {
 		nif: order.nif,
@@ -78,66 +83,24 @@ export async function orderAnnualAccounts(
 		year: String(order.year),
 	};
 	if (order.sendEmail) form.send_email = 'true';
-	const lostAnswer = {
-		message: `The order of the ${order.year} annual accounts of ${order.nif} may have been placed: LibreBOR's answer was lost`,
-		description:
-			'It was not sent again, so that it is not charged twice. Check the Documents section of the LibreBOR user panel (or the balance) before ordering again; if it is there, use its document ID with the Download operation.',
-	};
-	const send = (path: string) =>
-		libreBorRequest.call(this, {
-			method: 'POST',
-			path,
-			form,
-			retry: 'never',
-			acceptStatuses: [404],
-			lostAnswer,
-			...settings,
-		});
-
-	let response = await send(PATHS.primary.order);
-	if (isMissingRoute(response)) response = await send(PATHS.alias.order);
+	const lostAnswer = lostOrderAnswer(order);
+	const send = { method: 'POST', form, retry: 'never', acceptStatuses: [404], lostAnswer } as const;
+	const paths: [string, string] = [PATHS.primary.order, PATHS.alias.order];
+	const response = await sendWithAlias(this, send, paths, isMissingRoute, request);
 	const answer = response.json as IDataObject | undefined;
 	if (response.statusCode === 404) {
-		throw new NodeApiError(
-			this.getNode(),
-			{ httpCode: '404' },
-			{
-				message: `LibreBOR could not order the annual accounts of ${order.nif} for ${order.year} (404)`,
-				description:
-					`Check that the company and the year exist in the registry. ${typeof answer?.message === 'string' ? `LibreBOR said: "${answer.message}"` : ''}`.trim(),
-				httpCode: '404',
-				itemIndex: settings.itemIndex,
-			},
+		const said = serverMessage(response.body);
+		throw apiError(
+			response.errorContext,
+			404,
+			`LibreBOR could not order the annual accounts of ${order.nif} for ${order.year} (404)`,
+			`Check that the company and the year exist in the registry.${said ? ` LibreBOR said: "${said}"` : ''}`,
 		);
 	}
-	if (
-		!answer ||
-		typeof answer !== 'object' ||
-		typeof answer.document_id !== 'string' ||
-		!answer.document_id
-	) {
-		if (answer && typeof answer === 'object' && !Array.isArray(answer)) {
-			throw orderNotConfirmed(
-				this,
-				order,
-				answer,
-				response.statusCode,
-				lostAnswer.description,
-				settings.itemIndex,
-			);
-		}
-		throw unexpectedBodyError(
-			{
-				node: this.getNode(),
-				itemIndex: settings.itemIndex,
-				operation: 'POST /documents/order/',
-				lostAnswer,
-			},
-			response.statusCode,
-			response.body,
-		);
-	}
-	return answer;
+	if (typeof answer?.document_id === 'string' && answer.document_id) return answer;
+	if (answer && typeof answer === 'object' && !Array.isArray(answer))
+		throw orderNotConfirmed(response, order, answer);
+	throw unexpectedBodyError(response.errorContext, response.statusCode, response.body);
 }
 
 /**
@@ -146,58 +109,42 @@ export async function orderAnnualAccounts(
  * placed. It is not sent again; the user is told what LibreBOR said and where to check.
  */
 function orderNotConfirmed(
-	context: IExecuteFunctions,
+	response: ApiResponse,
 	order: OrderRequest,
 	answer: IDataObject,
-	status: number,
-	whatToCheck: string,
-	itemIndex?: number,
 ): NodeApiError {
 	const result =
 		typeof answer.result === 'string' ? ` (result "${excerpt(answer.result, 40)}")` : '';
-	const said = ['message', 'detail', 'error']
-		.map((key) => answer[key])
-		.find((value) => typeof value === 'string' && value.trim());
-	return new NodeApiError(
-		context.getNode(),
-		{ httpCode: String(status) },
-		{
-			message: `LibreBOR answered the order of the ${order.year} annual accounts of ${order.nif} without a document ID${result}: it may have been placed`,
-			description: `${said ? `LibreBOR said: "${excerpt(String(said))}". ` : ''}${whatToCheck}`,
-			httpCode: String(status),
-			itemIndex,
-		},
+	const said = serverMessage(response.body);
+	return apiError(
+		response.errorContext,
+		response.statusCode,
+		`LibreBOR answered the order of the ${order.year} annual accounts of ${order.nif} without a document ID${result}: it may have been placed`,
+		`${said ? `LibreBOR said: "${said}". ` : ''}${lostOrderAnswer(order).description}`,
 	);
 }
 
 export async function getDocument(
 	this: IExecuteFunctions,
 	documentId: string,
-	settings: RequestSettings,
+	request: RequestSettings,
 ): Promise<DocumentRecord> {
-	const send = (path: string) =>
-		libreBorRequest.call(this, {
-			method: 'GET',
-			path,
-			retry: 'idempotent',
-			acceptStatuses: [404],
-			...settings,
-		});
-
-	let response = await send(PATHS.primary.document(documentId));
-	if (isMissingReadRoute(response)) response = await send(PATHS.alias.document(documentId));
-	if (response.statusCode === 404) throw notFound(this, `the document ${documentId}`, settings);
-	const record = (response.json as IDataObject | undefined)?.document;
-	if (!record || typeof record !== 'object' || Array.isArray(record)) {
-		throw unexpectedBodyError(
-			{
-				node: this.getNode(),
-				itemIndex: settings.itemIndex,
-				operation: `GET /documents/${documentId}/`,
-			},
-			response.statusCode,
-			response.body,
+	const send = { method: 'GET', retry: 'idempotent', acceptStatuses: [404] } as const;
+	const paths: [string, string] = [
+		PATHS.primary.document(documentId),
+		PATHS.alias.document(documentId),
+	];
+	const response = await sendWithAlias(this, send, paths, isMissingReadRoute, request);
+	if (response.statusCode === 404) {
+		throw apiError(
+			response.errorContext,
+			404,
+			`LibreBOR does not know the document ${documentId} (404)`,
+			'Check the document ID: it is the "document_id" returned by the Order operation.',
 		);
 	}
+	const record = (response.json as IDataObject | undefined)?.document;
+	if (!record || typeof record !== 'object' || Array.isArray(record))
+		throw unexpectedBodyError(response.errorContext, response.statusCode, response.body);
 	return record as DocumentRecord;
 }

@@ -1,67 +1,56 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { unexpectedBodyError } from '../transport/errors';
+import type { RequestSettings } from '../helpers/nodeRun';
 import {
 	expectObject,
 	expectSuccess,
 	libreBorRequest,
+	unexpectedJson,
 	type ApiResponse,
 	type LibreBorFunctions,
-	type RequestSettings,
 } from '../transport/request';
 
 export async function listWatchedEntities(
 	this: LibreBorFunctions,
-	settings: RequestSettings = {},
+	request: RequestSettings,
 ): Promise<IDataObject[]> {
-	const path = '/alerts/following/';
-	const response = await libreBorRequest.call(this, {
-		method: 'GET',
-		path,
-		retry: 'idempotent',
-		...settings,
-	});
-	const answer = expectObject.call(this, response, `GET ${path}`, settings.itemIndex);
+	const response = await libreBorRequest.call(
+		this,
+		{ method: 'GET', path: '/alerts/following/', retry: 'idempotent' },
+		request,
+	);
+	const answer = expectObject(response);
 	const entities = answer.entities;
 	if (
 		!Array.isArray(entities) ||
 		!entities.every((entity) => entity && typeof entity === 'object')
 	) {
-		throw unexpectedBodyError(
-			{ node: this.getNode(), itemIndex: settings.itemIndex, operation: `GET ${path}` },
-			response.statusCode,
-			{ kind: 'json', value: answer },
-		);
+		throw unexpectedJson(response, answer);
 	}
 	return entities as IDataObject[];
 }
 
 /** Follow and unfollow are idempotent on the service, so they may be retried like reads. */
 async function postWatchlistChange(
-	this: LibreBorFunctions,
+	context: LibreBorFunctions,
 	path: string,
 	nif: string,
-	settings: RequestSettings,
+	request: RequestSettings,
 	acceptStatuses?: number[],
 ): Promise<ApiResponse> {
-	return await libreBorRequest.call(this, {
-		method: 'POST',
-		path,
-		form: { nif, type: 'company' },
-		retry: 'idempotent',
-		acceptStatuses,
-		...settings,
-	});
+	return await libreBorRequest.call(
+		context,
+		{ method: 'POST', path, form: { nif, type: 'company' }, retry: 'idempotent', acceptStatuses },
+		request,
+	);
 }
 
 export async function followCompany(
 	this: LibreBorFunctions,
 	nif: string,
-	settings: RequestSettings = {},
+	request: RequestSettings,
 ): Promise<IDataObject> {
-	const path = '/alerts/follow/';
-	const response = await postWatchlistChange.call(this, path, nif, settings);
-	return expectSuccess.call(this, response, `POST ${path}`, settings.itemIndex);
+	return expectSuccess(await postWatchlistChange(this, '/alerts/follow/', nif, request));
 }
 
 /**
@@ -71,11 +60,10 @@ export async function followCompany(
 export async function unfollowCompany(
 	this: LibreBorFunctions,
 	nif: string,
-	settings: RequestSettings = {},
+	request: RequestSettings,
 ): Promise<IDataObject | undefined> {
-	const path = '/alerts/unfollow/';
-	const response = await postWatchlistChange.call(this, path, nif, settings, [404]);
+	const response = await postWatchlistChange(this, '/alerts/unfollow/', nif, request, [404]);
 	if (response.statusCode === 404)
 		return response.maybeDoneBefore ? { result: 'success' } : undefined;
-	return expectSuccess.call(this, response, `POST ${path}`, settings.itemIndex);
+	return expectSuccess(response);
 }

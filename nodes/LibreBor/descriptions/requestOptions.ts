@@ -1,10 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_BUDGET_MS, DEFAULT_PARALLEL_REQUESTS, type PacerSettings } from '../helpers/pacer';
+import { DEFAULT_TIMEOUT_MS, type RunSettings } from '../helpers/nodeRun';
 import { readNumericOption, secondsToTimerMs } from '../helpers/numericOption';
-import { DEFAULT_TIMEOUT_MS } from '../transport/request';
+import { DEFAULT_BUDGET_MS, DEFAULT_PARALLEL_REQUESTS } from '../helpers/pacer';
 
-export const DEFAULT_CONCURRENCY = DEFAULT_PARALLEL_REQUESTS;
 const MAX_CONCURRENCY = 100;
 
 export const timeoutOption: INodeProperties = {
@@ -21,7 +20,7 @@ const concurrencyOption: INodeProperties = {
 	name: 'concurrency',
 	type: 'number',
 	typeOptions: { minValue: 1, maxValue: MAX_CONCURRENCY },
-	default: DEFAULT_CONCURRENCY,
+	default: DEFAULT_PARALLEL_REQUESTS,
 	description:
 		'The most requests sent to LibreBOR at the same time. The node starts with a few, sends more while LibreBOR answers fine, and when LibreBOR answers 429 or 503 (too many requests) it pauses every item for as long as LibreBOR asks and sends fewer at once.',
 };
@@ -39,13 +38,6 @@ const budgetOption: INodeProperties = {
 /** The options of an operation that sends one request per item. */
 export const pacedRequestOptions = [concurrencyOption, budgetOption, timeoutOption];
 
-interface RequestOptions {
-	timeoutMs: number;
-	concurrency: number;
-	/** The run's pacer settings: Parallel Requests as the ceiling and the time budget. */
-	pacing: PacerSettings;
-}
-
 /** Request Timeout (Seconds) as a timer's delay, refused when an expression made it unusable. */
 export function readTimeoutMs(node: INode, value: unknown, consequence?: string): number {
 	const seconds = readNumericOption(node, value, {
@@ -57,14 +49,17 @@ export function readTimeoutMs(node: INode, value: unknown, consequence?: string)
 	return secondsToTimerMs(seconds);
 }
 
-/** The request settings of the node's Options collection (read once: they are not per item). */
-export function readRequestOptions(context: IExecuteFunctions): RequestOptions {
+/**
+ * The run settings of the node's Options collection (read once: they are not per item): Parallel
+ * Requests as the pacer's ceiling, the Time Budget and the Request Timeout.
+ */
+export function readRunSettings(context: IExecuteFunctions): RunSettings {
 	const options = context.getNodeParameter('options', 0, {}) as IDataObject;
 	const node = context.getNode();
 	const concurrency = Math.floor(
 		readNumericOption(node, options.concurrency, {
 			label: concurrencyOption.displayName,
-			fallback: DEFAULT_CONCURRENCY,
+			fallback: DEFAULT_PARALLEL_REQUESTS,
 			minimum: 1,
 			maximum: MAX_CONCURRENCY,
 		}),
@@ -75,9 +70,8 @@ export function readRequestOptions(context: IExecuteFunctions): RequestOptions {
 		minimum: 0.01,
 	});
 	return {
-		timeoutMs: readTimeoutMs(node, options.timeout),
-		concurrency,
 		pacing: { ceiling: concurrency, budgetMs: Math.round(budgetMinutes * 60_000) },
+		timeoutMs: readTimeoutMs(node, options.timeout),
 	};
 }
 

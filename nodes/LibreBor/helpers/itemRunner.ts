@@ -7,7 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { mapWithConcurrency } from './concurrency';
-import { DEFAULT_BUDGET_MS, startPacer, type PacerSettings } from './pacer';
+import { startNodeRun, type ItemRequest, type RunSettings } from './nodeRun';
 
 type ItemResult = INodeExecutionData[];
 
@@ -46,26 +46,23 @@ export function pairRecords(itemIndex: number, records: IDataObject[]): ItemResu
 }
 
 /**
- * Runs one operation for every input item, keeping the output in input order. Up to the
- * ceiling of items run at once; the run's pacer decides how many of their requests are in
- * flight (a plain number: that many items at once, with the default time budget). With
- * "continue on fail", a failing item becomes an error item paired with its input and the
- * other items go on; otherwise the first failure stops the node.
+ * Starts the node's run and runs one operation for every input item of it, keeping the output in
+ * input order. Up to the pacing's ceiling of items run at once; the run's pacer decides how many
+ * of their requests are in flight. With "continue on fail", a failing item becomes an error item
+ * paired with its input and the other items go on; otherwise the first failure stops the node.
  */
 export async function runForEachItem(
 	context: IExecuteFunctions,
-	pacing: PacerSettings | number,
-	operation: (itemIndex: number) => Promise<ItemResult>,
+	settings: RunSettings,
+	operation: (item: ItemRequest) => Promise<ItemResult>,
 ): Promise<INodeExecutionData[]> {
 	const items = context.getInputData();
-	const settings =
-		typeof pacing === 'number' ? { ceiling: pacing, budgetMs: DEFAULT_BUDGET_MS } : pacing;
-	const pacer = startPacer(context, settings);
-	pacer.itemsTotal = items.length;
-	const perItem = await mapWithConcurrency(items.length, settings.ceiling, async (itemIndex) => {
+	const run = startNodeRun(context, settings, items.length);
+	const ceiling = settings.pacing.ceiling;
+	const perItem = await mapWithConcurrency(items.length, ceiling, async (itemIndex) => {
 		try {
-			const result = await operation(itemIndex);
-			pacer.itemsDone++;
+			const result = await operation({ run, itemIndex });
+			run.progress.done++;
 			return result;
 		} catch (error) {
 			const nodeError = asNodeError(context, error, itemIndex);

@@ -1,4 +1,4 @@
-import { sleep } from 'n8n-workflow';
+import { now, sleep } from './clock';
 
 /** "Parallel Requests" by default: chosen from the network benchmark (see BENCHMARKS.md). */
 export const DEFAULT_PARALLEL_REQUESTS = 50;
@@ -7,6 +7,8 @@ export const DEFAULT_PACING: PacerSettings = {
 	ceiling: DEFAULT_PARALLEL_REQUESTS,
 	budgetMs: DEFAULT_BUDGET_MS,
 };
+/** For the operations that run their items one after another: lists, and orders, which spend money. */
+export const ONE_ITEM_AT_A_TIME: PacerSettings = { ceiling: 1, budgetMs: DEFAULT_BUDGET_MS };
 
 export interface PacerSettings {
 	/** The most requests in flight at once ("Parallel Requests"). */
@@ -41,7 +43,7 @@ const RATE_BURST_MS = 1_000;
 const MIN_RATE_PER_SECOND = 0.5;
 
 /**
- * One per node run, shared by every request the run sends (orders excepted). It grows the
+ * One per node run (see nodeRun.ts), shared by every request the run sends (orders excepted). It grows the
  * number of requests in flight as TCP grows its window: slow start doubles it every round of
  * fine answers until the first throttle or the ceiling, then one more per round. On 429 or
  * 503 it pauses every request for the server's Retry-After and halves the number in flight.
@@ -70,9 +72,6 @@ export class Pacer {
 	private rateClock = 0;
 	private readonly waiting: Array<() => void> = [];
 	readonly startedAt: number;
-	/** Items finished by the run and items in all, for the error that says how far it got. */
-	itemsDone = 0;
-	itemsTotal = 0;
 	/** The status of the last throttled answer (429 or 503), for the error once the run stops. */
 	lastThrottleStatus = 429;
 	/** Why throttled requests are no longer waited for, once they are not. */
@@ -81,7 +80,7 @@ export class Pacer {
 	constructor(readonly settings: PacerSettings) {
 		this.limit = Math.min(settings.ceiling, INITIAL_IN_FLIGHT);
 		this.slowStart = this.limit < settings.ceiling;
-		this.startedAt = Date.now();
+		this.startedAt = now();
 		this.lastFineAt = this.startedAt;
 		this.lastThrottleAt = this.startedAt;
 	}
@@ -98,8 +97,8 @@ export class Pacer {
 				for (const wake of this.waiting.splice(0)) wake();
 				return false;
 			}
-			const now = Date.now();
-			const pause = this.pausedUntil - now;
+			const time = now();
+			const pause = this.pausedUntil - time;
 			if (pause > 0) {
 				await sleep(pause);
 				continue;
@@ -108,15 +107,15 @@ export class Pacer {
 				await new Promise<void>((resolve) => this.waiting.push(resolve));
 				continue;
 			}
-			const rate = this.ratePerSecond(now);
-			const gap = this.rateClock - RATE_BURST_MS - now;
+			const rate = this.ratePerSecond(time);
+			const gap = this.rateClock - RATE_BURST_MS - time;
 			if (rate && gap > 0) {
 				await sleep(gap);
 				continue;
 			}
 			this.inFlight++;
 			this.roundStarted++;
-			if (rate) this.rateClock = Math.max(this.rateClock, now) + 1000 / rate;
+			if (rate) this.rateClock = Math.max(this.rateClock, time) + 1000 / rate;
 			return true;
 		}
 	}
@@ -136,11 +135,11 @@ export class Pacer {
 	 * must stop: its budget would be spent, or the server has refused everything for too long.
 	 */
 	retryWait(retryAfterMs: number | undefined): number | undefined {
-		const now = Date.now();
-		const wait = Math.max(this.pausedUntil - now, retryAfterMs ?? this.backoffMs(), 0);
-		if (now + wait - this.startedAt > this.settings.budgetMs) this.stoppedBecause = 'budget';
+		const time = now();
+		const wait = Math.max(this.pausedUntil - time, retryAfterMs ?? this.backoffMs(), 0);
+		if (time + wait - this.startedAt > this.settings.budgetMs) this.stoppedBecause = 'budget';
 		else if (
-			now - this.lastFineAt > NO_PROGRESS_LIMIT_MS ||
+			time - this.lastFineAt > NO_PROGRESS_LIMIT_MS ||
 			this.pausesWithoutProgress >= MAX_PAUSES_WITHOUT_PROGRESS
 		) {
 			this.stoppedBecause = 'noProgress';
@@ -155,7 +154,7 @@ export class Pacer {
 	private onFine(): void {
 		// Progress again: a later throttle is waited out, not failed at once.
 		if (this.stoppedBecause === 'noProgress') this.stoppedBecause = undefined;
-		this.lastFineAt = Date.now();
+		this.lastFineAt = now();
 		this.throttledInARow = 0;
 		this.pausesWithoutProgress = 0;
 		this.finesSinceThrottle++;
@@ -179,52 +178,38 @@ export class Pacer {
 	}
 
 	private onThrottled(retryAfterMs: number | undefined): void {
-		const now = Date.now();
+		const time = now();
 		// The answers to requests already in flight tell of the same overload: cut once per pause.
-		if (now < this.pausedUntil) {
+		if (time < this.pausedUntil) {
 			if (retryAfterMs !== undefined)
-				this.pausedUntil = Math.max(this.pausedUntil, now + retryAfterMs);
+				this.pausedUntil = Math.max(this.pausedUntil, time + retryAfterMs);
 			return;
 		}
 		this.throttledInARow++;
-		const rate = this.ratePerSecond(now);
+		const rate = this.ratePerSecond(time);
 		const wait = retryAfterMs ?? this.backoffMs();
-		this.pausedUntil = now + wait;
+		this.pausedUntil = time + wait;
 		this.pausesWithoutProgress++;
 		// The first window also spent what the server had saved up: taken as one pause's worth.
-		const windowMs = now - this.lastThrottleAt + (this.learnedRate === undefined ? wait : 0);
+		const windowMs = time - this.lastThrottleAt + (this.learnedRate === undefined ? wait : 0);
 		const measured = (this.finesSinceThrottle * 1000) / Math.max(1, windowMs);
 		if (this.finesSinceThrottle >= MIN_FINES_FOR_RATE) this.learnedRate = measured;
 		else if (rate) this.learnedRate = Math.max(MIN_RATE_PER_SECOND, rate / 2);
 		this.finesSinceThrottle = 0;
-		this.lastThrottleAt = now;
+		this.lastThrottleAt = time;
 		this.limit = Math.max(1, Math.floor(this.limit / 2));
 		this.slowStart = false;
 		this.finesSinceRaise = 0;
 	}
 
 	/** The learned rate, probed upward since the last pause ended. */
-	private ratePerSecond(now: number): number | undefined {
+	private ratePerSecond(time: number): number | undefined {
 		if (this.learnedRate === undefined) return undefined;
-		return this.learnedRate * (1 + (Math.max(0, now - this.pausedUntil) / RATE_DOUBLING_MS) ** 3);
+		return this.learnedRate * (1 + (Math.max(0, time - this.pausedUntil) / RATE_DOUBLING_MS) ** 3);
 	}
 
 	private wakeWaiting(): void {
 		const free = this.limit - (this.slowStart ? this.roundStarted : this.inFlight);
 		for (let woken = 0; woken < free && this.waiting.length > 0; woken++) this.waiting.shift()?.();
 	}
-}
-
-const pacers = new WeakMap<object, Pacer>();
-
-/** Gives the run (its execution context) the pacer its requests share. */
-export function startPacer(context: object, settings: PacerSettings): Pacer {
-	const pacer = new Pacer(settings);
-	pacers.set(context, pacer);
-	return pacer;
-}
-
-/** The run's pacer, started with the defaults when the run did not start one (the trigger). */
-export function pacerOf(context: object, defaults: PacerSettings): Pacer {
-	return pacers.get(context) ?? startPacer(context, defaults);
 }

@@ -1,5 +1,6 @@
 import { NodeOperationError, type INode } from 'n8n-workflow';
 
+import { now as clockNow } from './clock';
 import { explainInvalidNif, normalizeNif } from './nif';
 
 /** As text too, for the editor's check of an alert ID (a resource locator's regex is a string). */
@@ -82,7 +83,7 @@ export function validateYear(
 	node: INode,
 	value: unknown,
 	itemIndex: number,
-	now = new Date(),
+	now = new Date(clockNow()),
 ): number {
 	const lastYear = now.getUTCFullYear();
 	const year = typeof value === 'number' ? value : Number(asText(value));

@@ -7,6 +7,7 @@ import type {
 import { listUnreadAlerts } from '../api/alerts';
 import { listWatchedEntities } from '../api/watchlist';
 import { labelsOf, normalizeLabel } from '../helpers/alerts';
+import { DEFAULT_RUN_SETTINGS, startNodeRun } from '../helpers/nodeRun';
 
 /** Results per page: the editor asks for the next page as the user scrolls. */
 const PAGE_SIZE = 100;
@@ -35,7 +36,9 @@ export async function searchUnreadAlerts(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const alerts = await listUnreadAlerts.call(this);
+	const alerts = await listUnreadAlerts.call(this, {
+		run: startNodeRun(this, DEFAULT_RUN_SETTINGS),
+	});
 	const results: INodeListSearchItems[] = alerts
 		.filter((alert) => matches(filter, alert.entity_name, ...labelsOf(alert)))
 		.map((alert) => ({
@@ -57,7 +60,9 @@ export async function searchWatchedCompanies(
 	filter?: string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const entities = await listWatchedEntities.call(this);
+	const entities = await listWatchedEntities.call(this, {
+		run: startNodeRun(this, DEFAULT_RUN_SETTINGS),
+	});
 	const results: INodeListSearchItems[] = [];
 	for (const entity of entities) {
 		const nif = typeof entity.nif === 'string' ? entity.nif : '';

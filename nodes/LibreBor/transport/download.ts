@@ -1,18 +1,15 @@
-import {
-	NodeApiError,
-	NodeOperationError,
-	type IBinaryData,
-	type IExecuteFunctions,
-} from 'n8n-workflow';
+import { NodeOperationError, type IBinaryData, type IExecuteFunctions } from 'n8n-workflow';
 
 import { cancelledError } from '../helpers/cancellation';
 import { fileNameFromContentDisposition } from '../helpers/fileName';
-import { DEFAULT_PACING, pacerOf } from '../helpers/pacer';
+import type { RequestSettings } from '../helpers/nodeRun';
 import { MB } from '../helpers/units';
-import { DEFAULT_TIMEOUT_MS } from './request';
+import { findErrorCode } from './errorCauses';
+import { apiError, type ErrorContext } from './errors';
+import { declaredLength, headerText, mediaType, retryAfterMs } from './headers';
 import { outboundProtectionRefusal } from './outboundProtection';
 import { withRetries, type TryOutcome } from './retryLoop';
-import { parseRetryAfter, RETRYABLE_STATUSES } from './retryPolicy';
+import { RETRYABLE_STATUSES } from './retryPolicy';
 import {
 	guardTransfer,
 	type TransferGuard,
@@ -31,37 +28,39 @@ interface StreamResponse {
 	body: BinarySource & { destroy?: () => void };
 }
 
-interface DownloadRequest {
+/** A document's file to fetch from its public download link. */
+export interface FileDownload {
 	link: string;
-	itemIndex: number;
-	fallbackFileName: string;
 	documentId: string;
-	/** The deadline for each whole transfer, headers and body. */
-	timeoutMs?: number;
+	/** The file name when the download host gives none. */
+	fallbackFileName: string;
 	/** Past this many bytes the transfer stops and the item fails. */
-	maxBytes?: number;
+	maxBytes: number;
 }
 
-function requireHttps(context: IExecuteFunctions, link: string, request: DownloadRequest): URL {
+/** One download as it runs: the file, the run and item it serves, and its errors' context. */
+interface Transfer extends FileDownload {
+	request: RequestSettings;
+	errorContext: ErrorContext;
+}
+
+function requireHttps(transfer: Transfer, link: string): URL {
+	const { node, itemIndex } = transfer.errorContext;
 	let url: URL;
 	try {
 		url = new URL(link);
 	} catch {
-		throw new NodeOperationError(
-			context.getNode(),
-			`The download link "${link}" is not a valid URL`,
-			{
-				itemIndex: request.itemIndex,
-				description: `Get the document again with the Get operation (document ID ${request.documentId}).`,
-			},
-		);
+		throw new NodeOperationError(node, `The download link "${link}" is not a valid URL`, {
+			itemIndex,
+			description: `Get the document again with the Get operation (document ID ${transfer.documentId}).`,
+		});
 	}
 	if (url.protocol !== 'https:') {
 		throw new NodeOperationError(
-			context.getNode(),
-			`Refused to download document ${request.documentId} over ${url.protocol}//: only HTTPS download links are followed`,
+			node,
+			`Refused to download document ${transfer.documentId} over ${url.protocol}//: only HTTPS download links are followed`,
 			{
-				itemIndex: request.itemIndex,
+				itemIndex,
 				description:
 					'The link LibreBOR gave is not HTTPS, so the file could be read or changed in transit. Contact LibreBOR support, or download it yourself from the link in the document record.',
 			},
@@ -70,177 +69,146 @@ function requireHttps(context: IExecuteFunctions, link: string, request: Downloa
 	return url;
 }
 
-function headerText(headers: Record<string, unknown>, name: string): string | undefined {
-	const value = headers[name];
-	if (Array.isArray(value)) return typeof value[0] === 'string' ? value[0] : undefined;
-	return typeof value === 'string' ? value : undefined;
-}
-
 type Attempt = TryOutcome<IBinaryData>;
+
+async function sendGet(
+	context: IExecuteFunctions,
+	transfer: Transfer,
+	url: URL,
+	guard: TransferGuard,
+): Promise<StreamResponse> {
+	return (await context.helpers.httpRequest({
+		method: 'GET',
+		url: url.toString(),
+		encoding: 'stream',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		disableFollowRedirect: true,
+		timeout: transfer.request.run.timeoutMs,
+		abortSignal: guard.signal,
+	})) as StreamResponse;
+}
 
 /** The 2xx answer for the link, following HTTPS redirects only. */
 async function openFile(
 	context: IExecuteFunctions,
-	request: DownloadRequest,
+	transfer: Transfer,
 	guard: TransferGuard,
 ): Promise<{ response: StreamResponse } | Attempt> {
-	let url = requireHttps(context, request.link, request);
+	let url = requireHttps(transfer, transfer.link);
 	for (let redirects = 0; ; redirects++) {
 		let response: StreamResponse;
 		try {
-			response = (await context.helpers.httpRequest({
-				method: 'GET',
-				url: url.toString(),
-				encoding: 'stream',
-				returnFullResponse: true,
-				ignoreHttpStatusErrors: true,
-				disableFollowRedirect: true,
-				timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-				abortSignal: guard.signal,
-			})) as StreamResponse;
+			response = await sendGet(context, transfer, url, guard);
 		} catch (error) {
 			// No answer before the deadline is a timeout like any other, tried again; a cancel is not.
-			if (guard.stoppedBy === 'cancelled') throw transferStopped(context, request, guard.stoppedBy);
+			if (guard.stoppedBy === 'cancelled') throw transferStopped(transfer, guard.stoppedBy);
 			const refusal = outboundProtectionRefusal(error);
-			if (refusal !== undefined) throw blockedByN8n(context, request, url, refusal);
-			const code = (error as { code?: string }).code;
-			return { error: unreachable(context, request, url, code), retryable: true };
+			if (refusal !== undefined) throw blockedByN8n(transfer, url, refusal);
+			return { error: unreachable(transfer, url, findErrorCode(error)), retryable: true };
 		}
-
-		const location = headerText(response.headers, 'location');
-		if (
-			response.statusCode >= 300 &&
-			response.statusCode < 400 &&
-			location &&
-			redirects < MAX_REDIRECTS
-		) {
+		const { statusCode, headers } = response;
+		const location = headerText(headers, 'location');
+		if (statusCode >= 300 && statusCode < 400 && location && redirects < MAX_REDIRECTS) {
 			response.body.destroy?.();
-			url = requireHttps(context, new URL(location, url).toString(), request);
+			url = requireHttps(transfer, new URL(location, url).toString());
 			continue;
 		}
-		if (response.statusCode >= 200 && response.statusCode < 300) return { response };
+		if (statusCode >= 200 && statusCode < 300) return { response };
 
 		response.body.destroy?.();
-		const error = new NodeApiError(
-			context.getNode(),
-			{ httpCode: String(response.statusCode) },
-			{
-				message: `The download host answered ${response.statusCode} for document ${request.documentId}`,
-				description:
-					'Download links can expire. Get the document again with the Get operation for a fresh link, then download it.',
-				httpCode: String(response.statusCode),
-				itemIndex: request.itemIndex,
-			},
+		const error = apiError(
+			transfer.errorContext,
+			statusCode,
+			`The download host answered ${statusCode} for document ${transfer.documentId}`,
+			'Download links can expire. Get the document again with the Get operation for a fresh link, then download it.',
 		);
-		if (!RETRYABLE_STATUSES.has(response.statusCode)) throw error;
+		if (!RETRYABLE_STATUSES.has(statusCode)) throw error;
 		// The pacer paces LibreBOR: a download host's 429 is retried like any other failure.
-		const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
-		return { error, retryable: true, retryAfterMs };
+		return { error, retryable: true, retryAfterMs: retryAfterMs(headers) };
 	}
 }
 
-function blockedByN8n(
-	context: IExecuteFunctions,
-	request: DownloadRequest,
-	url: URL,
-	refusal: string,
-) {
+function blockedByN8n(transfer: Transfer, url: URL, refusal: string) {
+	const { node, itemIndex } = transfer.errorContext;
 	return new NodeOperationError(
-		context.getNode(),
-		`n8n's outbound protection blocked the download of document ${request.documentId} from ${url.host}`,
+		node,
+		`n8n's outbound protection blocked the download of document ${transfer.documentId} from ${url.host}`,
 		{
-			itemIndex: request.itemIndex,
+			itemIndex,
 			description: `Nothing was fetched from that address. ${refusal} A download link or redirect into a private or metadata address is not one LibreBOR should give: check the document with the Get operation, or contact LibreBOR support.`,
 		},
 	);
 }
 
-function unreachable(
-	context: IExecuteFunctions,
-	request: DownloadRequest,
-	url: URL,
-	code?: string,
-): NodeApiError {
-	return new NodeApiError(
-		context.getNode(),
-		{ networkErrorCode: code ?? 'unknown' },
-		{
-			message: `Could not download document ${request.documentId} from ${url.host}`,
-			description: `The download host did not answer or the transfer broke off${code ? ` (network error ${code})` : ''}; it was retried within a small budget. Try the Download operation again later.`,
-			itemIndex: request.itemIndex,
-		},
+function unreachable(transfer: Transfer, url: URL, code?: string) {
+	return apiError(
+		transfer.errorContext,
+		undefined,
+		`Could not download document ${transfer.documentId} from ${url.host}`,
+		`The download host did not answer or the transfer broke off${code ? ` (network error ${code})` : ''}; it was retried within a small budget. Try the Download operation again later.`,
 	);
 }
 
-const maxBytesOf = (request: DownloadRequest) => request.maxBytes ?? DEFAULT_MAX_DOWNLOAD_MB * MB;
-
-function transferStopped(
-	context: IExecuteFunctions,
-	request: DownloadRequest,
-	reason: TransferStop,
-	declaredBytes?: number,
-) {
-	const what = `The download of document ${request.documentId}`;
-	if (reason === 'cancelled') return cancelledError(context, what, request.itemIndex);
+function transferStopped(transfer: Transfer, reason: TransferStop, declaredBytes?: number) {
+	const { node, itemIndex } = transfer.errorContext;
+	const what = `The download of document ${transfer.documentId}`;
+	if (reason === 'cancelled') return cancelledError(node, what, itemIndex);
 	if (reason === 'size') {
-		const limitMb = Math.round((maxBytesOf(request) / MB) * 100) / 100;
+		const limitMb = Math.round((transfer.maxBytes / MB) * 100) / 100;
 		const size =
 			declaredBytes === undefined
 				? 'larger than'
 				: `${Math.round((declaredBytes / MB) * 10) / 10} MB, more than`;
 		return new NodeOperationError(
-			context.getNode(),
-			`The file of document ${request.documentId} is ${size} the Max Download Size of ${limitMb} MB`,
+			node,
+			`The file of document ${transfer.documentId} is ${size} the Max Download Size of ${limitMb} MB`,
 			{
-				itemIndex: request.itemIndex,
+				itemIndex,
 				description:
 					'The transfer was stopped and nothing of the file was kept. If a file this large is expected, raise "Max Download Size (MB)" in the node options.',
 			},
 		);
 	}
-	const seconds = Math.round((request.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 100) / 10;
+	const seconds = Math.round(transfer.request.run.timeoutMs / 100) / 10;
 	return new NodeOperationError(
-		context.getNode(),
+		node,
 		`${what} did not finish within the request timeout of ${seconds} s`,
 		{
-			itemIndex: request.itemIndex,
+			itemIndex,
 			description:
 				'The download host sent the file too slowly or stopped sending; nothing of the file was kept. Try the Download operation again later, or raise "Request Timeout (Seconds)" for large files on a slow connection.',
 		},
 	);
 }
 
-async function downloadOnce(
-	context: IExecuteFunctions,
-	request: DownloadRequest,
-): Promise<Attempt> {
-	const maxBytes = maxBytesOf(request);
+async function downloadOnce(context: IExecuteFunctions, transfer: Transfer): Promise<Attempt> {
+	const { run } = transfer.request;
 	const guard = guardTransfer({
-		deadlineMs: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-		maxBytes,
-		cancelSignal: context.getExecutionCancelSignal?.(),
+		deadlineMs: run.timeoutMs,
+		maxBytes: transfer.maxBytes,
+		cancelSignal: run.cancelSignal,
 	});
 	try {
-		const opened = await openFile(context, request, guard);
+		const opened = await openFile(context, transfer, guard);
 		if (!('response' in opened)) return opened;
 		const { response } = opened;
-		const declaredBytes = Number(headerText(response.headers, 'content-length'));
-		if (declaredBytes > maxBytes) {
+		const declaredBytes = declaredLength(response.headers);
+		if (declaredBytes > transfer.maxBytes) {
 			response.body.destroy?.();
-			throw transferStopped(context, request, 'size', declaredBytes);
+			throw transferStopped(transfer, 'size', declaredBytes);
 		}
 		guard.watch(response.body as unknown as WatchedBody);
 		const fileName =
 			fileNameFromContentDisposition(headerText(response.headers, 'content-disposition')) ??
-			request.fallbackFileName;
-		const mimeType =
-			headerText(response.headers, 'content-type')?.split(';')[0].trim() || undefined;
+			transfer.fallbackFileName;
+		const mimeType = mediaType(response.headers);
 		try {
 			return { value: await context.helpers.prepareBinaryData(response.body, fileName, mimeType) };
 		} catch (error) {
-			if (guard.stoppedBy) throw transferStopped(context, request, guard.stoppedBy);
-			const code = (error as { code?: string }).code;
-			return { error: unreachable(context, request, new URL(request.link), code), retryable: true };
+			if (guard.stoppedBy) throw transferStopped(transfer, guard.stoppedBy);
+			const url = new URL(transfer.link);
+			return { error: unreachable(transfer, url, findErrorCode(error)), retryable: true };
 		}
 	} finally {
 		guard.dispose();
@@ -251,18 +219,16 @@ async function downloadOnce(
  * Streams a public download link into n8n's binary data, without credentials: the link
  * is public and the API password must never reach a download host. HTTPS only, including
  * every redirect. The download is a plain GET, so a failed transfer is tried again within
- * the same small budget as the API's reads.
+ * the same small budget as the API's reads, paced with the run's other requests.
  */
 export async function downloadToBinary(
 	this: IExecuteFunctions,
-	request: DownloadRequest,
+	file: FileDownload,
+	request: RequestSettings,
 ): Promise<IBinaryData> {
-	const operation = `download of document ${request.documentId}`;
-	const run = {
-		context: this,
-		errorContext: { node: this.getNode(), itemIndex: request.itemIndex, operation },
-		pacer: pacerOf(this, DEFAULT_PACING),
-		what: `The ${operation}`,
-	};
-	return await withRetries(run, async () => await downloadOnce(this, request));
+	const operation = `download of document ${file.documentId}`;
+	const errorContext = { node: this.getNode(), itemIndex: request.itemIndex, operation };
+	const transfer: Transfer = { ...file, request, errorContext };
+	const retryRun = { errorContext, request, paced: true, what: `The ${operation}` };
+	return await withRetries(retryRun, async () => await downloadOnce(this, transfer));
 }

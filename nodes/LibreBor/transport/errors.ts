@@ -1,5 +1,6 @@
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
+import type { NodeRun } from '../helpers/nodeRun';
 import { excerpt, type ParsedBody } from './responseBody';
 
 export interface ErrorContext {
@@ -14,7 +15,8 @@ export interface ErrorContext {
 const SUBSCRIPTION_HINT =
 	'Alerts and documents are beta features of the LibreBOR API: they need an API subscription and a request to the provider to enable them. Ordering a document also needs a positive prepaid balance, topped up in the LibreBOR user panel, Documents section.';
 
-function serverMessage(body: ParsedBody): string | undefined {
+/** What the server's answer says went wrong, capped, when it says anything. */
+export function serverMessage(body: ParsedBody): string | undefined {
 	if (body.kind === 'json' && body.value && typeof body.value === 'object') {
 		const record = body.value as Record<string, unknown>;
 		for (const key of ['message', 'detail', 'error', 'errors']) {
@@ -81,12 +83,16 @@ function describeStatus(
 	};
 }
 
-function build(
+/**
+ * The one way the nodes make an error about a request: the message and what to do for the user,
+ * the status and the item for n8n, and what the request was doing. Never given credentials.
+ */
+export function apiError(
 	context: ErrorContext,
 	status: number | undefined,
 	message: string,
 	description: string,
-) {
+): NodeApiError {
 	const response: JsonObject = { operation: context.operation };
 	if (status !== undefined) response.httpCode = String(status);
 	return new NodeApiError(context.node, response, {
@@ -104,7 +110,7 @@ function lostAnswerError(
 	what: string,
 ): NodeApiError | undefined {
 	if (!context.lostAnswer) return undefined;
-	return build(
+	return apiError(
 		context,
 		status,
 		context.lostAnswer.message,
@@ -124,7 +130,7 @@ export function statusError(
 	}
 	const { message, description } = describeStatus(status, retryAfterMs);
 	const said = serverMessage(body);
-	return build(
+	return apiError(
 		context,
 		status,
 		message,
@@ -147,7 +153,7 @@ export function unexpectedBodyError(
 				: body.kind === 'text'
 					? `text that is not JSON ("${excerpt(body.text, 120)}")`
 					: 'JSON of an unexpected shape';
-	return build(
+	return apiError(
 		context,
 		status,
 		`LibreBOR answered ${context.operation} with ${shape} instead of the expected JSON`,
@@ -163,7 +169,7 @@ export function notConfirmedError(
 	result: string,
 ): NodeApiError {
 	const said = serverMessage(body);
-	return build(
+	return apiError(
 		context,
 		status,
 		`LibreBOR did not confirm ${context.operation}: it answered with result "${excerpt(result, 40)}"`,
@@ -186,7 +192,7 @@ export function connectionError(context: ErrorContext, failure: ConnectionFailur
 	const { code, timedOut } = failure;
 	const codeNote = code ? ` (network error ${code})` : '';
 	if (failure.untrustedCertificate) {
-		return build(
+		return apiError(
 			context,
 			undefined,
 			'The HTTPS certificate of the LibreBOR server is not trusted; nothing was sent',
@@ -194,7 +200,7 @@ export function connectionError(context: ErrorContext, failure: ConnectionFailur
 		);
 	}
 	if (context.lostAnswer) {
-		return build(
+		return apiError(
 			context,
 			undefined,
 			context.lostAnswer.message,
@@ -202,7 +208,7 @@ export function connectionError(context: ErrorContext, failure: ConnectionFailur
 		);
 	}
 	const what = timedOut ? 'LibreBOR did not answer in time' : 'Could not reach LibreBOR';
-	return build(
+	return apiError(
 		context,
 		undefined,
 		`${what} for ${context.operation}`,
@@ -210,29 +216,20 @@ export function connectionError(context: ErrorContext, failure: ConnectionFailur
 	);
 }
 
-interface RunProgress {
-	itemsDone: number;
-	itemsTotal: number;
-	settings: { budgetMs: number };
-	stoppedBecause?: 'budget' | 'noProgress';
-}
-
 /** A throttled request the run can no longer wait for: its time budget is spent or nothing gets through. */
 export function budgetSpentError(
 	context: ErrorContext,
 	status: number,
-	run: RunProgress,
+	run: NodeRun,
 	retryAfterMs?: number,
 ): NodeApiError {
-	const minutes = Math.round((run.settings.budgetMs / 60_000) * 100) / 100;
+	const minutes = Math.round((run.pacer.settings.budgetMs / 60_000) * 100) / 100;
 	const why =
-		run.stoppedBecause === 'budget'
+		run.pacer.stoppedBecause === 'budget'
 			? `the run's time budget of ${minutes} min is spent`
 			: 'LibreBOR refused every request for too long';
-	const done =
-		run.itemsTotal > 0
-			? `${run.itemsDone} of ${run.itemsTotal} items were done`
-			: 'nothing more was sent';
+	const { done: itemsDone, total } = run.progress;
+	const done = total > 0 ? `${itemsDone} of ${total} items were done` : 'nothing more was sent';
 	const what =
 		status === 429
 			? 'LibreBOR kept rate limiting the requests (429)'
@@ -241,7 +238,7 @@ export function budgetSpentError(
 		retryAfterMs === undefined
 			? ''
 			: ` LibreBOR asked to wait ${Math.ceil(retryAfterMs / 1000)} s.`;
-	return build(
+	return apiError(
 		context,
 		status,
 		`${what}: stopped because ${why}; ${done}`,

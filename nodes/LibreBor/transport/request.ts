@@ -7,8 +7,9 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { DEFAULT_PACING, pacerOf } from '../helpers/pacer';
+import type { RequestSettings } from '../helpers/nodeRun';
 import { resolveBaseUrl } from './baseUrl';
+import { findErrorCode } from './errorCauses';
 import {
 	connectionError,
 	notConfirmedError,
@@ -17,35 +18,30 @@ import {
 	type ConnectionFailure,
 	type ErrorContext,
 } from './errors';
+import { retryAfterMs } from './headers';
 import { parseResponseBody, type ParsedBody } from './responseBody';
 import { withRetries, type TryOutcome } from './retryLoop';
-import { isThrottle, parseRetryAfter, RETRYABLE_STATUSES } from './retryPolicy';
+import { isThrottle, RETRYABLE_STATUSES } from './retryPolicy';
 
 export type LibreBorFunctions = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
 export const CREDENTIAL_TYPE = 'libreBorApi';
-export const DEFAULT_TIMEOUT_MS = 30_000;
 
-interface ApiRequest {
+export interface ApiRequest {
 	method: 'GET' | 'POST';
 	/** Path below the base URL, such as `/alerts/`. */
 	path: string;
 	/** Sent as form fields, as the API expects for POST. */
 	form?: Record<string, string>;
 	/**
-	 * `idempotent`: tried again on 429, 5xx and lost connections within the retry budget.
-	 * `never`: sent once, for calls that spend money.
+	 * `idempotent`: paced with the run's other requests, and tried again on 429, 5xx and lost
+	 * connections within the retry budget. `never`: sent once, on its own, for calls that spend money.
 	 */
 	retry: 'idempotent' | 'never';
 	/** Statuses the caller handles itself instead of getting an error. */
-	acceptStatuses?: number[];
-	itemIndex?: number;
-	timeoutMs?: number;
+	acceptStatuses?: readonly number[];
 	lostAnswer?: ErrorContext['lostAnswer'];
 }
-
-/** What every call of `api/` takes besides its own arguments: the item it serves and its timeout. */
-export type RequestSettings = Pick<ApiRequest, 'itemIndex' | 'timeoutMs'>;
 
 export interface ApiResponse {
 	statusCode: number;
@@ -54,6 +50,8 @@ export interface ApiResponse {
 	json: unknown;
 	/** An earlier attempt of this request failed in a way that may hide that LibreBOR carried it out. */
 	maybeDoneBefore: boolean;
+	/** The request the answer is to, for an error about the answer. */
+	errorContext: ErrorContext;
 }
 
 interface RawResponse {
@@ -65,16 +63,6 @@ interface RawResponse {
 type Attempt = { response: RawResponse } | { failure: ConnectionFailure };
 
 const CERTIFICATE_ERROR = /CERT|SELF_SIGNED|UNABLE_TO_(VERIFY|GET_ISSUER)|ALTNAME/;
-
-function findErrorCode(error: unknown): string | undefined {
-	let current: unknown = error;
-	for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
-		const code = (current as { code?: unknown }).code;
-		if (typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code)) return code;
-		current = (current as { cause?: unknown }).cause;
-	}
-	return undefined;
-}
 
 function isTimeout(code: string | undefined, error: unknown): boolean {
 	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT') return true;
@@ -108,12 +96,13 @@ async function sendOnce(
 async function buildOptions(
 	context: LibreBorFunctions,
 	request: ApiRequest,
+	settings: RequestSettings,
 ): Promise<IHttpRequestOptions> {
-	const credentials = await context.getCredentials(CREDENTIAL_TYPE, request.itemIndex ?? 0);
+	const credentials = await context.getCredentials(CREDENTIAL_TYPE, settings.itemIndex ?? 0);
 	const resolved = resolveBaseUrl(credentials);
 	if ('problem' in resolved) {
 		throw new NodeOperationError(context.getNode(), resolved.problem, {
-			itemIndex: request.itemIndex,
+			itemIndex: settings.itemIndex,
 			description: 'Open the LibreBOR credential and fix the base URL.',
 		});
 	}
@@ -128,7 +117,7 @@ async function buildOptions(
 		ignoreHttpStatusErrors: true,
 		disableFollowRedirect: true,
 		sendCredentialsOnCrossOriginRedirect: false,
-		timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+		timeout: settings.run.timeoutMs,
 	};
 	if (request.form) {
 		options.body = new URLSearchParams(request.form).toString();
@@ -160,40 +149,41 @@ function outcomeOf(
 	const accepted = request.acceptStatuses?.includes(statusCode) ?? false;
 	if ((statusCode >= 200 && statusCode < 300) || accepted)
 		return { value: { statusCode, body, accepted } };
-	const retryAfterMs = parseRetryAfter(headers['retry-after']);
+	const waitAsked = retryAfterMs(headers);
 	return {
-		error: statusError(errorContext, statusCode, body, retryAfterMs),
+		error: statusError(errorContext, statusCode, body, waitAsked),
 		retryable: idempotent && RETRYABLE_STATUSES.has(statusCode),
-		retryAfterMs,
+		retryAfterMs: waitAsked,
 		throttleStatus: isThrottle(statusCode) ? statusCode : undefined,
 	};
 }
 
 /**
  * The one way the nodes talk to the LibreBOR API: HTTPS to the credential's base URL,
- * Basic credentials applied by the credential type, bounded retries for idempotent calls,
- * and errors that say what to do.
+ * Basic credentials applied by the credential type, the run's pacing and timeout, bounded
+ * retries for idempotent calls, and errors that say what to do.
  */
 export async function libreBorRequest(
 	this: LibreBorFunctions,
 	request: ApiRequest,
+	settings: RequestSettings,
 ): Promise<ApiResponse> {
-	const options = await buildOptions(this, request);
+	const options = await buildOptions(this, request, settings);
 	const errorContext: ErrorContext = {
 		node: this.getNode(),
-		itemIndex: request.itemIndex,
+		itemIndex: settings.itemIndex,
 		operation: `${request.method} ${request.path}`,
 		lostAnswer: request.lostAnswer,
 	};
 	let maybeDoneBefore = false;
-	const run = {
-		context: this,
+	const retryRun = {
 		errorContext,
+		request: settings,
 		// Money is never paced nor retried: an order goes out once, on its own.
-		pacer: request.retry === 'idempotent' ? pacerOf(this, DEFAULT_PACING) : undefined,
+		paced: request.retry === 'idempotent',
 		what: `The request ${errorContext.operation}`,
 	};
-	const { statusCode, body, accepted } = await withRetries(run, async () => {
+	const { statusCode, body, accepted } = await withRetries(retryRun, async () => {
 		const attempt = await sendOnce(this, { ...options, headers: { ...options.headers } });
 		const outcome = outcomeOf(attempt, request, errorContext);
 		// A 5xx or a lost connection may come after LibreBOR did the work; a 429 or 503 comes before.
@@ -201,38 +191,31 @@ export async function libreBorRequest(
 		return outcome;
 	});
 	if (body.kind !== 'json' && !accepted) throw unexpectedBodyError(errorContext, statusCode, body);
-	return { statusCode, body, json: body.kind === 'json' ? body.value : undefined, maybeDoneBefore };
+	const json = body.kind === 'json' ? body.value : undefined;
+	return { statusCode, body, json, maybeDoneBefore, errorContext };
 }
 
 /** The JSON object of an answer, or an error that says the answer had an unexpected shape. */
-export function expectObject(
-	this: LibreBorFunctions,
-	response: ApiResponse,
-	operation: string,
-	itemIndex?: number,
-): IDataObject {
+export function expectObject(response: ApiResponse): IDataObject {
 	const value = response.json;
 	if (value && typeof value === 'object' && !Array.isArray(value)) return value as IDataObject;
-	throw unexpectedBodyError({ node: this.getNode(), itemIndex, operation }, response.statusCode, {
-		kind: 'json',
-		value,
-	});
+	throw unexpectedJson(response, value);
+}
+
+/** The error for an answer whose JSON (or the part of it given) is not the shape expected. */
+export function unexpectedJson(response: ApiResponse, value: unknown = response.json) {
+	return unexpectedBodyError(response.errorContext, response.statusCode, { kind: 'json', value });
 }
 
 /**
  * The JSON object of a call that changes something. Its `result` says `success` when LibreBOR
  * did it; any other `result` is a failure, whatever the status.
  */
-export function expectSuccess(
-	this: LibreBorFunctions,
-	response: ApiResponse,
-	operation: string,
-	itemIndex?: number,
-): IDataObject {
-	const answer = expectObject.call(this, response, operation, itemIndex);
+export function expectSuccess(response: ApiResponse): IDataObject {
+	const answer = expectObject(response);
 	if (typeof answer.result === 'string' && answer.result !== 'success') {
 		throw notConfirmedError(
-			{ node: this.getNode(), itemIndex, operation },
+			response.errorContext,
 			response.statusCode,
 			response.body,
 			answer.result,

@@ -1,19 +1,13 @@
+import { mediaType, type ResponseHeaders } from './headers';
+
 export type ParsedBody =
 	| { kind: 'json'; value: unknown }
 	| { kind: 'empty' }
 	| { kind: 'html'; text: string }
 	| { kind: 'text'; text: string };
 
-function contentTypeOf(headers: Record<string, unknown> | undefined): string {
-	const value = headers?.['content-type'];
-	return typeof value === 'string' ? value.toLowerCase() : '';
-}
-
 /** Reads a response body that should be JSON, telling apart the shapes a misbehaving server sends. */
-export function parseResponseBody(
-	body: unknown,
-	headers: Record<string, unknown> | undefined,
-): ParsedBody {
+export function parseResponseBody(body: unknown, headers: ResponseHeaders): ParsedBody {
 	if (body === undefined || body === null) return { kind: 'empty' };
 	if (typeof body !== 'string') {
 		const text = Buffer.isBuffer(body) ? body.toString('utf8') : undefined;
@@ -22,7 +16,8 @@ export function parseResponseBody(
 	}
 	const text = body.trim();
 	if (text === '') return { kind: 'empty' };
-	if (contentTypeOf(headers).includes('html') || /^<(!doctype|html|head|body)/i.test(text)) {
+	const isHtml = mediaType(headers)?.toLowerCase().includes('html');
+	if (isHtml || /^<(!doctype|html|head|body)/i.test(text)) {
 		return { kind: 'html', text };
 	}
 	try {

@@ -1,5 +1,6 @@
-import { waitUnlessCancelled, type Cancellable } from '../helpers/cancellation';
-import type { PacedOutcome, Pacer } from '../helpers/pacer';
+import { waitUnlessCancelled } from '../helpers/cancellation';
+import type { RequestSettings } from '../helpers/nodeRun';
+import type { PacedOutcome } from '../helpers/pacer';
 import { budgetSpentError, type ErrorContext } from './errors';
 import { backoffMs, withinRetryBudget } from './retryPolicy';
 
@@ -15,11 +16,12 @@ export type TryOutcome<T> =
 			throttleStatus?: number;
 	  };
 
-interface RetryRun {
-	context: Cancellable;
+export interface RetryRun {
 	errorContext: ErrorContext;
-	/** The run's pacer; none for a request that is sent once on its own (an order). */
-	pacer?: Pacer;
+	/** The run whose pacer, progress and cancel signal the tries share, and the item they serve. */
+	request: RequestSettings;
+	/** Whether the run's pacer paces the tries: not for a request that is sent once on its own (an order). */
+	paced: boolean;
 	/** What a cancel during a wait stopped, e.g. "The download of document X". */
 	what: string;
 }
@@ -36,14 +38,16 @@ function pacedOutcome(outcome: TryOutcome<unknown> | undefined): PacedOutcome {
  * tried again after the retry policy's backoff within its budget, and a cancel ends the wait.
  */
 export async function withRetries<T>(
-	run: RetryRun,
+	retryRun: RetryRun,
 	tryOnce: () => Promise<TryOutcome<T>>,
 ): Promise<T> {
-	const { context, errorContext, pacer } = run;
+	const { errorContext, request } = retryRun;
+	const { run } = request;
+	const pacer = retryRun.paced ? run.pacer : undefined;
 	let waitedMs = 0;
 	for (let retry = 0; ; ) {
 		if (pacer && !(await pacer.acquire()))
-			throw budgetSpentError(errorContext, pacer.lastThrottleStatus, pacer);
+			throw budgetSpentError(errorContext, pacer.lastThrottleStatus, run);
 		let outcome: TryOutcome<T> | undefined;
 		try {
 			outcome = await tryOnce();
@@ -54,7 +58,7 @@ export async function withRetries<T>(
 		const { retryAfterMs, throttleStatus } = outcome;
 		if (pacer && throttleStatus !== undefined) {
 			if (pacer.retryWait(retryAfterMs) === undefined)
-				throw budgetSpentError(errorContext, throttleStatus, pacer, retryAfterMs);
+				throw budgetSpentError(errorContext, throttleStatus, run, retryAfterMs);
 			continue;
 		}
 		if (!outcome.retryable || !withinRetryBudget(retry, retryAfterMs, waitedMs))
@@ -62,6 +66,6 @@ export async function withRetries<T>(
 		const waitMs = retryAfterMs ?? backoffMs(retry);
 		waitedMs += waitMs;
 		retry++;
-		await waitUnlessCancelled(context, waitMs, run.what, errorContext.itemIndex);
+		await waitUnlessCancelled(errorContext.node, request, waitMs, retryRun.what);
 	}
 }

@@ -16,19 +16,6 @@ export function isThrottle(statusCode: number): boolean {
 	return statusCode === 429 || statusCode === 503;
 }
 
-/**
- * Milliseconds asked for by a Retry-After header (delta-seconds or an HTTP date),
- * or undefined when the header is absent or unreadable.
- */
-export function parseRetryAfter(value: unknown, now = Date.now()): number | undefined {
-	const header = Array.isArray(value) ? value[0] : value;
-	if (typeof header !== 'string' && typeof header !== 'number') return undefined;
-	const text = String(header).trim();
-	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
-	const date = Date.parse(text);
-	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
 /** Exponential backoff for the given retry (0-based) when the server did not say how long to wait. */
 export function backoffMs(retry: number): number {
 	return RETRY_BUDGET.firstBackoffMs * 2 ** retry;

@@ -1,3 +1,5 @@
+import { sleep } from '../helpers/clock';
+
 export type TransferStop = 'deadline' | 'size' | 'cancelled';
 
 export interface WatchedBody {
@@ -38,14 +40,15 @@ export function guardTransfer(limits: {
 		body?.destroy?.(new Error(`transfer stopped: ${reason}`));
 	};
 	const onCancel = () => stop('cancelled');
-	const onDeadline = () => stop('deadline');
-	const deadline = AbortSignal.timeout(limits.deadlineMs);
-	deadline.addEventListener('abort', onDeadline);
+	const disposed = new AbortController();
+	void sleep(limits.deadlineMs, disposed.signal).then(() => {
+		if (!disposed.signal.aborted) stop('deadline');
+	});
 	limits.cancelSignal?.addEventListener('abort', onCancel);
 	if (limits.cancelSignal?.aborted) stop('cancelled');
 
 	const dispose = () => {
-		deadline.removeEventListener('abort', onDeadline);
+		disposed.abort();
 		limits.cancelSignal?.removeEventListener('abort', onCancel);
 	};
 

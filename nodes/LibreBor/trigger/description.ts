@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { alertFilterFields, timeoutOption } from '../descriptions';
+import { alertFilterFields, alertOutputField, timeoutOption } from '../descriptions';
 
 const BETA =
 	'LibreBOR alerts are a beta feature: they need an API subscription and a request to LibreBOR to enable them. The trigger fires for the companies on your watch list; follow one with the LibreBOR node (Watch List > Follow).';
@@ -21,27 +21,7 @@ export const triggerProperties: INodeProperties[] = [
 		default: '',
 		displayOptions: { hide: { '/options.markAsRead': [true] } },
 	},
-	{
-		displayName: 'Output',
-		name: 'output',
-		type: 'options',
-		// The same names as the Output of the LibreBOR node's Get Many.
-		options: [
-			{
-				name: 'One Item per Alert',
-				value: 'alert',
-				description: 'Each alert as LibreBOR returns it, with its bulletin entries in "data"',
-			},
-			{
-				name: 'One Item per Bulletin Entry',
-				value: 'entry',
-				description:
-					'Each bulletin entry of each alert as a flat item with the alert fields alongside, ready for a sheet or a message',
-			},
-		],
-		default: 'alert',
-		description: 'What each output item holds',
-	},
+	{ ...alertOutputField, description: 'What each output item holds' },
 	{
 		displayName: 'Options',
 		name: 'options',

@@ -1,4 +1,5 @@
 import { createdAtMs, type LibreBorAlert } from '../helpers/alerts';
+import { now as clockNow } from '../helpers/clock';
 import type { KnownAlert, PollState } from './pollState';
 
 /**
@@ -83,7 +84,7 @@ export function forgetReadAlerts(
 	known: KnownAlert[],
 	listing: LibreBorAlert[],
 	justRead: Set<string> = new Set(),
-	now = Date.now(),
+	now = clockNow(),
 ): KnownAlert[] {
 	const listedKeys = new Set(listing.map(alertKey));
 	const oldest = oldestCreatedAt(listing);

@@ -1,6 +1,7 @@
 import { NodeApiError, NodeOperationError, type IPollFunctions } from 'n8n-workflow';
 
-import { DEFAULT_PACING, pacerOf } from '../helpers/pacer';
+import { now } from '../helpers/clock';
+import type { NodeRun } from '../helpers/nodeRun';
 import { markAlertReadIfUnread } from '../api/alerts';
 
 /** Well within the shortest poll interval n8n allows (one minute). */
@@ -23,17 +24,17 @@ interface MarkOutcome {
 export async function markPendingAlerts(
 	this: IPollFunctions,
 	pending: string[],
-	timeoutMs?: number,
+	run: NodeRun,
 ): Promise<MarkOutcome> {
 	// The poll's pacer carries its time budget (the scheduler's, when it gives one).
-	const { budgetMs } = pacerOf(this, DEFAULT_PACING).settings;
-	const deadline = Date.now() + Math.min(budgetMs / 2, MAX_MARKING_MS);
+	const { budgetMs } = run.pacer.settings;
+	const deadline = now() + Math.min(budgetMs / 2, MAX_MARKING_MS);
 	const read: string[] = [];
 	for (let index = 0; index < pending.length; index++) {
-		if (Date.now() > deadline) return { read, stillPending: pending.slice(index) };
+		if (now() > deadline) return { read, stillPending: pending.slice(index) };
 		const alertId = pending[index];
 		try {
-			await markAlertReadIfUnread.call(this, alertId, { timeoutMs });
+			await markAlertReadIfUnread.call(this, alertId, { run });
 			read.push(alertId);
 		} catch (error) {
 			if (!(error instanceof NodeApiError))

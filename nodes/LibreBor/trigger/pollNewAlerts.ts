@@ -50,14 +50,12 @@ async function pollOnce(
 	// they would still be unread and would be emitted again rather than lost.
 	let justRead = new Set<string>();
 	if (pending.length > 0) {
-		const outcome = await markPendingAlerts.call(this, pending, settings.timeoutMs);
+		const outcome = await markPendingAlerts.call(this, pending, settings.run);
 		justRead = new Set(outcome.read);
 		pending = outcome.stillPending;
 	}
 
-	const listing = uniqueAlerts(
-		await listUnreadAlerts.call(this, { timeoutMs: settings.timeoutMs }),
-	);
+	const listing = uniqueAlerts(await listUnreadAlerts.call(this, { run: settings.run }));
 
 	const save = (state: PollState) => {
 		writePollState(staticData, state);

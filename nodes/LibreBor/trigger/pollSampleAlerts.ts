@@ -20,7 +20,7 @@ export async function pollSampleAlerts(
 	this: IPollFunctions,
 	settings: TriggerSettings,
 ): Promise<INodeExecutionData[][]> {
-	const listing = await listUnreadAlerts.call(this, { timeoutMs: settings.timeoutMs });
+	const listing = await listUnreadAlerts.call(this, { run: settings.run });
 	if (listing.length === 0) {
 		throw new NodeOperationError(this.getNode(), 'There are no unread LibreBOR alerts to show', {
 			description: NO_ALERTS_HINT,

@@ -3,6 +3,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { readTimeoutMs } from '../descriptions';
 import { resolveAlertFilter } from '../api/alerts';
 import { readAlertFilterOptions, type AlertFilter } from '../helpers/alertFilter';
+import type { NodeRun } from '../helpers/nodeRun';
 
 type TriggerOutput = 'alert' | 'entry';
 
@@ -14,21 +15,30 @@ export interface TriggerSettings {
 	/** Labels, company and creation time an alert must match to be emitted. */
 	filter: AlertFilter;
 	includeExisting: boolean;
-	timeoutMs: number;
+	/** The poll: its pacer and time budget, and the timeout of its requests. */
+	run: NodeRun;
 }
 
-export async function readTriggerSettings(this: IPollFunctions): Promise<TriggerSettings> {
+const optionsOf = (context: IPollFunctions) =>
+	context.getNodeParameter('options', {}) as IDataObject;
+
+/** Request Timeout, which the poll's run needs before it sends anything. */
+export function readTriggerTimeoutMs(context: IPollFunctions): number {
+	const consequence = 'The trigger did not poll LibreBOR.';
+	return readTimeoutMs(context.getNode(), optionsOf(context).timeout, consequence);
+}
+
+/** The trigger's parameters, for a poll that runs as `run`; the company filter asks LibreBOR. */
+export async function readTriggerSettings(
+	this: IPollFunctions,
+	run: NodeRun,
+): Promise<TriggerSettings> {
 	const output = this.getNodeParameter('output', 'alert') === 'entry' ? 'entry' : 'alert';
-	const options = this.getNodeParameter('options', {}) as IDataObject;
-	const timeoutMs = readTimeoutMs(
-		this.getNode(),
-		options.timeout,
-		'The trigger did not poll LibreBOR.',
-	);
+	const options = optionsOf(this);
 	const filter = await resolveAlertFilter.call(
 		this,
 		readAlertFilterOptions(this.getNode(), options, this.getTimezone()),
-		{ timeoutMs },
+		{ run },
 	);
 	return {
 		output,
@@ -36,6 +46,6 @@ export async function readTriggerSettings(this: IPollFunctions): Promise<Trigger
 		labelText: filter.labelText,
 		filter,
 		includeExisting: options.includeExisting === true,
-		timeoutMs,
+		run,
 	};
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { it } from 'vitest';
 
-import { DEFAULT_CONCURRENCY } from '../../../nodes/LibreBor/descriptions/requestOptions.ts';
+import { DEFAULT_PARALLEL_REQUESTS } from '../../../nodes/LibreBor/helpers/pacer.ts';
 import { runAction } from '../../../tools/engine/index.mts';
 import { companyNifs } from '../nifs.mts';
 import { BenchSimulator } from '../simulatorControl.mts';
@@ -10,7 +10,7 @@ import { PlainLibreBorClient } from '../undiciClient.mts';
 import { builtNodes, quickRun, reportResult } from './builtPackage.mts';
 
 const ITEMS = quickRun ? 100 : 1000;
-const CONCURRENCIES = [DEFAULT_CONCURRENCY, 1];
+const CONCURRENCIES = [DEFAULT_PARALLEL_REQUESTS, 1];
 
 export type ClientName =
 	| 'LibreBOR node in n8n-core'
@@ -90,7 +90,7 @@ it('throughput of the LibreBOR node against a plain undici client', async () => 
 	};
 
 	const runNode = async (job: Job, items: IDataObject[], concurrency: number) => {
-		const options = concurrency === DEFAULT_CONCURRENCY ? {} : { concurrency };
+		const options = concurrency === DEFAULT_PARALLEL_REQUESTS ? {} : { concurrency };
 		const result = await runAction({
 			nodeType: new LibreBor(),
 			parameters: { ...job.parameters, options },
@@ -110,8 +110,8 @@ it('throughput of the LibreBOR node against a plain undici client', async () => 
 			// Warm-up: code paths compiled, TLS context loaded, before anything is timed.
 			const warmItems = (await job.setUp(sim)).slice(0, 50);
 			await job.beforeRun(sim);
-			await runNode(job, warmItems, DEFAULT_CONCURRENCY);
-			await job.sendPlain(clients.undici, warmItems, DEFAULT_CONCURRENCY);
+			await runNode(job, warmItems, DEFAULT_PARALLEL_REQUESTS);
+			await job.sendPlain(clients.undici, warmItems, DEFAULT_PARALLEL_REQUESTS);
 		}
 		// Network distance is measured through a delaying proxy in a real n8n (networkRuns.mts), not here.
 		for (const concurrency of CONCURRENCIES) {

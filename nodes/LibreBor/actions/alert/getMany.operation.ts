@@ -10,11 +10,13 @@ import { listUnreadAlerts, resolveAlertFilter } from '../../api/alerts';
 import { alertPassesFilter, readAlertFilterOptions } from '../../helpers/alertFilter';
 import { alertToEntries, entryMatchesLabels } from '../../helpers/alerts';
 import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
+import { ONE_ITEM_AT_A_TIME } from '../../helpers/pacer';
 import {
 	alertFilterFields,
+	alertOutputField,
 	optionsCollection,
 	readLimit,
-	readRequestOptions,
+	readRunSettings,
 	returnAllFields,
 	timeoutOption,
 } from '../../descriptions';
@@ -23,25 +25,7 @@ const displayOptions = { show: { resource: ['alert'], operation: ['getMany'] } }
 
 const properties: INodeProperties[] = [
 	...returnAllFields,
-	{
-		displayName: 'Output',
-		name: 'output',
-		type: 'options',
-		options: [
-			{
-				name: 'One Item per Alert',
-				value: 'alert',
-				description: 'Each alert as LibreBOR returns it, with its bulletin entries in "data"',
-			},
-			{
-				name: 'One Item per Bulletin Entry',
-				value: 'entry',
-				description:
-					'Each bulletin entry of each alert as a flat item with the alert fields alongside, ready for a sheet or a message',
-			},
-		],
-		default: 'alert',
-	},
+	alertOutputField,
 	optionsCollection([...alertFilterFields, timeoutOption]),
 ];
 
@@ -51,9 +35,10 @@ const NO_UNREAD_ALERTS_HINT =
 	'LibreBOR has no unread alerts for this account. Alerts appear when a company on the watch list is published in the BORME: follow one (Watch List > Follow), or point the credential at the sandbox environment to try the node with sample alerts.';
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const { timeoutMs } = readRequestOptions(this);
+	const settings = { ...readRunSettings(this), pacing: ONE_ITEM_AT_A_TIME };
 	let sawNoAlerts = false;
-	const results = await runForEachItem(this, 1, async (itemIndex) => {
+	const results = await runForEachItem(this, settings, async (item) => {
+		const { itemIndex } = item;
 		const limit = readLimit(this, itemIndex);
 		const output = this.getNodeParameter('output', itemIndex) as 'alert' | 'entry';
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
@@ -63,9 +48,9 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			this.getTimezone(),
 			itemIndex,
 		);
-		const filter = await resolveAlertFilter.call(this, filterOptions, { itemIndex, timeoutMs });
+		const filter = await resolveAlertFilter.call(this, filterOptions, item);
 
-		const listing = await listUnreadAlerts.call(this, { itemIndex, timeoutMs });
+		const listing = await listUnreadAlerts.call(this, item);
 		if (listing.length === 0) sawNoAlerts = true;
 		const alerts = listing.filter((alert) => alertPassesFilter(alert, filter));
 		const records: IDataObject[] =

@@ -3,7 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { markAllAlertsAsRead } from '../../api/alerts';
 import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
-import { optionsCollection, readRequestOptions, timeoutOption } from '../../descriptions';
+import { ONE_ITEM_AT_A_TIME } from '../../helpers/pacer';
+import { optionsCollection, readRunSettings, timeoutOption } from '../../descriptions';
 
 const displayOptions = { show: { resource: ['alert'], operation: ['markAllAsRead'] } };
 
@@ -12,8 +13,8 @@ const properties: INodeProperties[] = [optionsCollection([timeoutOption])];
 export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const { timeoutMs } = readRequestOptions(this);
-	return await runForEachItem(this, 1, async (itemIndex) =>
-		pairRecords(itemIndex, [await markAllAlertsAsRead.call(this, { itemIndex, timeoutMs })]),
+	const settings = { ...readRunSettings(this), pacing: ONE_ITEM_AT_A_TIME };
+	return await runForEachItem(this, settings, async (item) =>
+		pairRecords(item.itemIndex, [await markAllAlertsAsRead.call(this, item)]),
 	);
 }

@@ -8,7 +8,7 @@ import {
 	alertIdFields,
 	optionsCollection,
 	pacedRequestOptions,
-	readRequestOptions,
+	readRunSettings,
 } from '../../descriptions';
 
 const displayOptions = { show: { resource: ['alert'], operation: ['markAsRead'] } };
@@ -18,10 +18,9 @@ const properties: INodeProperties[] = [...alertIdFields, optionsCollection(paced
 export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const { timeoutMs, pacing } = readRequestOptions(this);
-	return await runForEachItem(this, pacing, async (itemIndex) => {
-		const alertId = readAlertId(this, itemIndex);
-		const answer = await markAlertAsRead.call(this, alertId, { itemIndex, timeoutMs });
-		return pairRecords(itemIndex, [{ ...answer, alert_id: alertId }]);
+	return await runForEachItem(this, readRunSettings(this), async (item) => {
+		const alertId = readAlertId(this, item.itemIndex);
+		const answer = await markAlertAsRead.call(this, alertId, item);
+		return pairRecords(item.itemIndex, [{ ...answer, alert_id: alertId }]);
 	});
 }

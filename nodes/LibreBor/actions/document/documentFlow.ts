@@ -2,59 +2,64 @@ import { NodeOperationError, type IBinaryData, type IExecuteFunctions } from 'n8
 
 import { getDocument, type DocumentRecord } from '../../api/documents';
 import { waitUnlessCancelled } from '../../helpers/cancellation';
+import { now } from '../../helpers/clock';
+import type { ItemRequest } from '../../helpers/nodeRun';
 import { downloadToBinary } from '../../transport/download';
 import type { WaitSettings } from './documentOptions';
 
 const PROCESSING = 'processing';
 
-interface FlowSettings extends WaitSettings {
-	itemIndex: number;
-	timeoutMs: number;
+/** One item's document to wait for: which one, for which item, and how. */
+export interface DocumentJob {
+	documentId: string;
+	item: ItemRequest;
+	wait: WaitSettings;
+}
+
+/** A document that left `processing`, with the link to its file. */
+export interface FinishedDocument {
+	record: DocumentRecord;
+	downloadLink: string;
 }
 
 /** Polls the document until its status leaves `processing`, or fails after the max wait. */
-export async function waitUntilFinished(
+async function waitUntilFinished(
 	this: IExecuteFunctions,
-	documentId: string,
-	settings: FlowSettings,
+	job: DocumentJob,
 ): Promise<DocumentRecord> {
-	const deadline = Date.now() + settings.maxWaitMs;
+	const { documentId, item, wait } = job;
+	const deadline = now() + wait.maxWaitMs;
 	for (;;) {
-		const record = await getDocument.call(this, documentId, settings);
+		const record = await getDocument.call(this, documentId, item);
 		if (record.status !== PROCESSING) return record;
-		if (Date.now() + settings.pollIntervalMs > deadline) {
+		if (now() + wait.pollIntervalMs > deadline) {
 			throw new NodeOperationError(
 				this.getNode(),
-				`Document ${documentId} is still processing after ${Math.round(settings.maxWaitMs / 1000)} s`,
+				`Document ${documentId} is still processing after ${Math.round(wait.maxWaitMs / 1000)} s`,
 				{
-					itemIndex: settings.itemIndex,
+					itemIndex: item.itemIndex,
 					description: `It was ordered and will be ready later. Get it then with the Download operation and document ID ${documentId}, or raise Max Wait.`,
 				},
 			);
 		}
-		await waitUnlessCancelled(
-			this,
-			settings.pollIntervalMs,
-			`Waiting for document ${documentId}`,
-			settings.itemIndex,
-		);
+		const what = `Waiting for document ${documentId}`;
+		await waitUnlessCancelled(this.getNode(), item, wait.pollIntervalMs, what);
 	}
 }
 
 /** The download link of a finished document, or an error that shows its status. */
-export function requireDownloadLink(
+function requireDownloadLink(
 	this: IExecuteFunctions,
-	documentId: string,
+	job: DocumentJob,
 	record: DocumentRecord,
-	itemIndex: number,
 ): string {
 	const link = record.download_link;
 	if (typeof link === 'string' && link.trim() !== '') return link.trim();
 	throw new NodeOperationError(
 		this.getNode(),
-		`Document ${documentId} finished with status "${String(record.status)}" and no download link`,
+		`Document ${job.documentId} finished with status "${String(record.status)}" and no download link`,
 		{
-			itemIndex,
+			itemIndex: job.item.itemIndex,
 			description:
 				'LibreBOR did not produce the file. Check the document in the Documents section of the LibreBOR user panel, or contact LibreBOR support with the document ID.',
 		},
@@ -70,19 +75,22 @@ export function accountsFileName(nif: unknown, year: unknown, documentId: string
 		: `cuentas-anuales-${documentId}.pdf`;
 }
 
-export async function downloadFinishedDocument(
+/** Waits until the job's document is ready; fails when it finished without a file. */
+export async function waitForDocument(
 	this: IExecuteFunctions,
-	documentId: string,
-	record: DocumentRecord,
-	settings: { itemIndex: number; timeoutMs: number; maxBytes: number; fallbackFileName: string },
+	job: DocumentJob,
+): Promise<FinishedDocument> {
+	const record = await waitUntilFinished.call(this, job);
+	return { record, downloadLink: requireDownloadLink.call(this, job, record) };
+}
+
+/** Downloads the file of a finished document into n8n's binary data. */
+export async function downloadDocument(
+	this: IExecuteFunctions,
+	job: DocumentJob,
+	finished: FinishedDocument,
+	file: { maxBytes: number; fallbackFileName: string },
 ): Promise<IBinaryData> {
-	const link = requireDownloadLink.call(this, documentId, record, settings.itemIndex);
-	return await downloadToBinary.call(this, {
-		link,
-		documentId,
-		itemIndex: settings.itemIndex,
-		fallbackFileName: settings.fallbackFileName,
-		timeoutMs: settings.timeoutMs,
-		maxBytes: settings.maxBytes,
-	});
+	const download = { link: finished.downloadLink, documentId: job.documentId, ...file };
+	return await downloadToBinary.call(this, download, job.item);
 }

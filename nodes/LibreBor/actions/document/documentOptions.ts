@@ -60,9 +60,18 @@ export const binaryPropertyOption: INodeProperties = {
 	hint: 'The name of the output binary field to put the file in',
 };
 
+/** How an item waits for its document while LibreBOR prepares it. */
 export interface WaitSettings {
 	pollIntervalMs: number;
 	maxWaitMs: number;
+}
+
+/** How an item downloads its document's file. */
+export interface FileSettings {
+	/** Past this many bytes the transfer stops and the item fails. */
+	maxBytes: number;
+	/** The output binary field the file goes in. */
+	binaryPropertyName: string;
 }
 
 export function readWaitSettings(context: IExecuteFunctions, itemIndex: number): WaitSettings {

@@ -7,9 +7,9 @@ import {
 	documentIdFields,
 	optionsCollection,
 	pacedRequestOptions,
-	readRequestOptions,
+	readRunSettings,
 } from '../../descriptions';
-import { accountsFileName, downloadFinishedDocument, waitUntilFinished } from './documentFlow';
+import { accountsFileName, downloadDocument, waitForDocument } from './documentFlow';
 import {
 	binaryPropertyOption,
 	maxDownloadSizeOption,
@@ -38,23 +38,17 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const { timeoutMs, pacing } = readRequestOptions(this);
-	return await runForEachItem(this, pacing, async (itemIndex) => {
+	return await runForEachItem(this, readRunSettings(this), async (item) => {
+		const { itemIndex } = item;
 		const documentId = readDocumentId(this, itemIndex);
 		const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
-		const waitSettings = readWaitSettings(this, itemIndex);
+		const job = { documentId, item, wait: readWaitSettings(this, itemIndex) };
 		const maxBytes = readMaxDownloadBytes(this, itemIndex);
-		const record = await waitUntilFinished.call(this, documentId, {
-			...waitSettings,
-			itemIndex,
-			timeoutMs,
-		});
-		const file = await downloadFinishedDocument.call(this, documentId, record, {
-			itemIndex,
-			timeoutMs,
-			maxBytes,
-			fallbackFileName: accountsFileName(record.nif, record.year, documentId),
-		});
+
+		const finished = await waitForDocument.call(this, job);
+		const { record } = finished;
+		const fallbackFileName = accountsFileName(record.nif, record.year, documentId);
+		const file = await downloadDocument.call(this, job, finished, { maxBytes, fallbackFileName });
 		return pairWith(itemIndex, [
 			{ json: { ...record, document_id: documentId }, binary: { [binaryPropertyName]: file } },
 		]);

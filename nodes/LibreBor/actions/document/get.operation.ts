@@ -8,7 +8,7 @@ import {
 	documentIdFields,
 	optionsCollection,
 	pacedRequestOptions,
-	readRequestOptions,
+	readRunSettings,
 } from '../../descriptions';
 
 const displayOptions = { show: { resource: ['document'], operation: ['get'] } };
@@ -18,10 +18,9 @@ const properties: INodeProperties[] = [...documentIdFields, optionsCollection(pa
 export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const { timeoutMs, pacing } = readRequestOptions(this);
-	return await runForEachItem(this, pacing, async (itemIndex) => {
-		const documentId = readDocumentId(this, itemIndex);
-		const record = await getDocument.call(this, documentId, { itemIndex, timeoutMs });
-		return pairRecords(itemIndex, [{ ...record, document_id: documentId }]);
+	return await runForEachItem(this, readRunSettings(this), async (item) => {
+		const documentId = readDocumentId(this, item.itemIndex);
+		const record = await getDocument.call(this, documentId, item);
+		return pairRecords(item.itemIndex, [{ ...record, document_id: documentId }]);
 	});
 }

@@ -3,10 +3,11 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { listWatchedEntities } from '../../api/watchlist';
 import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
+import { ONE_ITEM_AT_A_TIME } from '../../helpers/pacer';
 import {
 	optionsCollection,
 	readLimit,
-	readRequestOptions,
+	readRunSettings,
 	returnAllFields,
 	timeoutOption,
 } from '../../descriptions';
@@ -18,10 +19,10 @@ const properties: INodeProperties[] = [...returnAllFields, optionsCollection([ti
 export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const { timeoutMs } = readRequestOptions(this);
-	return await runForEachItem(this, 1, async (itemIndex) => {
-		const limit = readLimit(this, itemIndex);
-		const entities = await listWatchedEntities.call(this, { itemIndex, timeoutMs });
-		return pairRecords(itemIndex, entities.slice(0, limit));
+	const settings = { ...readRunSettings(this), pacing: ONE_ITEM_AT_A_TIME };
+	return await runForEachItem(this, settings, async (item) => {
+		const limit = readLimit(this, item.itemIndex);
+		const entities = await listWatchedEntities.call(this, item);
+		return pairRecords(item.itemIndex, entities.slice(0, limit));
 	});
 }

@@ -6,11 +6,11 @@ import {
 } from 'n8n-workflow';
 
 import { listWatchedEntities } from '../../api/watchlist';
-import type { RequestSettings } from '../../transport/request';
+import type { ItemRequest, RequestSettings } from '../../helpers/nodeRun';
 import { normalizeNif } from '../../helpers/nif';
 import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
 import { readNif } from '../../helpers/identifierParameters';
-import { readRequestOptions } from '../../descriptions';
+import { readRunSettings } from '../../descriptions';
 
 interface WatchlistChange {
 	/** Whether the company is on the watch list once the change is made. */
@@ -19,7 +19,7 @@ interface WatchlistChange {
 	send: (
 		this: IExecuteFunctions,
 		nif: string,
-		settings: RequestSettings,
+		request: RequestSettings,
 	) => Promise<IDataObject | undefined>;
 	/** The `change` reported when the list changed, and when it already was as wanted. */
 	changed: string;
@@ -34,25 +34,25 @@ export async function executeWatchlistChange(
 	this: IExecuteFunctions,
 	change: WatchlistChange,
 ): Promise<INodeExecutionData[]> {
-	const { timeoutMs, pacing } = readRequestOptions(this);
 	// The watch list is read once per execution, so that following a long list costs one extra
 	// request, and kept up to date as items change it. An item for a NIF that another item is
 	// changing right now waits for it.
 	let followed: Promise<Set<string>> | undefined;
 	const inFlight = new Map<string, Promise<unknown>>();
-	const changeUnlessDone = async (nif: string, itemIndex: number) => {
-		followed ??= listWatchedEntities.call(this, { timeoutMs }).then(nifsOf);
+	const changeUnlessDone = async (nif: string, item: ItemRequest) => {
+		followed ??= listWatchedEntities.call(this, { run: item.run }).then(nifsOf);
 		const nifs = await followed;
 		if (nifs.has(nif) === change.followedAfter) return undefined;
-		const answer = await sendConfirmed.call(this, change, nif, { itemIndex, timeoutMs });
+		const answer = await sendConfirmed.call(this, change, nif, item);
 		if (change.followedAfter) nifs.add(nif);
 		else nifs.delete(nif);
 		return answer;
 	};
-	return await runForEachItem(this, pacing, async (itemIndex) => {
+	return await runForEachItem(this, readRunSettings(this), async (item) => {
+		const { itemIndex } = item;
 		const nif = readNif(this, itemIndex);
 		const current = (inFlight.get(nif) ?? Promise.resolve()).then(
-			async () => await changeUnlessDone(nif, itemIndex),
+			async () => await changeUnlessDone(nif, item),
 		);
 		inFlight.set(
 			nif,
@@ -86,16 +86,16 @@ async function sendConfirmed(
 	this: IExecuteFunctions,
 	change: WatchlistChange,
 	nif: string,
-	settings: RequestSettings,
+	item: ItemRequest,
 ): Promise<IDataObject | undefined> {
-	const refusal = await change.send.call(this, nif, settings).then(
+	const refusal = await change.send.call(this, nif, item).then(
 		(answer) => ({ answer }),
 		(error: unknown) => ({ error }),
 	);
 	if ('answer' in refusal) return refusal.answer;
 	const { error } = refusal;
 	if (!(error instanceof NodeApiError) || !mayMeanAlreadyDone(error)) throw error;
-	const entities = await listWatchedEntities.call(this, settings).catch(() => undefined);
+	const entities = await listWatchedEntities.call(this, item).catch(() => undefined);
 	if (!entities || nifsOf(entities).has(nif) !== change.followedAfter) throw error;
 	return { result: 'success' };
 }

@@ -28,13 +28,15 @@ import {
 } from 'n8n-workflow';
 
 import { pairWith, runForEachItem } from '../../../helpers/itemRunner';
+import { now } from '../../../helpers/clock';
+import { ONE_ITEM_AT_A_TIME } from '../../../helpers/pacer';
 import { FIRST_ACCOUNTS_YEAR } from '../../../helpers/validation';
 import { HOUR_MS } from '../../../helpers/units';
 import {
 	byVersion,
 	companyFields,
 	optionsCollection,
-	readRequestOptions,
+	readRunSettings,
 	timeoutOption,
 } from '../../../descriptions';
 import {
@@ -46,9 +48,9 @@ import {
 import { DEFAULT_MAX_ORDERS, DEFAULT_MAX_ORDERS_PER_HOUR, enforceOrderCap } from './orderCap';
 import {
 	DEFAULT_ORDER_MEMORY_HOURS,
-	readOrderInputs,
+	readItemOrders,
 	readOrderLimit,
-	type OrderInput,
+	type OrderJob,
 } from './orderSettings';
 import { openOrderStores, orderKey, type OrderClaim, type OrderOutcome } from './orderStores';
 import { completeOrder } from './placeOrder';
@@ -81,7 +83,7 @@ const properties: INodeProperties[] = [
 		{ ...yearField, default: 2025 },
 		// No default in version 2, as n8n's own nodes leave a required value empty: a year computed
 		// when n8n starts would go unsaved too, and silently move an order to the next year.
-		{ ...yearField, default: '', placeholder: `e.g. ${new Date().getFullYear() - 1}` },
+		{ ...yearField, default: '', placeholder: `e.g. ${new Date(now()).getFullYear() - 1}` },
 	),
 	optionsCollection([
 		{
@@ -144,7 +146,8 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const { timeoutMs } = readRequestOptions(this);
+	// Orders spend money: one at a time.
+	const settings = { ...readRunSettings(this), pacing: ONE_ITEM_AT_A_TIME };
 	const memoryHours = readOrderLimit(
 		this,
 		'options.orderMemoryHours',
@@ -153,33 +156,32 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		0,
 	);
 	const stores = await openOrderStores(this, memoryHours * HOUR_MS);
-	const inputs = readOrderInputs(this);
-	enforceOrderCap(this, inputs, stores);
+	const orders = readItemOrders(this);
+	enforceOrderCap(this, orders, stores);
 
-	// Orders spend money: one at a time.
-	return await runForEachItem(this, 1, async (itemIndex) => {
-		const input = inputs[itemIndex];
-		if (input instanceof Error) throw input;
-		const key = orderKey(input.nif, input.year);
+	return await runForEachItem(this, settings, async (item) => {
+		const order = orders[item.itemIndex];
+		if (order instanceof Error) throw order;
+		const job: OrderJob = { ...order, item };
+		const key = orderKey(job.input);
 		const claim = await stores.claim(key);
-		const outcome = outcomeOf.call(this, claim, input, itemIndex, timeoutMs);
+		const outcome = outcomeOf.call(this, claim, job);
 		stores.keep(claim, key, outcome);
 		const { json, binary } = await outcome;
-		return pairWith(itemIndex, [binary ? { json, binary } : { json }]);
+		return pairWith(item.itemIndex, [binary ? { json, binary } : { json }]);
 	});
 }
 
 async function outcomeOf(
 	this: IExecuteFunctions,
 	claim: OrderClaim,
-	input: OrderInput,
-	itemIndex: number,
-	timeoutMs: number,
+	job: OrderJob,
 ): Promise<OrderOutcome> {
+	const { input } = job;
 	switch (claim.kind) {
 		case 'repeat': {
 			const { json, binary } = await claim.outcome.catch((error: unknown) => {
-				throw notSentAgain(this, error, input, itemIndex);
+				throw notSentAgain(this, error, job);
 			});
 			return { json: { ...json, reused_order: true }, binary };
 		}
@@ -191,23 +193,19 @@ async function outcomeOf(
 				reused_order: true,
 				ordered_at: new Date(claim.order.orderedAt).toISOString(),
 			};
-			return await completeOrder.call(this, input, json, itemIndex, timeoutMs);
+			return await completeOrder.call(this, job, json);
 		}
 		case 'send':
-			return await placeOrderOnce.call(this, input, itemIndex, timeoutMs, claim);
+			return await placeOrderOnce.call(this, job, claim);
 	}
 }
 
 /** An item repeating an order that failed earlier in this execution fails too, as itself. */
-function notSentAgain(
-	context: IExecuteFunctions,
-	error: unknown,
-	input: OrderInput,
-	itemIndex: number,
-) {
+function notSentAgain(context: IExecuteFunctions, error: unknown, job: OrderJob) {
 	const { message, description } = error as Error & { description?: string | null };
+	const { nif, year } = job.input;
 	return new NodeOperationError(context.getNode(), message, {
-		itemIndex,
-		description: `Not sent again: an earlier item of this execution ordered ${input.nif} ${input.year}, and that order failed as above.${description ? ` ${description}` : ''}`,
+		itemIndex: job.item.itemIndex,
+		description: `Not sent again: an earlier item of this execution ordered ${nif} ${year}, and that order failed as above.${description ? ` ${description}` : ''}`,
 	});
 }

@@ -1,7 +1,7 @@
 import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 
 import { orderKey, type OrderStores } from './orderStores';
-import { readOrderLimit, type OrderInput } from './orderSettings';
+import { readOrderLimit, type ItemOrder } from './orderSettings';
 
 export const DEFAULT_MAX_ORDERS = 10;
 /** An AI agent decides by itself how often to call a tool: it gets a much smaller budget. */
@@ -20,7 +20,7 @@ function isToolMode(context: IExecuteFunctions): boolean {
  */
 export function enforceOrderCap(
 	context: IExecuteFunctions,
-	inputs: Array<OrderInput | Error>,
+	orders: Array<ItemOrder | Error>,
 	stores: OrderStores,
 ) {
 	const maxOrders = readOrderLimit(
@@ -38,19 +38,19 @@ export function enforceOrderCap(
 		1,
 	);
 	const newKeys = new Set(
-		inputs
-			.filter((input): input is OrderInput => !(input instanceof Error))
-			.map((input) => orderKey(input.nif, input.year))
+		orders
+			.filter((order): order is ItemOrder => !(order instanceof Error))
+			.map((order) => orderKey(order.input))
 			.filter((key) => stores.isNew(key)),
 	);
 	const refuse = (message: string, option: string, otherwise: string) =>
 		new NodeOperationError(context.getNode(), message, {
 			description: `No order was sent by this run of the node. If that many orders are intended, raise "${option}" in the node options; otherwise check ${otherwise}.`,
 		});
-	const orders = stores.sentThisExecution + newKeys.size;
-	if (orders > maxOrders) {
+	const placed = stores.sentThisExecution + newKeys.size;
+	if (placed > maxOrders) {
 		throw refuse(
-			`This execution would place ${orders} document orders, more than the limit of ${maxOrders}`,
+			`This execution would place ${placed} document orders, more than the limit of ${maxOrders}`,
 			'Max Orders per Execution',
 			'the input for a loop or duplicated rows',
 		);

@@ -1,19 +1,46 @@
 import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 
 import { readNif } from '../../../helpers/identifierParameters';
+import type { ItemRequest } from '../../../helpers/nodeRun';
 import { readNumericOption } from '../../../helpers/numericOption';
 import { validateYear } from '../../../helpers/validation';
-import { readMaxDownloadBytes, readWaitSettings } from '../documentOptions';
+import {
+	readMaxDownloadBytes,
+	readWaitSettings,
+	type FileSettings,
+	type WaitSettings,
+} from '../documentOptions';
 
 export const DEFAULT_ORDER_MEMORY_HOURS = 24;
 
+/** The document an order is for: one company's annual accounts of one year. */
 export interface OrderInput {
 	nif: string;
 	year: number;
 }
 
+/** What an order does once placed: wait until the document is ready, and maybe download it. */
+export interface CompletionSettings {
+	wait: WaitSettings;
+	/** Absent: the item outputs the finished document's status and link, without the file. */
+	file?: FileSettings;
+}
+
+/** Everything an item's parameters say about its order, read for every item before any is sent. */
+export interface ItemOrder {
+	input: OrderInput;
+	sendEmail: boolean;
+	/** Absent: the item outputs LibreBOR's answer to the order at once. */
+	completion?: CompletionSettings;
+}
+
+/** One item's order as the node runs it: what the item asks for, and its run and index. */
+export interface OrderJob extends ItemOrder {
+	item: ItemRequest;
+}
+
 /** Every item's order, read before any is sent so that a bad value costs nothing. */
-export function readOrderInputs(context: IExecuteFunctions): Array<OrderInput | Error> {
+export function readItemOrders(context: IExecuteFunctions): Array<ItemOrder | Error> {
 	return context.getInputData().map((_, itemIndex) => {
 		try {
 			const input = {
@@ -24,8 +51,9 @@ export function readOrderInputs(context: IExecuteFunctions): Array<OrderInput | 
 					itemIndex,
 				),
 			};
-			readCompletionSettings(context, itemIndex);
-			return input;
+			const completion = readCompletionSettings(context, itemIndex);
+			const sendEmail = context.getNodeParameter('options.sendEmail', itemIndex, false) as boolean;
+			return { input, sendEmail, completion };
 		} catch (error) {
 			if (error instanceof NodeOperationError) return error;
 			throw new NodeOperationError(context.getNode(), error as Error, { itemIndex });
@@ -50,19 +78,21 @@ export function readOrderLimit(
 }
 
 /** What to do once an order is placed: wait for it, download it. */
-export function readCompletionSettings(context: IExecuteFunctions, itemIndex: number) {
+function readCompletionSettings(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): CompletionSettings | undefined {
 	const download = context.getNodeParameter('options.download', itemIndex, false) as boolean;
-	const wait =
+	const waits =
 		download ||
 		(context.getNodeParameter('options.waitForCompletion', itemIndex, false) as boolean);
-	return {
-		download,
-		waitSettings: wait ? readWaitSettings(context, itemIndex) : undefined,
-		maxBytes: download ? readMaxDownloadBytes(context, itemIndex) : 0,
-		binaryPropertyName: context.getNodeParameter(
-			'options.binaryPropertyName',
-			itemIndex,
-			'data',
-		) as string,
-	};
+	const wait = waits ? readWaitSettings(context, itemIndex) : undefined;
+	const maxBytes = download ? readMaxDownloadBytes(context, itemIndex) : 0;
+	const binaryPropertyName = context.getNodeParameter(
+		'options.binaryPropertyName',
+		itemIndex,
+		'data',
+	) as string;
+	if (!wait) return undefined;
+	return { wait, file: download ? { maxBytes, binaryPropertyName } : undefined };
 }

@@ -1,8 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { now } from '../../../helpers/clock';
+import type { ItemRequest } from '../../../helpers/nodeRun';
 import { HOUR_MS } from '../../../helpers/units';
 import { CREDENTIAL_TYPE } from '../../../transport/request';
 import { orderIntents, type SendVerdict } from './orderIntents';
+import type { OrderInput } from './orderSettings';
 import { orderMemory, type MemoryClaim, type RememberedOrder } from './workflowOrderMemory';
 
 export interface OrderOutcome {
@@ -18,7 +21,7 @@ export type OrderClaim =
 	| { kind: 'reuse'; order: RememberedOrder }
 	/** New: this attempt alone may place it, once its record in the shared store says `send`. */
 	| (Extract<MemoryClaim, { kind: 'send' }> & {
-			recordBeforeSending: (itemIndex: number) => Promise<SendVerdict>;
+			recordBeforeSending: (item: ItemRequest) => Promise<SendVerdict>;
 			/** Drops the shared record of an order LibreBOR refused, so that a later run may place it. */
 			forget: () => Promise<void>;
 	  });
@@ -58,8 +61,8 @@ export async function openOrderStores(context: IExecuteFunctions, windowMs: numb
 						return {
 							...claim,
 							// A known order (older than the window, or it would be reused) explains its own record.
-							recordBeforeSending: async (itemIndex) =>
-								await intents.recordBeforeSending(key, memory.lastOrderedAt(key), itemIndex),
+							recordBeforeSending: async (item) =>
+								await intents.recordBeforeSending(key, memory.lastOrderedAt(key), item),
 							forget: async () => await intents.forget(key),
 						};
 				}
@@ -74,7 +77,7 @@ export async function openOrderStores(context: IExecuteFunctions, windowMs: numb
 	};
 }
 
-export function orderKey(nif: string, year: number): string {
+export function orderKey({ nif, year }: OrderInput): string {
 	return `${nif}/${year}`;
 }
 
@@ -94,19 +97,19 @@ const ledgers = new Map<string, Ledger>();
  * orders the same document twice.
  */
 function executionLedger(executionId: string | undefined): Ledger {
-	const now = Date.now();
+	const time = now();
 	const ledger = (executionId !== undefined && ledgers.get(executionId)) || {
 		sent: 0,
 		outcomes: new Map(),
-		touchedAt: now,
+		touchedAt: time,
 	};
 	if (executionId === undefined) return ledger;
-	ledger.touchedAt = now;
+	ledger.touchedAt = time;
 	ledgers.delete(executionId);
 	ledgers.set(executionId, ledger);
 	// The least recently used first: forget those past their lifetime or beyond the bound.
 	for (const [id, old] of ledgers) {
-		if (ledgers.size <= MAX_LEDGERS && now - old.touchedAt < LEDGER_LIFETIME_MS) break;
+		if (ledgers.size <= MAX_LEDGERS && time - old.touchedAt < LEDGER_LIFETIME_MS) break;
 		ledgers.delete(id);
 	}
 	return ledger;

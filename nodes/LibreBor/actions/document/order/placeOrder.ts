@@ -2,13 +2,8 @@ import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8
 
 import { orderAnnualAccounts } from '../../../api/documents';
 import type { OrderOutcome } from './orderStores';
-import {
-	accountsFileName,
-	downloadFinishedDocument,
-	requireDownloadLink,
-	waitUntilFinished,
-} from '../documentFlow';
-import { readCompletionSettings, type OrderInput } from './orderSettings';
+import { accountsFileName, downloadDocument, waitForDocument } from '../documentFlow';
+import type { OrderJob } from './orderSettings';
 
 /**
  * Orders one document and, as the options say, waits for it and downloads it. `onPlaced`
@@ -16,68 +11,49 @@ import { readCompletionSettings, type OrderInput } from './orderSettings';
  */
 export async function placeOrder(
 	this: IExecuteFunctions,
-	input: OrderInput,
-	itemIndex: number,
-	timeoutMs: number,
+	job: OrderJob,
 	onPlaced: (documentId: string | undefined) => void,
 ): Promise<OrderOutcome> {
-	const sendEmail = this.getNodeParameter('options.sendEmail', itemIndex, false) as boolean;
+	const { input } = job;
 	let documentId: string | undefined;
 	let answer: IDataObject;
 	try {
-		answer = await orderAnnualAccounts.call(
-			this,
-			{ ...input, sendEmail },
-			{ itemIndex, timeoutMs },
-		);
+		answer = await orderAnnualAccounts.call(this, { ...input, sendEmail: job.sendEmail }, job.item);
 		documentId = String(answer.document_id);
 	} finally {
 		onPlaced(documentId);
 	}
-	return await completeOrder.call(
-		this,
-		input,
-		{ ...answer, nif: input.nif, year: input.year },
-		itemIndex,
-		timeoutMs,
-	);
+	return await completeOrder.call(this, job, { ...answer, nif: input.nif, year: input.year });
 }
 
 /** Waits for and downloads, as the options say, a document that is already ordered. */
 export async function completeOrder(
 	this: IExecuteFunctions,
-	input: OrderInput,
+	job: OrderJob,
 	json: IDataObject,
-	itemIndex: number,
-	timeoutMs: number,
 ): Promise<OrderOutcome> {
-	const { download, waitSettings, maxBytes, binaryPropertyName } = readCompletionSettings(
-		this,
-		itemIndex,
-	);
-	if (!waitSettings) return { json };
+	const { completion, input, item } = job;
+	if (!completion) return { json };
 
 	const documentId = String(json.document_id);
 	try {
-		const settings = { ...waitSettings, itemIndex, timeoutMs };
-		const record = await waitUntilFinished.call(this, documentId, settings);
-		json.status = record.status;
-		json.download_link = requireDownloadLink.call(this, documentId, record, itemIndex);
-		if (!download) return { json };
+		const documentJob = { documentId, item, wait: completion.wait };
+		const finished = await waitForDocument.call(this, documentJob);
+		json.status = finished.record.status;
+		json.download_link = finished.downloadLink;
+		const { file } = completion;
+		if (!file) return { json };
 
-		const file = await downloadFinishedDocument.call(this, documentId, record, {
-			itemIndex,
-			timeoutMs,
-			maxBytes,
-			fallbackFileName: accountsFileName(input.nif, input.year, documentId),
-		});
-		return { json, binary: { [binaryPropertyName]: file } };
+		const fallbackFileName = accountsFileName(input.nif, input.year, documentId);
+		const download = { maxBytes: file.maxBytes, fallbackFileName };
+		const data = await downloadDocument.call(this, documentJob, finished, download);
+		return { json, binary: { [file.binaryPropertyName]: data } };
 	} catch (error) {
 		throw namingThePlacedOrder(
 			this,
 			error as Error & { description?: string },
 			documentId,
-			itemIndex,
+			item.itemIndex,
 		);
 	}
 }

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { resolveBaseUrl } from '../../../transport/baseUrl';
+import { now } from '../../../helpers/clock';
 import { HOUR_MS } from '../../../helpers/units';
+import { resolveBaseUrl } from '../../../transport/baseUrl';
 
 const MAX_REMEMBERED = 5000;
 const MEMORY_KEY = 'libreBorOrders';
@@ -73,16 +74,16 @@ function mergeInto(target: WorkflowOrders, source: WorkflowOrders, account: stri
 }
 
 /** Keeps an order as long as the window it was placed with, or the current one, needs it. */
-function prune(memory: WorkflowOrders, now: number, keepMs: number) {
+function prune(memory: WorkflowOrders, time: number, keepMs: number) {
 	for (const [key, order] of Object.entries(memory.orders)) {
-		if (!isRemembered(order) || now >= Math.max(order.keepUntil ?? 0, order.orderedAt + keepMs))
+		if (!isRemembered(order) || time >= Math.max(order.keepUntil ?? 0, order.orderedAt + keepMs))
 			delete memory.orders[key];
 	}
 	const keys = Object.keys(memory.orders);
 	for (const key of keys.slice(0, Math.max(0, keys.length - MAX_REMEMBERED)))
 		delete memory.orders[key];
 	// Also drops what is not a time: `now - at` is then not a number.
-	memory.placedAt = memory.placedAt.filter((at) => now - at < HOUR_MS).slice(-MAX_REMEMBERED);
+	memory.placedAt = memory.placedAt.filter((at) => time - at < HOUR_MS).slice(-MAX_REMEMBERED);
 }
 
 export type MemoryClaim =
@@ -96,30 +97,30 @@ export type MemoryClaim =
 			abandon: () => void;
 	  };
 
-/**
- * The orders of this workflow with one API account, kept in three places at once:
- * - this process's memory (immediate; lost on a restart);
- * - the workflow's static data, which n8n saves at the end of every production execution
- *   (failed ones too) and loads for every later execution, in any process or worker (not
- *   used by retries, see below);
- * - the execution's flow context, which n8n saves with the execution's data and hands to a
- *   retry of it (with the original or the current workflow), in any process or worker.
- * An order is reused within `windowMs` (0: never, but still counted for the hourly limit);
- * an order of the very execution being retried is reused at any age.
- */
-export async function orderMemory(
-	context: IExecuteFunctions,
-	windowMs: number,
-	credentialType: string,
-) {
-	const now = Date.now();
+/** The three places the orders are kept in, read and repaired for one workflow and account. */
+interface Memories {
+	/** This process's memory (immediate; lost on a restart). */
+	local: WorkflowOrders;
+	/** The workflow's static data. */
+	stored: WorkflowOrders;
+	/** The execution's flow context. */
+	execution: WorkflowOrders;
+}
+
+/** The API account (base URL and user) the orders are placed with. */
+async function accountOf(context: IExecuteFunctions, credentialType: string): Promise<string> {
 	const credentials = await context.getCredentials(credentialType, 0);
 	const resolved = resolveBaseUrl(credentials);
-	const account = `${'baseUrl' in resolved ? resolved.baseUrl : ''}|${String(credentials.username ?? '')}`;
-	const scope = `${String(context.getWorkflow().id ?? '')}|${account}`;
-	// Kept for two windows: an order's record in the intents store (orderIntents.ts) can be that old.
-	const keepMs = Math.max(2 * windowMs, HOUR_MS);
+	return `${'baseUrl' in resolved ? resolved.baseUrl : ''}|${String(credentials.username ?? '')}`;
+}
 
+function openMemories(
+	context: IExecuteFunctions,
+	scope: string,
+	account: string,
+	keepMs: number,
+): Memories {
+	const time = now();
 	let local = inProcess.get(scope);
 	if (!local) {
 		local = { orders: {}, placedAt: [] };
@@ -135,25 +136,75 @@ export async function orderMemory(
 	const execution = ordersIn(context.getContext('flow') as IDataObject);
 
 	mergeInto(local, stored, account);
-	prune(local, now, keepMs);
+	prune(local, time, keepMs);
 	// Write back what only this process knows: when two workers save static data at about
 	// the same time n8n keeps the last one, so each later execution repairs what was dropped.
 	mergeInto(stored, local, account);
-	prune(stored, now, keepMs);
+	prune(stored, time, keepMs);
+	return { local, stored, execution };
+}
 
+/**
+ * In one step: the order to reuse, or the order another execution in this process is placing now
+ * (wait for it, then claim again), or the right to place it.
+ */
+function claimOrder(
+	pendingKey: string,
+	find: () => RememberedOrder | undefined,
+	record: (documentId: string | undefined) => RememberedOrder | undefined,
+): MemoryClaim {
+	const placingNow = pending.get(pendingKey);
+	if (placingNow) return { kind: 'wait', until: placingNow };
+	const order = find();
+	if (order) return { kind: 'reuse', order };
+	let announce: (order: RememberedOrder | undefined) => void = () => {};
+	pending.set(pendingKey, new Promise((resolve) => (announce = resolve)));
+	return {
+		kind: 'send',
+		settle: (documentId) => {
+			pending.delete(pendingKey);
+			announce(record(documentId));
+		},
+		abandon: () => {
+			pending.delete(pendingKey);
+			announce(undefined);
+		},
+	};
+}
+
+/**
+ * The orders of this workflow with one API account, kept in three places at once:
+ * - this process's memory (immediate; lost on a restart);
+ * - the workflow's static data, which n8n saves at the end of every production execution
+ *   (failed ones too) and loads for every later execution, in any process or worker (not
+ *   used by retries, see openMemories);
+ * - the execution's flow context, which n8n saves with the execution's data and hands to a
+ *   retry of it (with the original or the current workflow), in any process or worker.
+ * An order is reused within `windowMs` (0: never, but still counted for the hourly limit);
+ * an order of the very execution being retried is reused at any age.
+ */
+export async function orderMemory(
+	context: IExecuteFunctions,
+	windowMs: number,
+	credentialType: string,
+) {
+	const account = await accountOf(context, credentialType);
+	const scope = `${String(context.getWorkflow().id ?? '')}|${account}`;
+	// Kept for two windows: an order's record in the intents store (orderIntents.ts) can be that old.
+	const keepMs = Math.max(2 * windowMs, HOUR_MS);
+	const { local, stored, execution } = openMemories(context, scope, account, keepMs);
 	const fullKey = (key: string) => `${account}#${key}`;
-	const pendingKey = (key: string) => `${scope}#${key}`;
 
 	const find = (key: string): RememberedOrder | undefined => {
 		if (windowMs <= 0) return undefined;
 		const ofThisExecution = execution.orders[fullKey(key)];
 		if (isRemembered(ofThisExecution)) return ofThisExecution;
 		const order = local.orders[fullKey(key)];
-		return order && Date.now() - order.orderedAt < windowMs ? order : undefined;
+		return order && now() - order.orderedAt < windowMs ? order : undefined;
 	};
 
 	const record = (key: string, documentId: string | undefined) => {
-		const at = Date.now();
+		const at = now();
 		for (const memory of [local, stored]) memory.placedAt.push(at);
 		if (documentId === undefined) return undefined;
 		const order = { documentId, orderedAt: at, keepUntil: at + keepMs };
@@ -171,29 +222,13 @@ export async function orderMemory(
 			// This execution's own order of it would be reused, not ordered again.
 			return local.orders[fullKey(key)]?.orderedAt;
 		},
-		/**
-		 * In one step: the order to reuse, or the order another execution in this process is
-		 * placing now (wait for it, then claim again), or the right to place it.
-		 */
-		claim(key: string): MemoryClaim {
-			const placingNow = pending.get(pendingKey(key));
-			if (placingNow) return { kind: 'wait', until: placingNow };
-			const order = find(key);
-			if (order) return { kind: 'reuse', order };
-			let announce: (order: RememberedOrder | undefined) => void = () => {};
-			pending.set(pendingKey(key), new Promise((resolve) => (announce = resolve)));
-			return {
-				kind: 'send',
-				settle: (documentId) => {
-					pending.delete(pendingKey(key));
-					announce(record(key, documentId));
-				},
-				abandon: () => {
-					pending.delete(pendingKey(key));
-					announce(undefined);
-				},
-			};
-		},
+		/** The order to reuse, the order to wait for, or the right to place it (see claimOrder). */
+		claim: (key: string): MemoryClaim =>
+			claimOrder(
+				`${scope}#${key}`,
+				() => find(key),
+				(documentId) => record(key, documentId),
+			),
 		/** Orders this workflow placed in the last hour (pruned on opening), as far as this process and n8n's stores know. */
 		placedInLastHour() {
 			return local.placedAt.length;

@@ -1,0 +1,63 @@
+import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
+
+import { DEFAULT_PACING, Pacer, type PacerSettings } from './pacer';
+
+/** How long one request may take when the node's options do not say. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** What a run starts with: how its requests are paced, and the deadline of each. */
+export interface RunSettings {
+	pacing: PacerSettings;
+	timeoutMs: number;
+}
+
+export const DEFAULT_RUN_SETTINGS: RunSettings = {
+	pacing: DEFAULT_PACING,
+	timeoutMs: DEFAULT_TIMEOUT_MS,
+};
+
+/** How far a run got, for the error that stops it: items finished, and items in all (0: not counted). */
+export interface RunProgress {
+	done: number;
+	total: number;
+}
+
+/**
+ * One run of a node: an execution of the action node, one poll of the trigger, one list search.
+ * Whatever sends a request, waits or fails on the run's behalf is handed it, never looks it up.
+ */
+export interface NodeRun {
+	/** Shared by every request of the run (orders excepted), with the run's time budget. */
+	readonly pacer: Pacer;
+	readonly progress: RunProgress;
+	/** The execution's cancel signal; a poll or a list search has none. */
+	readonly cancelSignal?: AbortSignal;
+	/** The deadline of each request of the run. */
+	readonly timeoutMs: number;
+}
+
+/** The context of a node run; only an execution's can be cancelled. */
+type RunContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
+
+/** Starts a run of `context`; `itemsTotal` counts its input items when it runs one per item. */
+export function startNodeRun(context: RunContext, settings: RunSettings, itemsTotal = 0): NodeRun {
+	const cancellable = 'getExecutionCancelSignal' in context ? context : undefined;
+	return {
+		pacer: new Pacer(settings.pacing),
+		progress: { done: 0, total: itemsTotal },
+		cancelSignal: cancellable?.getExecutionCancelSignal?.(),
+		timeoutMs: settings.timeoutMs,
+	};
+}
+
+/** What every call of `api/` and `transport/` takes besides its own arguments. */
+export interface RequestSettings {
+	run: NodeRun;
+	/** The input item the request serves; none for a request of the whole run. */
+	itemIndex?: number;
+}
+
+/** One input item of a run, as the item runner hands it to an operation. */
+export interface ItemRequest extends RequestSettings {
+	itemIndex: number;
+}

@@ -10,9 +10,9 @@ import type {
 import {
 	isUnderBaseUrl,
 	PRODUCTION_BASE_URL,
+	requestTarget,
 	resolveBaseUrl,
 	SANDBOX_BASE_URL,
-	withoutTrailingSlashes,
 } from '../nodes/LibreBor/transport/baseUrl';
 
 const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
@@ -94,6 +94,7 @@ export class LibreBorApi implements ICredentialType {
 	/**
 	 * HTTP Basic, added only to HTTPS requests for the configured API host: a request for
 	 * any other address (a download link, a typo in a custom URL) never carries the password.
+	 * A bare path (the test request below) goes to the API base URL the credential resolves to.
 	 */
 	authenticate = async (
 		credentials: ICredentialDataDecryptedObject,
@@ -102,9 +103,7 @@ export class LibreBorApi implements ICredentialType {
 		const resolved = resolveBaseUrl(credentials);
 		if ('problem' in resolved) throw new Error(resolved.problem);
 		const { baseUrl } = resolved;
-		const target = requestOptions.baseURL
-			? `${withoutTrailingSlashes(requestOptions.baseURL)}/${requestOptions.url.replace(/^\/+/, '')}`
-			: requestOptions.url;
+		const target = requestTarget(requestOptions, baseUrl);
 		if (!isUnderBaseUrl(target, baseUrl)) {
 			throw new Error(
 				`LibreBOR credentials are only sent over HTTPS to ${baseUrl}; the request was not sent.`,
@@ -112,6 +111,7 @@ export class LibreBorApi implements ICredentialType {
 		}
 		return {
 			...requestOptions,
+			url: requestOptions.baseURL ? requestOptions.url : target,
 			// The API never redirects; a redirect is a misconfigured or hostile host, and n8n
 			// would copy the password onto every hop (to another host, even to http://).
 			disableFollowRedirect: true,
@@ -124,16 +124,8 @@ export class LibreBorApi implements ICredentialType {
 	};
 
 	test: ICredentialTestRequest = {
-		request: {
-			baseURL:
-				'={{ $credentials.environment === "sandbox" ? "' +
-				SANDBOX_BASE_URL +
-				'" : $credentials.environment === "custom" ? String($credentials.baseUrl).trim().replace(/(?<!\\/)\\/+$/, "") : "' +
-				PRODUCTION_BASE_URL +
-				'" }}',
-			url: '/alerts/following/',
-			method: 'GET',
-		},
+		// A bare path: `authenticate` sends it below the base URL the credential resolves to.
+		request: { url: '/alerts/following/', method: 'GET' },
 		rules: [
 			...REDIRECT_STATUSES.map((value) => ({
 				type: 'responseCode' as const,

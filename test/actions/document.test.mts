@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 
 import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
 
-import { deduplicationStore, readBinary } from '../../tools/engine/index.mts';
+import { deduplicationStore, nodeTypeNameOf, readBinary } from '../../tools/engine/index.mts';
 import { jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
 
 const sim = useSimulator({ documentSizeBytes: 4096 });
@@ -740,7 +740,7 @@ describe('Document: Order as an AI agent tool', () => {
 	});
 
 	it('places one order per execution unless the cap is raised', async () => {
-		const tool = 'n8n-nodes-librebor.libreBorTool';
+		const tool = `${nodeTypeNameOf(new LibreBor())}Tool`;
 		const items = [{ nif: 'B64717838' }, { nif: 'A86212420' }];
 		const refused = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), {
 			items,

@@ -10,6 +10,7 @@ import { nodeOutputJson } from '../../tools/n8n/executionRun.mts';
 import {
 	libreBorCredential,
 	libreBorCredentialRef,
+	libreBorNodeType,
 	passwordForms,
 } from '../../tools/n8n/libreBorN8n.mts';
 import { createN8nWithLibreBor } from './n8nWithLibreBor.mts';
@@ -24,6 +25,7 @@ import {
 import { N8nRestClient } from '../../tools/n8n/n8nRestClient.mts';
 import { startN8n, type N8nServer } from '../../tools/n8n/n8nServer.mts';
 import type { N8nUserFolder } from '../../tools/n8n/n8nUserFolder.mts';
+import { packageName } from '../../tools/packageName.mts';
 import { repoRoot } from '../../tools/repoPaths.mts';
 
 const setupTimeoutMs = 600_000;
@@ -132,7 +134,7 @@ describe('the example workflows in a real n8n', () => {
 
 	it('use version 2 of the LibreBOR node, with the Company picker where a company is chosen', () => {
 		const libreBorNodes = Object.values(examples).flatMap((example) =>
-			example.nodes.filter((node) => node.type === 'n8n-nodes-librebor.libreBor'),
+			example.nodes.filter((node) => node.type === libreBorNodeType),
 		);
 		expect(libreBorNodes.map((node) => node.typeVersion)).toEqual(libreBorNodes.map(() => 2));
 		const order = libreBorNodes.find((node) => node.name === 'Order Annual Accounts');
@@ -142,7 +144,7 @@ describe('the example workflows in a real n8n', () => {
 	it('all use the one LibreBOR credential that the project sets up', () => {
 		const references = Object.values(examples).flatMap((example) =>
 			example.nodes
-				.filter((node) => node.type.startsWith('n8n-nodes-librebor.'))
+				.filter((node) => node.type.startsWith(`${packageName}.`))
 				.map((node) => node.credentials?.libreBorApi),
 		);
 

@@ -12,6 +12,7 @@ import { packedLibreBorPackage } from './libreBorPackage.mts';
 import { editorUrl, pressCtrlC, startMainJob, type MainJob } from '../../tools/n8n/mainJob.mts';
 import { N8nRestClient } from '../../tools/n8n/n8nRestClient.mts';
 import type { N8nServer } from '../../tools/n8n/n8nServer.mts';
+import { packageName } from '../../tools/packageName.mts';
 import { repoRoot } from '../../tools/repoPaths.mts';
 
 /** The names of the example workflows, which npm start imports on its first run. */
@@ -64,7 +65,7 @@ describe('npm start', () => {
 		>('GET', '/rest/community-packages');
 		expect(packages).toEqual([
 			expect.objectContaining({
-				packageName: 'n8n-nodes-librebor',
+				packageName,
 				failedLoading: false,
 				installedNodes: expect.any(Array),
 			}),

@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { INode, INodeParameters, INodeProperties, INodeType, INodeTypes } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { libreBorNodeType, libreBorPackageName } from '../../tools/n8n/libreBorN8n.mts';
+import { libreBorNodeType } from '../../tools/n8n/libreBorN8n.mts';
+import { packageName } from '../../tools/packageName.mts';
 import { createN8nWithLibreBor } from './n8nWithLibreBor.mts';
 import type { N8nUserFolder } from '../../tools/n8n/n8nUserFolder.mts';
 
@@ -54,12 +55,12 @@ async function loadN8nCode(folder: N8nUserFolder): Promise<N8nCode> {
 	const { Workflow } = n8nRequire('n8n-workflow');
 
 	const loader = new PackageDirectoryLoader(
-		path.join(folder.nodesFolder, 'node_modules', libreBorPackageName),
+		path.join(folder.nodesFolder, 'node_modules', packageName),
 	);
 	await loader.loadAll();
 	const ofThisPackage = (fullType: string) => {
-		const [packageName, nodeType] = fullType.split('.');
-		return packageName === libreBorPackageName ? nodeType : undefined;
+		const [ofPackage, nodeType] = fullType.split('.');
+		return ofPackage === packageName ? nodeType : undefined;
 	};
 	const loadNodesAndCredentials = {
 		loadedNodes: {},

@@ -7,7 +7,7 @@ export { deduplicationStore, ensureEngine } from './engine.mts';
 export type { HttpsTestServer, SeenRequest } from './httpsTestServer.mts';
 export { startHttpsTestServer } from './httpsTestServer.mts';
 export type { InputItems } from './inputNode.mts';
-export { nodeTypeNameOf, PACKAGE_NAME } from './nodeTypes.mts';
+export { nodeTypeNameOf } from './nodeTypes.mts';
 export type { CursorStorage } from './pollPersistence.mts';
 export type { PollMode, PollSessionOptions } from './pollSession.mts';
 export { createPollSession, PollSession } from './pollSession.mts';

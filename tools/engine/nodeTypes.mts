@@ -3,11 +3,10 @@ import { commonPollingParameters } from 'n8n-core/dist/nodes-loader/constants';
 import type { IDataObject, INodeType, INodeTypes, IVersionedNodeType } from 'n8n-workflow';
 import { NodeHelpers, UnexpectedError } from 'n8n-workflow';
 
-/** n8n names a community node type `<package name>.<node name>`. */
-export const PACKAGE_NAME = 'n8n-nodes-librebor';
+import { packageName } from '../packageName.mts';
 
 export const nodeTypeNameOf = (nodeType: INodeType): string =>
-	`${PACKAGE_NAME}.${nodeType.description.name}`;
+	`${packageName}.${nodeType.description.name}`;
 
 export const latestVersionOf = (nodeType: INodeType): number => {
 	const { version } = nodeType.description;

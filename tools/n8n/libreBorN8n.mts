@@ -1,11 +1,11 @@
 import type { INodeParameters } from 'n8n-workflow';
 
+import { packageName } from '../packageName.mts';
 import type { Simulator } from '../simulator/index.mts';
 import type { WorkflowNode } from './workflowBuilder.mts';
 
-export const libreBorPackageName = 'n8n-nodes-librebor';
-export const libreBorNodeType = `${libreBorPackageName}.libreBor`;
-export const libreBorTriggerNodeType = `${libreBorPackageName}.libreBorTrigger`;
+export const libreBorNodeType = `${packageName}.libreBor`;
+export const libreBorTriggerNodeType = `${packageName}.libreBorTrigger`;
 
 /** The credential id and name the workflows in examples/ refer to. */
 export const libreBorCredentialRef = { id: 'librebor-credential', name: 'LibreBOR API' };

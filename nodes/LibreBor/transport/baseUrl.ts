@@ -58,11 +58,25 @@ export function resolveBaseUrl(credentials: ICredentialDataDecryptedObject): Bas
 	return { baseUrl: `${url.origin}${path}` };
 }
 
+/**
+ * Where a request to sign goes: its URL, below its own `baseURL` when it has one, or below the API
+ * base URL when it is a bare path, as the credential's test request is.
+ */
+export function requestTarget(
+	request: { url?: string; baseURL?: string },
+	baseUrl: string,
+): string | undefined {
+	const { url } = request;
+	if (request.baseURL)
+		return `${withoutTrailingSlashes(request.baseURL)}/${(url ?? '').replace(/^\/+/, '')}`;
+	return url?.startsWith('/') && !url.startsWith('//') ? `${baseUrl}${url}` : url;
+}
+
 /** True when `target` is the API base URL itself or a path below it, over HTTPS. */
-export function isUnderBaseUrl(target: string, baseUrl: string): boolean {
+export function isUnderBaseUrl(target: string | undefined, baseUrl: string): target is string {
 	let url: URL;
 	try {
-		url = new URL(target);
+		url = new URL(target ?? '');
 	} catch {
 		return false;
 	}

@@ -18,8 +18,8 @@ export class LibreBorTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'LibreBOR Trigger',
 		name: 'libreBorTrigger',
-		icon: { light: 'file:../../icons/librebor.svg', dark: 'file:../../icons/librebor.dark.svg' },
 		group: ['trigger'],
+		icon: { light: 'file:../../icons/librebor.svg', dark: 'file:../../icons/librebor.dark.svg' },
 		version: 1,
 		subtitle: '={{$parameter["output"] === "entry" ? "New alert entries" : "New alerts"}}',
 		description:

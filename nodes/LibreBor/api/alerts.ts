@@ -9,7 +9,6 @@ import {
 	expectSuccess,
 	libreBorRequest,
 	unexpectedJson,
-	type ApiResponse,
 	type LibreBorFunctions,
 } from '../transport/request';
 import { listWatchedEntities } from './watchlist';
@@ -19,7 +18,7 @@ async function readAlerts(
 	path: string,
 	request: RequestSettings,
 	acceptStatuses?: number[],
-): Promise<ApiResponse> {
+) {
 	return await libreBorRequest.call(
 		context,
 		{ method: 'GET', path, retry: 'idempotent', acceptStatuses },

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INode, INodeProperties } from 'n8n
 
 import { DEFAULT_TIMEOUT_MS, type RunSettings } from '../helpers/nodeRun';
 import { readNumericOption, secondsToTimerMs } from '../helpers/numericOption';
-import { DEFAULT_BUDGET_MS, DEFAULT_PARALLEL_REQUESTS } from '../helpers/pacer';
+import { DEFAULT_BUDGET_MS, DEFAULT_PARALLEL_REQUESTS, ONE_ITEM_AT_A_TIME } from '../helpers/pacer';
 
 const MAX_CONCURRENCY = 100;
 
@@ -75,6 +75,11 @@ export function readRunSettings(context: IExecuteFunctions): RunSettings {
 	};
 }
 
+/** For an operation that runs its items one after another (lists, orders): its Request Timeout. */
+export function readOneItemAtATimeSettings(context: IExecuteFunctions): RunSettings {
+	return { ...readRunSettings(context), pacing: ONE_ITEM_AT_A_TIME };
+}
+
 /** The operation's "Options" collection. */
 export const optionsCollection = (options: INodeProperties[]): INodeProperties => ({
 	displayName: 'Options',
@@ -84,3 +89,6 @@ export const optionsCollection = (options: INodeProperties[]): INodeProperties =
 	default: {},
 	options,
 });
+
+/** The Options of an operation that sends one request per run of its items: Request Timeout alone. */
+export const timeoutOptions = optionsCollection([timeoutOption]);

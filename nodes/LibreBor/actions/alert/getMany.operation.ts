@@ -10,13 +10,12 @@ import { listUnreadAlerts, resolveAlertFilter } from '../../api/alerts';
 import { alertPassesFilter, readAlertFilterOptions } from '../../helpers/alertFilter';
 import { alertToEntries, entryMatchesLabels } from '../../helpers/alerts';
 import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
-import { ONE_ITEM_AT_A_TIME } from '../../helpers/pacer';
 import {
 	alertFilterFields,
 	alertOutputField,
 	optionsCollection,
 	readLimit,
-	readRunSettings,
+	readOneItemAtATimeSettings,
 	returnAllFields,
 	timeoutOption,
 } from '../../descriptions';
@@ -35,7 +34,7 @@ const NO_UNREAD_ALERTS_HINT =
 	'LibreBOR has no unread alerts for this account. Alerts appear when a company on the watch list is published in the BORME: follow one (Watch List > Follow), or point the credential at the sandbox environment to try the node with sample alerts.';
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const settings = { ...readRunSettings(this), pacing: ONE_ITEM_AT_A_TIME };
+	const settings = readOneItemAtATimeSettings(this);
 	let sawNoAlerts = false;
 	const results = await runForEachItem(this, settings, async (item) => {
 		const { itemIndex } = item;

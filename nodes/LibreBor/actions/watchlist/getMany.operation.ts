@@ -3,23 +3,21 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { listWatchedEntities } from '../../api/watchlist';
 import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
-import { ONE_ITEM_AT_A_TIME } from '../../helpers/pacer';
 import {
-	optionsCollection,
 	readLimit,
-	readRunSettings,
+	readOneItemAtATimeSettings,
 	returnAllFields,
-	timeoutOption,
+	timeoutOptions,
 } from '../../descriptions';
 
 const displayOptions = { show: { resource: ['watchlist'], operation: ['getMany'] } };
 
-const properties: INodeProperties[] = [...returnAllFields, optionsCollection([timeoutOption])];
+const properties: INodeProperties[] = [...returnAllFields, timeoutOptions];
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const settings = { ...readRunSettings(this), pacing: ONE_ITEM_AT_A_TIME };
+	const settings = readOneItemAtATimeSettings(this);
 	return await runForEachItem(this, settings, async (item) => {
 		const limit = readLimit(this, item.itemIndex);
 		const entities = await listWatchedEntities.call(this, item);

@@ -29,14 +29,13 @@ import {
 
 import { pairWith, runForEachItem } from '../../../helpers/itemRunner';
 import { now } from '../../../helpers/clock';
-import { ONE_ITEM_AT_A_TIME } from '../../../helpers/pacer';
 import { FIRST_ACCOUNTS_YEAR } from '../../../helpers/validation';
 import { HOUR_MS } from '../../../helpers/units';
 import {
 	byVersion,
 	companyFields,
 	optionsCollection,
-	readRunSettings,
+	readOneItemAtATimeSettings,
 	timeoutOption,
 } from '../../../descriptions';
 import {
@@ -147,7 +146,7 @@ export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	// Orders spend money: one at a time.
-	const settings = { ...readRunSettings(this), pacing: ONE_ITEM_AT_A_TIME };
+	const settings = readOneItemAtATimeSettings(this);
 	const memoryHours = readOrderLimit(
 		this,
 		'options.orderMemoryHours',

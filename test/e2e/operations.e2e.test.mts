@@ -27,6 +27,7 @@ import {
 } from '../../tools/n8n/n8nCli.mts';
 import type { N8nUserFolder } from '../../tools/n8n/n8nUserFolder.mts';
 import { jsonItem, manualTrigger, splitOut, workflow } from '../../tools/n8n/workflowBuilder.mts';
+import { operationsNotIn } from '../../tools/nodeOperations.mts';
 
 const setupTimeoutMs = 600_000;
 const workflowId = 'libreBorEveryOp1';
@@ -121,6 +122,18 @@ const everyOperation = workflow(
 		['Start', 'Suppliers', 'One Item per Supplier', 'Follow Each'],
 	],
 );
+
+describe('the workflow of every operation', () => {
+	it('has a node for each operation in the table of operations of the LibreBOR node', () => {
+		const covered = everyOperation.nodes
+			.filter((node) => node.type === libreBorNodeType)
+			.map(({ parameters }) => ({
+				resource: String(parameters.resource),
+				operation: String(parameters.operation),
+			}));
+		expect(operationsNotIn(covered)).toEqual([]);
+	});
+});
 
 describe('every LibreBOR operation run by a real n8n (`n8n execute`)', () => {
 	let sim: Simulator;

@@ -1,6 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import type { ActionResult } from '../../tools/engine/index.mts';
+import type { PerOperation } from '../../tools/nodeOperations.mts';
 import type { RequestMatcher, Simulator, SimulatorOptions } from '../../tools/simulator/index.mts';
 import { runLibreBor } from '../support/libreBor.mts';
 import {
@@ -20,6 +21,7 @@ import {
 	type LaneCase,
 } from './faultCase.mts';
 import { ACTION_TIMEOUT_S, FAULT_KINDS, type FaultKind } from './faultKinds.mts';
+import { ORDER_LANES } from './orderLanes.mts';
 
 interface PreparedRun {
 	parameters: INodeParameters;
@@ -71,111 +73,117 @@ function downloadDocument(sim: Simulator): PreparedRun {
 	};
 }
 
-const ACTION_OPERATIONS: ActionOperation[] = [
-	{
-		name: 'Alert > Get Many',
-		target: TARGETS.alertListing,
-		prepare(sim) {
-			const alerts = sim.state.addAlerts(2);
-			return {
-				parameters: { resource: 'alert', operation: 'getMany', options },
-				wrongOutcome: expectOutput(
-					2,
-					({ items }) =>
-						!alerts.every((alert) => items.some((item) => item.json.id === alert.id)) &&
-						'alerts missing',
-				),
-			};
-		},
+const alertGetMany: ActionOperation = {
+	name: 'Alert > Get Many',
+	target: TARGETS.alertListing,
+	prepare(sim) {
+		const alerts = sim.state.addAlerts(2);
+		return {
+			parameters: { resource: 'alert', operation: 'getMany', options },
+			wrongOutcome: expectOutput(
+				2,
+				({ items }) =>
+					!alerts.every((alert) => items.some((item) => item.json.id === alert.id)) &&
+					'alerts missing',
+			),
+		};
 	},
-	{
-		name: 'Alert > Mark as Read',
-		target: TARGETS.markOne,
-		prepare(sim) {
-			const alert = sim.state.addAlert();
-			return {
-				parameters: { resource: 'alert', operation: 'markAsRead', alertId: alert.id, options },
-				wrongOutcome: expectOutput(
-					1,
-					() => sim.state.unreadAlerts().length > 0 && 'the alert is still unread',
-				),
-			};
-		},
+};
+
+const alertMarkAsRead: ActionOperation = {
+	name: 'Alert > Mark as Read',
+	target: TARGETS.markOne,
+	prepare(sim) {
+		const alert = sim.state.addAlert();
+		return {
+			parameters: { resource: 'alert', operation: 'markAsRead', alertId: alert.id, options },
+			wrongOutcome: expectOutput(
+				1,
+				() => sim.state.unreadAlerts().length > 0 && 'the alert is still unread',
+			),
+		};
 	},
-	{
-		name: 'Alert > Mark All as Read',
-		target: TARGETS.markAll,
-		prepare(sim) {
-			sim.state.addAlerts(3);
-			return {
-				parameters: { resource: 'alert', operation: 'markAllAsRead', options },
-				wrongOutcome: expectOutput(
-					1,
-					() => sim.state.unreadAlerts().length > 0 && 'alerts are still unread',
-				),
-			};
-		},
+};
+
+const alertMarkAllAsRead: ActionOperation = {
+	name: 'Alert > Mark All as Read',
+	target: TARGETS.markAll,
+	prepare(sim) {
+		sim.state.addAlerts(3);
+		return {
+			parameters: { resource: 'alert', operation: 'markAllAsRead', options },
+			wrongOutcome: expectOutput(
+				1,
+				() => sim.state.unreadAlerts().length > 0 && 'alerts are still unread',
+			),
+		};
 	},
-	{
-		name: 'Watch List > Follow',
-		target: TARGETS.follow,
-		prepare: (sim) => ({
-			parameters: { resource: 'watchlist', operation: 'follow', nif: NIF, options },
-			wrongOutcome: expectOutput(1, () => !follows(sim) && 'not followed'),
-		}),
+};
+
+const watchlistFollow: ActionOperation = {
+	name: 'Watch List > Follow',
+	target: TARGETS.follow,
+	prepare: (sim) => ({
+		parameters: { resource: 'watchlist', operation: 'follow', nif: NIF, options },
+		wrongOutcome: expectOutput(1, () => !follows(sim) && 'not followed'),
+	}),
+};
+
+const watchlistUnfollow: ActionOperation = {
+	name: 'Watch List > Unfollow',
+	target: TARGETS.unfollow,
+	prepare(sim) {
+		sim.state.follow(NIF);
+		return {
+			parameters: { resource: 'watchlist', operation: 'unfollow', nif: NIF, options },
+			wrongOutcome: expectOutput(1, () => follows(sim) && 'still followed'),
+		};
 	},
-	{
-		name: 'Watch List > Unfollow',
-		target: TARGETS.unfollow,
-		prepare(sim) {
-			sim.state.follow(NIF);
-			return {
-				parameters: { resource: 'watchlist', operation: 'unfollow', nif: NIF, options },
-				wrongOutcome: expectOutput(1, () => follows(sim) && 'still followed'),
-			};
-		},
+};
+
+const watchlistGetMany: ActionOperation = {
+	name: 'Watch List > Get Many',
+	target: TARGETS.watchlist,
+	prepare(sim) {
+		sim.state.follow(NIF);
+		sim.state.follow(OTHER_NIF);
+		return {
+			parameters: { resource: 'watchlist', operation: 'getMany', options },
+			wrongOutcome: expectOutput(2),
+		};
 	},
-	{
-		name: 'Watch List > Get Many',
-		target: TARGETS.watchlist,
-		prepare(sim) {
-			sim.state.follow(NIF);
-			sim.state.follow(OTHER_NIF);
-			return {
-				parameters: { resource: 'watchlist', operation: 'getMany', options },
-				wrongOutcome: expectOutput(2),
-			};
-		},
+};
+
+const documentGet: ActionOperation = {
+	name: 'Document > Get',
+	simulatorOptions: { seed: true },
+	target: TARGETS.documentRead,
+	prepare(sim) {
+		const documentId = sim.state.documents[0].id;
+		return {
+			parameters: { resource: 'document', operation: 'get', documentId, options },
+			wrongOutcome: expectOutput(
+				1,
+				({ items }) => items[0].json.document_id !== documentId && 'wrong document',
+			),
+		};
 	},
-	{
-		name: 'Document > Get',
-		simulatorOptions: { seed: true },
-		target: TARGETS.documentRead,
-		prepare(sim) {
-			const documentId = sim.state.documents[0].id;
-			return {
-				parameters: { resource: 'document', operation: 'get', documentId, options },
-				wrongOutcome: expectOutput(
-					1,
-					({ items }) => items[0].json.document_id !== documentId && 'wrong document',
-				),
-			};
-		},
-	},
-	{
-		name: 'Document > Download, faults on the document record',
-		simulatorOptions: { seed: true },
-		target: TARGETS.documentRead,
-		prepare: downloadDocument,
-	},
-	{
-		name: 'Document > Download, faults on the file host',
-		simulatorOptions: { seed: true },
-		target: TARGETS.fileDownload,
-		expectedError: (kind) => kind.downloadError,
-		prepare: downloadDocument,
-	},
-];
+};
+
+const documentDownloadRecord: ActionOperation = {
+	name: 'Document > Download, faults on the document record',
+	simulatorOptions: { seed: true },
+	target: TARGETS.documentRead,
+	prepare: downloadDocument,
+};
+
+const documentDownloadFile: ActionOperation = {
+	name: 'Document > Download, faults on the file host',
+	simulatorOptions: { seed: true },
+	target: TARGETS.fileDownload,
+	expectedError: (kind) => kind.downloadError,
+	prepare: downloadDocument,
+};
 
 function actionCase(
 	operation: ActionOperation,
@@ -201,13 +209,38 @@ function actionCase(
 	};
 }
 
-/** Every operation of the action node against every fault that can strike its request. */
-export const ACTION_LANES: Lane[] = ACTION_OPERATIONS.map((operation) => ({
-	name: operation.name,
-	simulatorOptions: operation.simulatorOptions,
-	cases: FAULT_KINDS.flatMap((kind) => {
-		const expectedError = operation.expectedError ? operation.expectedError(kind) : kind.apiError;
-		if (!expectedError) return [];
-		return modesOf(kind).map((mode) => actionCase(operation, kind, mode, expectedError));
-	}),
-}));
+/** A lane of the cases of every fault that can strike the operation's request. */
+function laneOf(operation: ActionOperation): Lane {
+	return {
+		name: operation.name,
+		simulatorOptions: operation.simulatorOptions,
+		cases: FAULT_KINDS.flatMap((kind) => {
+			const expectedError = operation.expectedError ? operation.expectedError(kind) : kind.apiError;
+			if (!expectedError) return [];
+			return modesOf(kind).map((mode) => actionCase(operation, kind, mode, expectedError));
+		}),
+	};
+}
+
+/**
+ * Every operation of the action node against every fault that can strike its requests, one lane
+ * per request. Typed by the node's own table of operations: a new operation does not compile
+ * here until it has its lanes, and the suite checks that each has cases.
+ */
+export const ACTION_LANES: PerOperation<Lane[]> = {
+	alert: {
+		getMany: [laneOf(alertGetMany)],
+		markAsRead: [laneOf(alertMarkAsRead)],
+		markAllAsRead: [laneOf(alertMarkAllAsRead)],
+	},
+	watchlist: {
+		follow: [laneOf(watchlistFollow)],
+		unfollow: [laneOf(watchlistUnfollow)],
+		getMany: [laneOf(watchlistGetMany)],
+	},
+	document: {
+		order: ORDER_LANES,
+		get: [laneOf(documentGet)],
+		download: [laneOf(documentDownloadRecord), laneOf(documentDownloadFile)],
+	},
+};

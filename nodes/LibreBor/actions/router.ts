@@ -5,8 +5,11 @@ import * as document from './document';
 import type { LibreBorResource, Operation, PerOperation } from './node.type';
 import * as watchlist from './watchlist';
 
-// Typed, so that an operation added to the map without a handler (or the reverse) does not compile.
-const operations: PerOperation<Operation> = {
+/**
+ * Every operation of the node, by resource. Typed, so that an operation added to the map without a
+ * handler (or the reverse) does not compile; the tests derive the operations they cover from it.
+ */
+export const operations: PerOperation<Operation> = {
 	alert: {
 		getMany: alert.getMany,
 		markAsRead: alert.markAsRead,

@@ -1,7 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { triggerSession } from '../trigger/triggerSession.mts';
+import { triggerSession } from '../../tools/engine/index.mts';
 import { jsonOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
 
 // The editor enforces each option's minimum, but an expression can give anything. A typo there

@@ -1,7 +1,7 @@
 import { DEFAULT_TIMEOUT_MS } from '../../nodes/LibreBor/helpers/nodeRun.ts';
 import type { CursorStorage } from '../../tools/engine/index.mts';
 import type { RequestMatcher, Simulator } from '../../tools/simulator/index.mts';
-import { alertIdsOf, CURSOR_STORAGES, triggerSession } from '../trigger/triggerSession.mts';
+import { alertIdsOf, CURSOR_STORAGES, triggerSession } from '../../tools/engine/index.mts';
 import { clearErrorProblems, errorText, secretProblems } from './checks.mts';
 import {
 	caseName,

@@ -10,7 +10,7 @@ import {
 	testCredential,
 	type HttpsTestServer,
 } from '../../tools/engine/index.mts';
-import { triggerSession } from '../trigger/triggerSession.mts';
+import { triggerSession } from '../../tools/engine/index.mts';
 import { credentialsFor, runLibreBor, useSimulator } from '../support/libreBor.mts';
 
 // A base URL whose host answers with a redirect, to another host or down to plain http://. n8n

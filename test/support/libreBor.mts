@@ -2,26 +2,15 @@ import type { IDataObject, INodeParameters, INodeType, WorkflowExecuteMode } fro
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 
 import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
-import { runAction, type ActionResult } from '../../tools/engine/index.mts';
+import { credentialsFor, runAction, type ActionResult } from '../../tools/engine/index.mts';
 import {
 	startSimulator,
 	type Simulator,
 	type SimulatorOptions,
 } from '../../tools/simulator/index.mts';
 
+export { credentialsFor };
 export type { Simulator };
-
-export function credentialsFor(sim: Simulator, overrides: IDataObject = {}) {
-	return {
-		libreBorApi: {
-			environment: 'custom',
-			baseUrl: sim.baseUrl,
-			username: sim.credentials.username,
-			password: sim.credentials.password,
-			...overrides,
-		},
-	};
-}
 
 /** One simulator per test file, back to its initial state before each test. */
 export function useSimulator(options: SimulatorOptions = {}): () => Simulator {

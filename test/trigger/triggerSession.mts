@@ -1,58 +1,20 @@
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
-import { expect } from 'vitest';
+import type { INodeParameters } from 'n8n-workflow';
 
-import { LibreBorTrigger } from '../../nodes/LibreBor/LibreBorTrigger.node.ts';
-import {
-	createPollSession,
-	type CursorStorage,
-	type PollSession,
-} from '../../tools/engine/index.mts';
+import type { PollSession } from '../../tools/engine/index.mts';
 import type { Simulator } from '../../tools/simulator/index.mts';
-import { credentialsFor } from '../support/libreBor.mts';
 
+export {
+	activatedSession,
+	alertIdsOf,
+	CURSOR_STORAGES,
+	pollJsonOf as jsonOf,
+	triggerSession,
+} from '../../tools/engine/index.mts';
+export type { TriggerSessionOptions } from '../../tools/engine/index.mts';
 export { useSimulator } from '../support/libreBor.mts';
 export type { PollSession, Simulator };
 
-export const CURSOR_STORAGES: CursorStorage[] = ['static-data', 'durable-cursor'];
-
-export interface TriggerSessionOptions {
-	parameters?: INodeParameters;
-	cursorStorage?: CursorStorage;
-	staticData?: IDataObject;
-	/** With the 'scheduler' storage: the budget n8n gives each scheduled poll. */
-	pollBudgetMs?: number;
-}
-
-/** An active workflow whose only node is the LibreBOR Trigger, polled through n8n-core. */
-export function triggerSession(sim: Simulator, options: TriggerSessionOptions = {}): PollSession {
-	return createPollSession({
-		nodeType: new LibreBorTrigger(),
-		parameters: options.parameters ?? {},
-		credentials: credentialsFor(sim),
-		cursorStorage: options.cursorStorage,
-		staticData: options.staticData,
-		pollBudgetMs: options.pollBudgetMs,
-	});
-}
-
-/** A session past its activation poll, which only notes the alerts already there. */
-export async function activatedSession(
-	sim: Simulator,
-	options: TriggerSessionOptions = {},
-): Promise<PollSession> {
-	const session = triggerSession(sim, options);
-	expect(await session.poll()).toBeNull();
-	return session;
-}
-
 export const MARK_AS_READ: INodeParameters = { options: { markAsRead: true } };
-
-export const jsonOf = (output: INodeExecutionData[][] | null): IDataObject[] =>
-	output?.[0].map((item) => item.json) ?? [];
-
-/** The alert ids an output carries, whichever the output shape. */
-export const alertIdsOf = (output: INodeExecutionData[][] | null): string[] =>
-	jsonOf(output).map((json) => String(json.alert_id ?? json.id));
 
 /** API paths as the simulator logs them (below the /v2 version segment). */
 export const ALERTS_PATH = '/v2/alerts/';

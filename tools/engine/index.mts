@@ -18,3 +18,12 @@ export { runListSearch } from './runListSearch.mts';
 export type { PollResult, RunPollOptions } from './runPoll.mts';
 export { runPoll } from './runPoll.mts';
 export { recordWarnings } from './loggedWarnings.mts';
+export { credentialsFor } from './simulatorCredentials.mts';
+export type { TriggerSessionOptions } from './triggerSession.mts';
+export {
+	activatedSession,
+	alertIdsOf,
+	CURSOR_STORAGES,
+	pollJsonOf,
+	triggerSession,
+} from './triggerSession.mts';

@@ -9,7 +9,10 @@ import { shared } from './vitest.config.mts';
  */
 const tests = [
 	'actions/document',
-	'actions/orderPromises',
+	'actions/orderLimits',
+	'actions/orderMemory',
+	'actions/orderRaces',
+	'actions/orderAnswers',
 	'foundation/transport',
 	'foundation/redirects',
 	'foundation/hostileAnswers',

@@ -1,0 +1,233 @@
+// Max Orders per Execution and per Hour: an execution that would place more is refused before
+// anything is spent, counting what every run, process and worker of the workflow placed.
+import type { INodeParameters } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+
+import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
+import { nodeTypeNameOf } from '../../tools/engine/index.mts';
+import { jsonOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
+import {
+	companies,
+	copyOf,
+	onAnotherWorker,
+	order,
+	orderEach,
+	savedWorkflow,
+	twoCompanies,
+	withClock,
+} from './orderRuns.mts';
+
+const sim = useSimulator();
+
+describe('Orders: the limits', () => {
+	it('refuses, before sending anything, to place more orders than the cap', async () => {
+		const result = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }, { maxOrders: 2 }), {
+			items: [{ nif: 'B64717838' }, { nif: 'A86212420' }, { nif: 'J99216582' }],
+		});
+		expect(result.error?.message).toMatch(/3 document orders, more than the limit of 2/);
+		expect((result.error as { description?: string }).description).toMatch(
+			/Max Orders per Execution/,
+		);
+		expect(sim().state.ordersReceived).toBe(0);
+	});
+
+	it('counts Max Orders per Execution across every run of the node in a loop, and sends a repeated order once', async () => {
+		const [first, second, third] = companies(3);
+		const result = await runLibreBor(sim(), orderEach({ maxOrders: 2 }), {
+			items: [first, second, first, third],
+			loopBatchSize: 1,
+		});
+		expect(result.error?.message).toMatch(
+			/would place 3 document orders, more than the limit of 2/,
+		);
+		expect(sim().state.ordersReceived).toBe(2);
+		expect(sim().state.documents.map((document) => document.nif)).toEqual([first.nif, second.nif]);
+	});
+
+	it('does not count an order reused from an earlier execution towards Max Orders per Execution, in a loop', async () => {
+		const workflow = savedWorkflow();
+		const [earlier, fresh] = companies(2);
+		await runLibreBor(sim(), orderEach(), { items: [earlier], workflow });
+		const looped = await runLibreBor(sim(), orderEach({ maxOrders: 1 }), {
+			items: [earlier, fresh],
+			workflow,
+			loopBatchSize: 1,
+		});
+		expect(looped.error).toBeUndefined();
+		expect(sim().state.ordersReceived).toBe(2);
+	});
+
+	it('counts towards Max Orders per Execution only the items that would place an order', async () => {
+		const result = await runLibreBor(sim(), orderEach({ maxOrders: 1 }), {
+			items: [...companies(1), { nif: 'not a NIF' }],
+			continueOnFail: true,
+		});
+		expect(String(jsonOf(result)[1].error)).toMatch(/The NIF "not a NIF" is not valid/);
+		expect(sim().state.ordersReceived).toBe(1);
+	});
+
+	it('refuses 11 orders in one execution and 21 in an hour by default', async () => {
+		const workflow = savedWorkflow();
+		const refused = await runLibreBor(sim(), orderEach(), { items: companies(11), workflow });
+		expect(refused.error?.message).toMatch(
+			/would place 11 document orders, more than the limit of 10$/,
+		);
+		expect(sim().state.ordersReceived).toBe(0);
+
+		for (const from of [0, 10]) {
+			const placed = await runLibreBor(sim(), orderEach(), {
+				items: companies(10, from),
+				workflow,
+			});
+			expect(placed.error).toBeUndefined();
+		}
+		const pastTheHour = await runLibreBor(sim(), orderEach(), {
+			items: companies(1, 20),
+			workflow,
+		});
+		expect(pastTheHour.error?.message).toMatch(
+			/has placed 20 document orders in the last hour; 1 more would pass the limit of 20 per hour/,
+		);
+		expect(sim().state.ordersReceived).toBe(20);
+	});
+
+	it('refuses, before sending anything, orders past the hourly limit of the workflow', async () => {
+		const workflow = savedWorkflow();
+		const parameters = order({ nif: '={{ $json.nif }}' }, { maxOrdersPerHour: 3 });
+		await runLibreBor(sim(), parameters, { items: twoCompanies, workflow });
+		const refused = await runLibreBor(sim(), parameters, {
+			items: [
+				{ nif: 'J99216582' },
+				{ nif: 'A86212420' },
+				{ nif: 'B64717838' },
+				{ nif: 'B12345674' },
+			],
+			workflow,
+		});
+		expect(refused.error?.message).toMatch(
+			/placed 2 document orders in the last hour; 2 more would pass the limit of 3 per hour/,
+		);
+		expect((refused.error as { description?: string }).description).toMatch(/Max Orders per Hour/);
+		expect(sim().state.ordersReceived).toBe(2);
+	});
+
+	it('counts Max Orders per Hour over a rolling hour, and only the orders that would be new', async () => {
+		const workflow = savedWorkflow();
+		const perHour = orderEach({ maxOrdersPerHour: 2, maxOrders: 1 });
+		await withClock(async (setTime) => {
+			const start = Date.now();
+			for (const [index, items] of [companies(1), companies(1, 1)].entries()) {
+				setTime(start + index * 1_000);
+				await runLibreBor(sim(), perHour, { items, workflow });
+			}
+			setTime(start + 59 * 60_000);
+			const refused = await runLibreBor(sim(), perHour, { items: companies(1, 2), workflow });
+			expect(refused.error?.message).toMatch(/has placed 2 document orders in the last hour/);
+			// Reused orders are not counted, towards either limit.
+			const reusedAndNew = companies(2, 1);
+			setTime(start + 61 * 60_000 + 1_000);
+			const placed = await runLibreBor(sim(), perHour, { items: reusedAndNew, workflow });
+			expect(placed.error).toBeUndefined();
+			expect(jsonOf(placed).map((answer) => answer.reused_order)).toEqual([true, undefined]);
+		});
+		expect(sim().state.ordersReceived).toBe(3);
+	});
+
+	it('counts in Max Orders per Hour every order, also two placed in the same millisecond', async () => {
+		const workflow = savedWorkflow();
+		const perHour = orderEach({ maxOrdersPerHour: 2 });
+		await withClock(async () => {
+			await runLibreBor(sim(), perHour, { items: companies(2), workflow });
+			const refused = await runLibreBor(sim(), perHour, { items: companies(1, 2), workflow });
+			expect(refused.error?.message).toMatch(/has placed 2 document orders in the last hour/);
+		});
+		expect(sim().state.ordersReceived).toBe(2);
+	});
+
+	it('counts an order that failed once towards Max Orders per Hour, refused or failed once placed', async () => {
+		const workflow = savedWorkflow();
+		const perHour = (options: INodeParameters = {}) =>
+			orderEach({ maxOrdersPerHour: 3, ...options });
+		sim().state.balance = 0;
+		await runLibreBor(sim(), perHour(), { items: companies(1), workflow, continueOnFail: true });
+		sim().state.balance = 100;
+		sim().state.documentProcessingMs = 60_000;
+		const waitFailed = await runLibreBor(
+			sim(),
+			perHour({ waitForCompletion: true, pollInterval: 1, maxWait: 2 }),
+			{
+				items: companies(1, 1),
+				workflow,
+				continueOnFail: true,
+			},
+		);
+		expect(waitFailed.items[0].error?.message).toContain(sim().state.documents[0].id);
+
+		const third = await runLibreBor(sim(), perHour(), { items: companies(1, 2), workflow });
+		expect(third.error).toBeUndefined();
+		const fourth = await runLibreBor(sim(), perHour(), { items: companies(1, 3), workflow });
+		expect(fourth.error?.message).toMatch(/has placed 3 document orders in the last hour/);
+		expect(sim().state.ordersReceived).toBe(3);
+	});
+
+	it('reuses orders even once this workflow has reached Max Orders per Hour', async () => {
+		const workflow = savedWorkflow();
+		const items = companies(2);
+		await runLibreBor(sim(), orderEach(), { items, workflow });
+		const reused = await runLibreBor(sim(), orderEach({ maxOrdersPerHour: 1 }), {
+			items,
+			workflow,
+		});
+		expect(jsonOf(reused).map((answer) => answer.reused_order)).toEqual([true, true]);
+		expect(sim().state.ordersReceived).toBe(2);
+	});
+
+	it('counts in Max Orders per Hour the orders another process placed, as the static data carries them', async () => {
+		const workflow = savedWorkflow();
+		const perHour = orderEach({ maxOrdersPerHour: 3 });
+		await runLibreBor(sim(), perHour, {
+			items: companies(2),
+			workflow,
+			nodeType: await onAnotherWorker(),
+		});
+		const saved = copyOf(workflow.staticData);
+
+		const elsewhere = await runLibreBor(sim(), perHour, {
+			items: companies(2, 2),
+			workflow: { id: workflow.id, staticData: saved },
+			nodeType: await onAnotherWorker(),
+		});
+		expect(elsewhere.error?.message).toMatch(
+			/has placed 2 document orders in the last hour; 2 more would pass the limit of 3/,
+		);
+		expect(sim().state.ordersReceived).toBe(2);
+	});
+
+	it('refuses an hourly limit or memory window that an expression turned into a non-number', async () => {
+		for (const options of [
+			{ maxOrdersPerHour: '={{ "twenty" }}' },
+			{ orderMemoryHours: '={{ -1 }}' },
+		]) {
+			const result = await runLibreBor(sim(), order({}, options));
+			expect(result.error?.message).toMatch(/must be a number of at least/);
+		}
+		expect(sim().state.ordersReceived).toBe(0);
+	});
+
+	it('places one order per execution unless the cap is raised', async () => {
+		const tool = `${nodeTypeNameOf(new LibreBor())}Tool`;
+		const items = [{ nif: 'B64717838' }, { nif: 'A86212420' }];
+		const refused = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), {
+			items,
+			nodeTypeName: tool,
+		});
+		expect(refused.error?.message).toMatch(/2 document orders, more than the limit of 1/);
+		expect(sim().state.ordersReceived).toBe(0);
+		const raised = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }, { maxOrders: 2 }), {
+			items,
+			nodeTypeName: tool,
+		});
+		expect(raised.error).toBeUndefined();
+		expect(sim().state.ordersReceived).toBe(2);
+	});
+});

@@ -1,0 +1,418 @@
+// An order is paid once: repeated in one execution, or ordered again by the workflow within the
+// Order Memory window, in this process, on another worker or in n8n's Retry of an execution.
+import type { IDataObject } from 'n8n-workflow';
+import { describe, expect, it, vi } from 'vitest';
+
+import { jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
+import {
+	companies,
+	copyOf,
+	HOUR_MS,
+	onAnotherWorker,
+	order,
+	orderEach,
+	savedWorkflow,
+	startOfAnHour,
+	twoCompanies,
+	withClock,
+} from './orderRuns.mts';
+
+const sim = useSimulator();
+const otherAccount = useSimulator();
+
+describe('Orders: one execution never pays twice', () => {
+	it('sends one order for two items with the same NIF and year, and says the second reused it', async () => {
+		const result = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), {
+			items: [{ nif: 'B64717838' }, { nif: 'b-64717838' }, { nif: 'A86212420' }],
+		});
+		expect(sim().state.ordersReceived).toBe(2);
+		const [first, second, third] = jsonOf(result);
+		expect(second.document_id).toBe(first.document_id);
+		expect(second.reused_order).toBe(true);
+		expect(first.reused_order).toBeUndefined();
+		expect(third.document_id).not.toBe(first.document_id);
+		expect(pairedItemsOf(result)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+	});
+
+	it('fails an item that repeats a failed order with its own index, saying nothing was sent for it', async () => {
+		sim().state.balance = 0;
+		const result = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), {
+			items: [{ nif: 'B64717838' }, { nif: 'b-64717838' }, { nif: 'B-64717838' }],
+			continueOnFail: true,
+		});
+		expect(sim().requestsTo('POST', '/v2/documents/order/')).toHaveLength(1);
+		expect(result.items.map((item) => item.error?.context.itemIndex)).toEqual([0, 1, 2]);
+		for (const repeated of result.items.slice(1)) {
+			expect(repeated.error?.description).toMatch(
+				/^Not sent again: an earlier item of this execution ordered B64717838 2023, and that order failed as above\.(?! Not sent again)/,
+			);
+		}
+		expect(pairedItemsOf(result)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+	});
+
+	it('gives an item repeating an order of the same execution the downloaded file too', async () => {
+		const [company] = companies(1);
+		const result = await runLibreBor(sim(), orderEach({ download: true, pollInterval: 1 }), {
+			items: [company, company],
+		});
+		expect(result.error).toBeUndefined();
+		expect(
+			result.items.map((item) => [
+				item.json.reused_order,
+				item.binary?.data?.fileName !== undefined,
+			]),
+		).toEqual([
+			[undefined, true],
+			[true, true],
+		]);
+		expect(sim().state.ordersReceived).toBe(1);
+	});
+});
+
+describe('Orders: the order memory of the workflow', () => {
+	it('reuses an order placed by an earlier execution of the same workflow instead of paying again', async () => {
+		const workflow = savedWorkflow();
+		const first = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), {
+			items: twoCompanies,
+			workflow,
+		});
+		const again = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), {
+			items: twoCompanies,
+			workflow,
+		});
+		expect(again.error).toBeUndefined();
+		expect(sim().state.ordersReceived).toBe(2);
+		expect(jsonOf(again)).toEqual(
+			jsonOf(first).map((answer) =>
+				expect.objectContaining({
+					document_id: answer.document_id,
+					nif: answer.nif,
+					reused_order: true,
+				}),
+			),
+		);
+		expect(pairedItemsOf(again)).toEqual([{ item: 0 }, { item: 1 }]);
+	});
+
+	it('does not re-order the items placed before the node failed when the execution is run again', async () => {
+		const workflow = savedWorkflow();
+		const items = [...twoCompanies, { nif: 'not-a-nif' }];
+		const failed = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), {
+			items,
+			workflow,
+		});
+		expect(failed.error?.message).toMatch(/NIF/);
+		expect(sim().state.ordersReceived).toBe(2);
+		const placed = sim().state.documents.map((document) => document.id);
+
+		const retried = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), {
+			items: twoCompanies,
+			workflow,
+		});
+		expect(sim().state.ordersReceived).toBe(2);
+		expect(jsonOf(retried).map((answer) => [answer.document_id, answer.reused_order])).toEqual(
+			placed.map((id) => [id, true]),
+		);
+	});
+
+	it('reuses an order for 24 hours by default, with the time it was placed, and orders again after', async () => {
+		const workflow = savedWorkflow();
+		const items = companies(1);
+		await withClock(async (setTime) => {
+			const placedAt = startOfAnHour();
+			setTime(placedAt);
+			const first = await runLibreBor(sim(), orderEach(), { items, workflow });
+			setTime(placedAt + 23.9 * HOUR_MS);
+			const reused = await runLibreBor(sim(), orderEach(), { items, workflow });
+			expect(jsonOf(reused)[0]).toMatchObject({
+				document_id: jsonOf(first)[0].document_id,
+				reused_order: true,
+				ordered_at: new Date(placedAt).toISOString(),
+			});
+			expect(sim().state.ordersReceived).toBe(1);
+
+			setTime(placedAt + 24.1 * HOUR_MS);
+			const again = await runLibreBor(sim(), orderEach(), { items, workflow });
+			expect(again.error).toBeUndefined();
+			expect(jsonOf(again)[0].reused_order).toBeUndefined();
+			expect(sim().state.ordersReceived).toBe(2);
+		});
+	});
+
+	it('reuses an order placed under a shorter Order Memory once the window is made longer', async () => {
+		const workflow = savedWorkflow();
+		const items = companies(1);
+		await withClock(async (setTime) => {
+			const placedAt = Date.now();
+			const first = await runLibreBor(sim(), orderEach({ orderMemoryHours: 1 }), {
+				items,
+				workflow,
+			});
+			setTime(placedAt + 3 * HOUR_MS);
+			const reused = await runLibreBor(sim(), orderEach(), { items, workflow });
+			expect(jsonOf(reused)[0]).toMatchObject({
+				document_id: jsonOf(first)[0].document_id,
+				reused_order: true,
+			});
+		});
+		expect(sim().state.ordersReceived).toBe(1);
+	});
+
+	it('orders again once the Order Memory window has passed', async () => {
+		const workflow = savedWorkflow();
+		const shortMemory = { orderMemoryHours: 0.0003 };
+		await runLibreBor(sim(), order({}, shortMemory), { workflow });
+		await new Promise((resolve) => setTimeout(resolve, 1_300));
+		const again = await runLibreBor(sim(), order({}, shortMemory), { workflow });
+		expect(again.error).toBeUndefined();
+		expect(sim().state.documents).toHaveLength(2);
+	});
+
+	it('orders again when Order Memory is 0, and waits on a reused order like on a new one', async () => {
+		const workflow = savedWorkflow();
+		await runLibreBor(sim(), order({}, { orderMemoryHours: 0 }), { workflow });
+		await runLibreBor(sim(), order({}, { orderMemoryHours: 0 }), { workflow });
+		expect(sim().state.ordersReceived).toBe(2);
+
+		sim().state.documentProcessingMs = 1200;
+		const remembered = savedWorkflow();
+		await runLibreBor(sim(), order(), { workflow: remembered });
+		const waited = await runLibreBor(
+			sim(),
+			order({}, { waitForCompletion: true, pollInterval: 1 }),
+			{ workflow: remembered },
+		);
+		expect(sim().state.ordersReceived).toBe(3);
+		expect(jsonOf(waited)[0]).toMatchObject({
+			reused_order: true,
+			status: 'completed',
+			document_id: sim().state.documents[2].id,
+		});
+	});
+
+	it('still reuses an order after a run with Order Memory 0 in the same workflow', async () => {
+		const workflow = savedWorkflow();
+		vi.useFakeTimers({ toFake: ['Date'] });
+		try {
+			const start = startOfAnHour();
+			vi.setSystemTime(start);
+			const first = await runLibreBor(sim(), order(), { workflow });
+			vi.setSystemTime(start + 2 * HOUR_MS);
+			await runLibreBor(sim(), order({ nif: 'A86212420' }, { orderMemoryHours: 0 }), { workflow });
+			vi.setSystemTime(start + 3 * HOUR_MS);
+			const again = await runLibreBor(sim(), order(), { workflow });
+			expect(again.error).toBeUndefined();
+			expect(jsonOf(again)[0]).toMatchObject({
+				document_id: jsonOf(first)[0].document_id,
+				reused_order: true,
+			});
+			expect(sim().state.ordersReceived).toBe(2);
+		} finally {
+			vi.useRealTimers();
+		}
+	});
+
+	it('places an order LibreBOR refused once the reason is gone, in the same workflow', async () => {
+		const workflow = savedWorkflow();
+		sim().state.balance = 0;
+		const refused = await runLibreBor(sim(), order(), { workflow, continueOnFail: true });
+		expect(String(jsonOf(refused)[0].error)).toMatch(/402/);
+		sim().state.balance = 100;
+		const placed = await runLibreBor(sim(), order(), { workflow });
+		expect(placed.error).toBeUndefined();
+		expect(sim().state.documents).toHaveLength(1);
+		expect(jsonOf(placed)[0].reused_order).toBeUndefined();
+	});
+
+	it('keeps the orders of one LibreBOR account from another account used by the same workflow', async () => {
+		const workflow = savedWorkflow();
+		const items = companies(1);
+		await runLibreBor(sim(), orderEach(), { items, workflow });
+		const result = await runLibreBor(otherAccount(), orderEach(), {
+			items,
+			workflow,
+			continueOnFail: true,
+		});
+		expect(jsonOf(result)[0]).not.toHaveProperty('error');
+		expect(jsonOf(result)[0].reused_order).toBeUndefined();
+		expect(sim().state.ordersReceived).toBe(1);
+		expect(otherAccount().state.ordersReceived).toBe(1);
+
+		// Another user of the same API host: it sends its own order (refused here, as the simulator
+		// knows one user only) instead of reusing the first user's.
+		const otherUser = await runLibreBor(sim(), orderEach(), {
+			items,
+			workflow,
+			credentials: { username: 'other-user' },
+			continueOnFail: true,
+		});
+		expect(otherUser.items[0].error?.message).toContain('(401)');
+	});
+});
+
+describe('Orders: the order memory across processes, workers and retries', () => {
+	it('carries the orders in the workflow static data, so another n8n process or worker reuses them', async () => {
+		const workflow = savedWorkflow();
+		await runLibreBor(sim(), order(), { workflow });
+		// What n8n saves in its database at the end of the execution, loaded by a fresh process.
+		const saved = JSON.parse(JSON.stringify(workflow.staticData)) as IDataObject;
+		const elsewhere = await runLibreBor(sim(), order(), {
+			workflow: { id: workflow.id, staticData: saved },
+			nodeType: await onAnotherWorker(),
+		});
+		expect(sim().state.ordersReceived).toBe(1);
+		expect(jsonOf(elsewhere)[0]).toMatchObject({
+			document_id: sim().state.documents[0].id,
+			reused_order: true,
+		});
+	});
+
+	it('reuses the newest order of a NIF and year, whether this process or the static data holds it', async () => {
+		const workflow = savedWorkflow();
+		const items = companies(1);
+		const oneHour = orderEach({ orderMemoryHours: 1 });
+		await withClock(async (setTime) => {
+			const start = startOfAnHour();
+			setTime(start);
+			await runLibreBor(sim(), oneHour, { items, workflow });
+			const savedHere = copyOf(workflow.staticData);
+			// Past the window, another worker orders it again.
+			setTime(start + 1.5 * HOUR_MS);
+			const elsewhere = { id: workflow.id, staticData: copyOf(savedHere) };
+			await runLibreBor(sim(), oneHour, {
+				items,
+				workflow: elsewhere,
+				nodeType: await onAnotherWorker(),
+			});
+			setTime(start + 1.7 * HOUR_MS);
+			// First the static data holds the newer order, then only this process does.
+			for (const staticData of [elsewhere.staticData, savedHere]) {
+				const reused = await runLibreBor(sim(), oneHour, {
+					items,
+					workflow: { id: workflow.id, staticData: copyOf(staticData) },
+				});
+				expect(jsonOf(reused)[0]).toMatchObject({
+					document_id: sim().state.documents[1].id,
+					reused_order: true,
+				});
+			}
+		});
+		expect(sim().state.ordersReceived).toBe(2);
+	});
+
+	it("writes back into the static data this process's orders that another worker's save dropped", async () => {
+		const workflow = savedWorkflow();
+		const [first, second] = companies(2);
+		await runLibreBor(sim(), orderEach(), { items: [first], workflow });
+		// Another worker loaded the static data before that save, and n8n keeps its later save.
+		const savedElsewhere = { id: workflow.id, staticData: {} as IDataObject };
+		await runLibreBor(sim(), orderEach(), {
+			items: [second],
+			workflow: savedElsewhere,
+			nodeType: await onAnotherWorker(),
+		});
+		await runLibreBor(sim(), orderEach(), { items: [second], workflow: savedElsewhere });
+		const later = await runLibreBor(sim(), orderEach(), {
+			items: [first, second],
+			workflow: { id: workflow.id, staticData: copyOf(savedElsewhere.staticData) },
+			nodeType: await onAnotherWorker(),
+		});
+		expect(jsonOf(later).map((answer) => answer.reused_order)).toEqual([true, true]);
+		expect(sim().state.ordersReceived).toBe(2);
+	});
+
+	it('reuses no damaged record of the static data, and fails on no damaged shape of it', async () => {
+		const items = companies(2);
+		const first = savedWorkflow();
+		await runLibreBor(sim(), orderEach(), { items, workflow: first });
+		const damaged = copyOf(first.staticData) as {
+			global: { libreBorOrders: { orders: Record<string, IDataObject | null> } };
+		};
+		const orders = damaged.global.libreBorOrders.orders;
+		const [one, two] = Object.values(orders) as IDataObject[];
+		one.documentId = 42;
+		delete two.orderedAt;
+		orders.emptied = null;
+		const elsewhere = await runLibreBor(sim(), orderEach(), {
+			items,
+			workflow: { id: first.id, staticData: damaged as unknown as IDataObject },
+			nodeType: await onAnotherWorker(),
+			continueOnFail: true,
+		});
+		// Nothing usable remembered: the intents store then refuses, as for an order whose outcome is lost.
+		expect(elsewhere.items.map((item) => item.error?.message)).toEqual(
+			items.map(({ nif }) => expect.stringContaining(`sent the order for ${nif} 2023`)),
+		);
+		expect(sim().state.ordersReceived).toBe(2);
+		for (const shape of [
+			'not an object',
+			{ orders: null, placedAt: [] },
+			{ orders: 'x', placedAt: [] },
+			{ orders: {}, placedAt: 'x' },
+		]) {
+			const workflow = {
+				id: savedWorkflow().id,
+				staticData: { global: { libreBorOrders: shape } } as IDataObject,
+			};
+			const result = await runLibreBor(sim(), orderEach(), {
+				items: companies(1, 10),
+				workflow,
+				nodeType: await onAnotherWorker(),
+			});
+			expect(result.error).toBeUndefined();
+		}
+	});
+
+	it("leaves a retry's static data alone, so that n8n does not save it over the workflow's", async () => {
+		// n8n starts a retry "with the original workflow" without the workflow's static data and saves
+		// what the retry leaves there at its end; an Order node that wrote there would wipe, say, a
+		// trigger's memory of the alerts it has emitted.
+		const retry = { id: 'retried-workflow', staticData: {} };
+		const result = await runLibreBor(sim(), order(), { workflow: retry, mode: 'retry' });
+		expect(result.error).toBeUndefined();
+		expect(retry.staticData).toEqual({});
+	});
+
+	it("hands a failed execution's orders to n8n's Retry of it on another worker, which reuses them and places the rest", async () => {
+		const workflow = savedWorkflow();
+		const items = companies(2);
+		sim().state.balance = sim().state.orderPrice;
+		const before = Date.now();
+		const failed = await runLibreBor(sim(), orderEach(), { items, workflow });
+		const after = Date.now();
+		expect(failed.error?.message).toMatch(/402/);
+		expect(sim().state.ordersReceived).toBe(2);
+
+		// A retry "with the original workflow" gets no static data; the new worker has no memory.
+		sim().state.balance = 100;
+		const retried = await runLibreBor(sim(), orderEach(), {
+			retryOf: failed,
+			workflow: { id: workflow.id, staticData: {} },
+			nodeType: await onAnotherWorker(),
+		});
+		expect(retried.error).toBeUndefined();
+		const [reused, placed] = jsonOf(retried);
+		expect(reused).toMatchObject({
+			document_id: sim().state.documents[0].id,
+			nif: items[0].nif,
+			reused_order: true,
+		});
+		expect(Date.parse(String(reused.ordered_at))).toBeGreaterThanOrEqual(before);
+		expect(Date.parse(String(reused.ordered_at))).toBeLessThanOrEqual(after);
+		expect(placed).toMatchObject({ document_id: sim().state.documents[1].id, nif: items[1].nif });
+		expect(sim().state.ordersReceived).toBe(3);
+		expect(sim().state.documents).toHaveLength(2);
+	});
+
+	it('orders again in a retry when Order Memory is 0', async () => {
+		const workflow = savedWorkflow();
+		const memoryOff = orderEach({ orderMemoryHours: 0 });
+		sim().state.balance = sim().state.orderPrice;
+		const failed = await runLibreBor(sim(), memoryOff, { items: companies(2), workflow });
+		expect(failed.error?.message).toMatch(/402/);
+		sim().state.balance = 100;
+		const retried = await runLibreBor(sim(), memoryOff, { retryOf: failed, workflow });
+		expect(jsonOf(retried).map((answer) => answer.reused_order)).toEqual([undefined, undefined]);
+		expect(sim().state.ordersReceived).toBe(4);
+	});
+});

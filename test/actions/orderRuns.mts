@@ -1,0 +1,64 @@
+// What the order tests share: the parameters of an order, companies to order for, saved
+// workflows, other workers and the clock.
+import { randomUUID } from 'node:crypto';
+
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { vi } from 'vitest';
+
+import { makeCif } from '../../tools/simulator/nif.mts';
+
+export const HOUR_MS = 3_600_000;
+
+/** Document > Order of the 2023 accounts of B64717838, or as `extra` changes it, with `options`. */
+export const order = (
+	extra: INodeParameters = {},
+	options: INodeParameters = {},
+): INodeParameters => ({
+	resource: 'document',
+	operation: 'order',
+	nif: 'B64717838',
+	year: 2023,
+	options,
+	...extra,
+});
+
+/** Document > Order of the 2023 accounts of each item's NIF, with `options`. */
+export const orderEach = (options: INodeParameters = {}): INodeParameters =>
+	order({ nif: '={{ $json.nif }}' }, options);
+
+/** Distinct valid NIFs of companies, as items. */
+export const companies = (count: number, from = 0) =>
+	Array.from({ length: count }, (_, index) => ({
+		nif: makeCif('B', String(1_000_000 + from + index)),
+	}));
+
+export const twoCompanies = [{ nif: 'B64717838' }, { nif: 'A86212420' }];
+
+/** A workflow saved in n8n: its id, and the static data n8n keeps for it between executions. */
+export const savedWorkflow = () => ({
+	id: `saved-workflow-${randomUUID()}`,
+	staticData: {} as IDataObject,
+});
+
+/** Static data as n8n saves it in its database and loads it again. */
+export const copyOf = (data: IDataObject) => JSON.parse(JSON.stringify(data)) as IDataObject;
+
+/** The node as loaded by another n8n process or worker: none of this process's memory. */
+export const onAnotherWorker = async () => {
+	vi.resetModules();
+	const { LibreBor } = await import('../../nodes/LibreBor/LibreBor.node.ts');
+	return new LibreBor();
+};
+
+/** A minute into an hour of the clock: where one-hour Order Memory windows begin. */
+export const startOfAnHour = () => Math.ceil(Date.now() / HOUR_MS) * HOUR_MS + 60_000;
+
+/** Runs with the time of day under the test's control (timers keep running). */
+export const withClock = async (run: (setTime: (ms: number) => void) => Promise<void>) => {
+	vi.useFakeTimers({ toFake: ['Date'] });
+	try {
+		await run((ms) => vi.setSystemTime(ms));
+	} finally {
+		vi.useRealTimers();
+	}
+};

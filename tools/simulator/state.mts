@@ -3,6 +3,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { buildAlert } from './alertFactory.mts';
 import { AlertStore } from './alertStore.mts';
+import { systemClock, type Clock } from './clock.mts';
 import { CompanyDirectory } from './companies.mts';
 import type {
 	Alert,
@@ -54,8 +55,12 @@ export class SimulatorState {
 	private nextEntityIndex = 0;
 	private readonly downloadOrigin: () => string;
 
-	constructor(options: SimulatorOptions, downloadOrigin: () => string) {
+	/** The time the account lives in: orders, readiness, timestamps. */
+	readonly clock: Clock;
+
+	constructor(options: SimulatorOptions, downloadOrigin: () => string, clock = systemClock) {
 		this.downloadOrigin = downloadOrigin;
+		this.clock = clock;
 		this.alertListCap = options.alertListCap ?? Infinity;
 		this.documentProcessingMs = options.documentProcessingMs ?? 0;
 		this.documentSizeBytes = options.documentSizeBytes ?? DEFAULT_DOCUMENT_SIZE;
@@ -81,7 +86,7 @@ export class SimulatorState {
 	}
 
 	/** Adds the company; following it again changes nothing. */
-	follow(nif: string, now = new Date()): WatchedEntity {
+	follow(nif: string, now = new Date(this.clock.now())): WatchedEntity {
 		const existing = this.watched.get(nif);
 		if (existing) return existing;
 		const company = this.companies.get(nif);
@@ -105,7 +110,8 @@ export class SimulatorState {
 
 	/** Adds an unread alert; without a NIF or entity it is about a watched company (or a known one). */
 	addAlert(spec: AlertSpec = {}): Alert {
-		const alert = buildAlert(spec, this.companies.get(spec.nif ?? this.nextAlertNif()));
+		const company = this.companies.get(spec.nif ?? this.nextAlertNif());
+		const alert = buildAlert(spec, company, new Date(this.clock.now()));
 		this.alerts.add(alert);
 		return alert;
 	}
@@ -127,7 +133,7 @@ export class SimulatorState {
 
 	// Documents
 
-	order(input: OrderInput, now = Date.now()): OrderOutcome {
+	order(input: OrderInput, now = this.clock.now()): OrderOutcome {
 		if (this.balance <= 0) return { ok: false, reason: 'insufficient-balance' };
 		this.balance -= this.orderPrice;
 		const document: DocumentRecord = {
@@ -169,7 +175,7 @@ export class SimulatorState {
 		return document !== undefined;
 	}
 
-	isFinished(document: DocumentRecord, now = Date.now()): boolean {
+	isFinished(document: DocumentRecord, now = this.clock.now()): boolean {
 		return document.forcedFinished || now >= document.orderedAtMs + this.documentProcessingMs;
 	}
 
@@ -180,7 +186,7 @@ export class SimulatorState {
 	}
 
 	/** The `document` object of GET /documents/<id>/ at this moment. */
-	viewDocument(document: DocumentRecord, now = Date.now()): DocumentView {
+	viewDocument(document: DocumentRecord, now = this.clock.now()): DocumentView {
 		const view: DocumentView = {
 			id: document.id,
 			status: 'processing',

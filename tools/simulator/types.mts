@@ -1,4 +1,6 @@
 // Shapes of the LibreBOR API resources (see the API spec) and of the simulator's own records.
+import type { Clock } from './clock.mts';
+import type { RateLimit } from './rateLimits/index.mts';
 
 export interface Borme {
 	cve: string;
@@ -178,8 +180,12 @@ export interface SimulatorOptions {
 	routeNotFoundStyle?: 'html' | 'json';
 	/** Added delay on every API answer, in milliseconds. */
 	latencyMs?: number;
-	/** Requests per second the API allows before answering 429 (default: no limit). */
+	/** Requests per second the API allows, as a token bucket, before answering 429 (default: no limit). */
 	rateLimitPerSecond?: number;
+	/** The API's rate limit, in any shape (see rateLimits/); takes precedence over rateLimitPerSecond. */
+	rateLimit?: RateLimit;
+	/** The time the simulator reads (default: real time), e.g. a ManualClock for virtual time. */
+	clock?: Clock;
 	/** Seeds companies, watch list entries, unread alerts and one finished document. */
 	seed?: boolean;
 	/** Directory with server.pem and server-key.pem (default: tools/simulator/tls of the project). */

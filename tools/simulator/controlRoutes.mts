@@ -5,9 +5,9 @@
 //   POST /__sim/reset     -> back to the initial state
 //   POST /__sim/faults    body: a Fault; `pathPattern` (RegExp source) instead of `path`, `times` may be "Infinity"
 //   DELETE /__sim/faults  -> removes every pending fault
-//   POST /__sim/settings  body: any of latencyMs, alertListCap, documentProcessingMs, documentSizeBytes,
-//                         downloadBytesPerSecond, balance, orderPrice, finishedStatus, disablePrimaryDocumentPaths
-//                         (null: unlimited);
+//   POST /__sim/settings  body: any of latencyMs, alertListCap, documentProcessingMs (ms, or {"minMs","maxMs","seed"}
+//                         drawn per document), documentWorkers, documentSizeBytes, downloadBytesPerSecond, balance,
+//                         orderPrice, finishedStatus, disablePrimaryDocumentPaths (null: unlimited);
 //                         rateLimit ({"shape","requests","windowMs","burst","nodelay"}, see rateLimits/; null: none),
 //                         rateLimitPerSecond (a token bucket of that many a second; null: none). 400 when invalid.
 //   GET  /__sim/traffic   -> requests in flight, the most at once, admitted, refused (by status), delayed; the limit
@@ -24,6 +24,7 @@ const SETTING_NAMES = [
 	'latencyMs',
 	'alertListCap',
 	'documentProcessingMs',
+	'documentWorkers',
 	'documentSizeBytes',
 	'downloadBytesPerSecond',
 	'balance',

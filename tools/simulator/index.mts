@@ -2,6 +2,7 @@
 export { DEFAULT_PASSWORD, DEFAULT_USERNAME, Simulator, startSimulator } from './simulator.mts';
 export { ManualClock, systemClock, type Clock } from './clock.mts';
 export { SEED_COMPANIES } from './companies.mts';
+export type { PreparationTime } from './documentPreparation.mts';
 export {
 	RATE_LIMIT_SHAPES,
 	createLimiter,

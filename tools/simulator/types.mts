@@ -1,5 +1,6 @@
 // Shapes of the LibreBOR API resources (see the API spec) and of the simulator's own records.
 import type { Clock } from './clock.mts';
+import type { PreparationTime } from './documentPreparation.mts';
 import type { RateLimit } from './rateLimits/index.mts';
 
 export interface Borme {
@@ -90,8 +91,10 @@ export interface DocumentRecord {
 	send_email: boolean;
 	created_at: string;
 	orderedAtMs: number;
-	/** Set by `finishDocument()`; otherwise the document finishes after `documentProcessingMs`. */
-	forcedFinished: boolean;
+	/** Its preparation time, when one was drawn or computed at its order (see PreparationTime). */
+	preparationMs?: number;
+	/** When `finishDocument()` finished it, whatever its preparation time. */
+	forcedAtMs?: number;
 	downloadToken: string;
 }
 
@@ -159,8 +162,13 @@ export interface SimulatorOptions {
 	downloadPort?: number;
 	/** GET /alerts/ returns only the latest N unread alerts (default unlimited). */
 	alertListCap?: number;
-	/** A document stays `processing` until this long after its order (default 0). */
-	documentProcessingMs?: number;
+	/**
+	 * How long a document takes to prepare once a worker has it (default 0): a number of ms, a
+	 * range drawn per document (`{ minMs, maxMs, seed }`) or a function of the order.
+	 */
+	documentProcessingMs?: PreparationTime;
+	/** Documents prepared at once; the others wait their turn (default unlimited). */
+	documentWorkers?: number;
 	/** Size of the downloadable file (default 20 KiB). */
 	documentSizeBytes?: number;
 	/** Caps the download host's speed, like a real network; 0 or absent means as fast as loopback goes. */

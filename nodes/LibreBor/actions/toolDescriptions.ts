@@ -18,6 +18,7 @@ export const toolDescriptions: PerOperation<string> = {
 		follow: `Adds a Spanish company to the LibreBOR watch list, given its NIF (tax ID, such as B64717838), so that LibreBOR creates an alert whenever the company appears in the BORME. Following a company already on the list changes nothing. An invalid NIF is refused before anything is sent. ${FREE}`,
 		getMany: `Lists the companies on the LibreBOR watch list, each with its name, NIF and the time it was added. ${FREE}`,
 		unfollow: `Removes a company from the LibreBOR watch list, given its NIF, so that no new alerts about it are created. ${FREE}`,
+		sync: `Makes the LibreBOR watch list hold the companies of the input items, one NIF per item: follows those missing and, only with Unfollow Others on, unfollows the watched companies the input does not name (it refuses, changing nothing, to unfollow more than Max Unfollows, 10 unless set). Every NIF is checked before anything changes. With Dry Run on it only says what would change. Returns one item per company: nif, name, action (follow, unfollow or keep) and applied. ${FREE}`,
 	},
 	document: {
 		order:
@@ -26,6 +27,9 @@ export const toolDescriptions: PerOperation<string> = {
 		download: `Downloads the file of a document ordered earlier, given its document_id, waiting while it is still processing. ${FREE} The document was paid for when it was ordered.`,
 	},
 };
+
+/** Operations that only version 2 of the node has: a version 1 node shows no description for them. */
+const SINCE_VERSION_2 = new Set(['watchlist.sync']);
 
 /**
  * n8n describes a node used as a tool by its `toolDescription` parameter; a node without one gets
@@ -46,7 +50,16 @@ export const toolDescriptionFields: INodeProperties[] = Object.entries(toolDescr
 				default: text,
 				description:
 					'What the AI model reads about this tool to decide when and how to call it. The default says what this operation does and costs.',
-				displayOptions: { show: { '@tool': [true], resource: [resource], operation: [operation] } },
+				displayOptions: {
+					show: {
+						'@tool': [true],
+						resource: [resource],
+						operation: [operation],
+						...(SINCE_VERSION_2.has(`${resource}.${operation}`) && {
+							'@version': [{ _cnd: { gte: 2 } }],
+						}),
+					},
+				},
 			}),
 		),
 );

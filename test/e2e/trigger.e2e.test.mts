@@ -2,7 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startSimulator, type Alert, type Simulator } from '../../tools/simulator/index.mts';
-import { asJson, entryItems } from './alertEntries.mts';
+import { triggerAlertItem, triggerEntryItems } from './alertEntries.mts';
 import { markRequests, nextAlertListing } from './alertTraffic.mts';
 import { nodeOutputJson } from '../../tools/n8n/executionRun.mts';
 import { libreBorCredential, libreBorTrigger } from '../../tools/n8n/libreBorN8n.mts';
@@ -129,7 +129,7 @@ describe('LibreBOR Trigger in a published workflow of a real n8n', () => {
 			const shown = nodeOutputJson(execution.run, trigger);
 			expect(shown.length).toBeLessThanOrEqual(3);
 			// Oldest first, so the newest alert comes last.
-			expect(shown.at(-1)).toEqual(asJson(first));
+			expect(shown.at(-1)).toEqual(triggerAlertItem(first));
 		},
 		testTimeoutMs,
 	);
@@ -152,12 +152,12 @@ describe('LibreBOR Trigger in a published workflow of a real n8n', () => {
 				await Promise.all([waitForExecutions(alerting, 1), marked]);
 
 			expect(alertExecution).toMatchObject({ mode: 'trigger', status: 'success' });
-			expect(nodeOutputJson(alertExecution.run, trigger)).toEqual([asJson(first)]);
-			expect(nodeOutputJson(alertExecution.run, 'Received')).toEqual([asJson(first)]);
+			expect(nodeOutputJson(alertExecution.run, trigger)).toEqual([triggerAlertItem(first)]);
+			expect(nodeOutputJson(alertExecution.run, 'Received')).toEqual([triggerAlertItem(first)]);
 
 			firstMarkedExecution = markExecution;
 			expect(markExecution).toMatchObject({ mode: 'trigger', status: 'success' });
-			expect(nodeOutputJson(markExecution.run, trigger)).toEqual(entryItems(firstMarked));
+			expect(nodeOutputJson(markExecution.run, trigger)).toEqual(triggerEntryItems(firstMarked));
 			// Marked only at the next poll, once n8n has stored this execution.
 			expect(unreadThen).toBe(true);
 			expect(markRequestsThen).toEqual([]);
@@ -186,14 +186,16 @@ describe('LibreBOR Trigger in a published workflow of a real n8n', () => {
 			// The restart's poll happened, and emitted the new alert only.
 			expect(alertListings(alerting.sim, logSince.alerting).length).toBeGreaterThan(0);
 			expect(alertExecutions).toHaveLength(2);
-			expect(nodeOutputJson(alertExecutions[1].run, trigger)).toEqual([asJson(second)]);
+			expect(nodeOutputJson(alertExecutions[1].run, trigger)).toEqual([triggerAlertItem(second)]);
 			expect(alertExecutions[1].mode).toBe('trigger');
 			// Without Mark as Read the first alert is still unread, and was not emitted again.
 			expect(alerting.sim.state.alerts.isUnread(first.id)).toBe(true);
 
 			expect(alertListings(marking.sim, logSince.marking).length).toBeGreaterThan(0);
 			expect(markExecutions).toHaveLength(2);
-			expect(nodeOutputJson(markExecutions[1].run, trigger)).toEqual(entryItems(secondMarked));
+			expect(nodeOutputJson(markExecutions[1].run, trigger)).toEqual(
+				triggerEntryItems(secondMarked),
+			);
 			const [markedFirst] = markRequests(marking.sim, firstMarked);
 			expect(markedFirst?.time).toBeGreaterThan(Date.parse(String(firstMarkedExecution.stoppedAt)));
 			expect(marking.sim.state.alerts.isUnread(firstMarked.id)).toBe(false);

@@ -165,6 +165,20 @@ describe('what a model reads about each LibreBOR tool (n8n 2.41.1 builds it, for
 		}
 	});
 
+	it('the alert Get Many tool of version 2 tells of act categories and person changes, and Sync of its safeguards; version 1 keeps its own text', () => {
+		const getMany = { resource: 'alert', operation: 'getMany' };
+		const version2 = toolDescriptionOf(n8n, 2, getMany);
+		const version1 = toolDescriptionOf(n8n, 1, getMany);
+
+		expect(version2).toMatch(/its category \(officers, .*distress or other\)/);
+		expect(version2).toMatch(/one item per person change/);
+		expect(version1).not.toMatch(/categor/);
+		expect(version1).toMatch(/^Lists the unread LibreBOR alerts/);
+		expect(toolDescriptionOf(n8n, 2, { resource: 'watchlist', operation: 'sync' })).toMatch(
+			/only with Unfollow Others on.*Max Unfollows.*Dry Run/,
+		);
+	});
+
 	it('a description the user wrote replaces the default', () => {
 		const written = 'Orders the accounts of our suppliers only.';
 

@@ -78,7 +78,9 @@ export async function applySyncSteps(
 	steps: SyncStep[],
 	run: { pacer: Pacer; ceiling: number; timeoutMs: number },
 ): Promise<Map<SyncStep, SyncOutcome>> {
-	const changes = steps.filter((step) => step.action !== 'keep');
+	const changes = steps.filter(
+		(step): step is SyncStep & { action: keyof typeof CHANGES } => step.action !== 'keep',
+	);
 	const continueOnFail = this.continueOnFail();
 	let stopped = false;
 	run.pacer.itemsTotal = changes.length;
@@ -87,7 +89,7 @@ export async function applySyncSteps(
 		run.ceiling,
 		async (index): Promise<SyncOutcome> => {
 			const step = changes[index];
-			if (stopped || step.action === 'keep') return { notSent: true };
+			if (stopped) return { notSent: true };
 			try {
 				const settings = { itemIndex: step.itemIndex, timeoutMs: run.timeoutMs };
 				const answer = await sendConfirmed.call(this, CHANGES[step.action], step.nif, settings);

@@ -221,6 +221,20 @@ describe('Watch List: Sync', () => {
 		expect(followed()).toEqual(['A86212420', 'B64717838', 'J99216582']);
 	});
 
+	it('with Continue On Fail, gives every item the error when the watch list cannot be read, and changes nothing', async () => {
+		sim().injectFault({ method: 'GET', path: '/v2/alerts/following/', status: 401 });
+		const result = await runLibreBor(sim(), sync(true), {
+			items: rows('A86212420', 'B64717838'),
+			continueOnFail: true,
+		});
+		expect(jsonOf(result)).toEqual([
+			{ error: expect.stringMatching(/\(401\)/) },
+			{ error: expect.stringMatching(/\(401\)/) },
+		]);
+		expect(pairedItemsOf(result)).toEqual(everyItem(2));
+		expect(changesSent()).toEqual([]);
+	});
+
 	it('exists in version 2 only', async () => {
 		const result = await runLibreBor(sim(), sync(), {
 			items: rows('B64717838'),

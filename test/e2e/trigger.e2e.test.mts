@@ -2,7 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { startSimulator, type Alert, type Simulator } from '../../tools/simulator/index.mts';
-import { asJson, entryItems } from './alertEntries.mts';
+import { triggerAlertItem, triggerEntryItems } from './alertEntries.mts';
 import { markRequests, nextAlertListing } from './alertTraffic.mts';
 import { nodeOutputJson } from '../../tools/n8n/executionRun.mts';
 import { libreBorCredential, libreBorTrigger } from '../../tools/n8n/libreBorN8n.mts';
@@ -128,7 +128,7 @@ describe('LibreBOR Trigger in a published workflow of a real n8n', () => {
 			const shown = nodeOutputJson(execution.run, trigger);
 			expect(shown.length).toBeLessThanOrEqual(3);
 			// Oldest first, so the newest alert comes last.
-			expect(shown.at(-1)).toEqual(asJson(first));
+			expect(shown.at(-1)).toEqual(triggerAlertItem(first));
 		},
 		testTimeoutMs,
 	);
@@ -151,11 +151,11 @@ describe('LibreBOR Trigger in a published workflow of a real n8n', () => {
 				await Promise.all([waitForExecutions(alerting, 1), marked]);
 
 			expect(alertExecution).toMatchObject({ mode: 'trigger', status: 'success' });
-			expect(nodeOutputJson(alertExecution.run, trigger)).toEqual([asJson(first)]);
-			expect(nodeOutputJson(alertExecution.run, 'Received')).toEqual([asJson(first)]);
+			expect(nodeOutputJson(alertExecution.run, trigger)).toEqual([triggerAlertItem(first)]);
+			expect(nodeOutputJson(alertExecution.run, 'Received')).toEqual([triggerAlertItem(first)]);
 
 			expect(markExecution).toMatchObject({ mode: 'trigger', status: 'success' });
-			expect(nodeOutputJson(markExecution.run, trigger)).toEqual(entryItems(firstMarked));
+			expect(nodeOutputJson(markExecution.run, trigger)).toEqual(triggerEntryItems(firstMarked));
 			// Marked only at the next poll, once n8n has stored this execution.
 			expect(unreadThen).toBe(true);
 			expect(markRequestsThen).toEqual([]);
@@ -187,8 +187,8 @@ describe('LibreBOR Trigger in a published workflow of a real n8n', () => {
 			expect(alertListings(alerting.sim, logSince.alerting).length).toBeGreaterThan(0);
 			expect(alertExecutions).toHaveLength(2);
 			expect(nodeOutputJson(alertExecutions[1].run, trigger)).toEqual([
-				asJson(first),
-				asJson(second),
+				triggerAlertItem(first),
+				triggerAlertItem(second),
 			]);
 			expect(alertExecutions[1].mode).toBe('trigger');
 			// Without Mark as Read the first alert is still unread.
@@ -196,8 +196,8 @@ describe('LibreBOR Trigger in a published workflow of a real n8n', () => {
 
 			expect(markExecutions).toHaveLength(2);
 			expect(nodeOutputJson(markExecutions[1].run, trigger)).toEqual([
-				...entryItems(firstMarked),
-				...entryItems(secondMarked),
+				...triggerEntryItems(firstMarked),
+				...triggerEntryItems(secondMarked),
 			]);
 			// Neither was marked before the stop; both are marked at the poll after this execution.
 			expect(markRequests(marking.sim, firstMarked)).toEqual([]);

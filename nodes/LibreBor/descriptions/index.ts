@@ -1,4 +1,5 @@
 export * from './alertFilterFields';
+export * from './alertOutputOptions';
 export * from './byVersion';
 export * from './identifierFields';
 export * from './listFields';

@@ -1,6 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { alertFilterFields, timeoutOption } from '../descriptions';
+import {
+	ALERT_OUTPUT_OPTIONS,
+	alertFilterFieldsWithCategories,
+	PERSON_CHANGE_OUTPUT_OPTION,
+	timeoutOption,
+} from '../descriptions';
 
 const BETA =
 	'LibreBOR alerts are a beta feature: they need an API subscription and a request to LibreBOR to enable them. The trigger fires for the companies on your watch list; follow one with the LibreBOR node (Watch List > Follow).';
@@ -25,20 +30,8 @@ export const triggerProperties: INodeProperties[] = [
 		displayName: 'Output',
 		name: 'output',
 		type: 'options',
-		// The same names as the Output of the LibreBOR node's Get Many.
-		options: [
-			{
-				name: 'One Item per Alert',
-				value: 'alert',
-				description: 'Each alert as LibreBOR returns it, with its bulletin entries in "data"',
-			},
-			{
-				name: 'One Item per Bulletin Entry',
-				value: 'entry',
-				description:
-					'Each bulletin entry of each alert as a flat item with the alert fields alongside, ready for a sheet or a message',
-			},
-		],
+		// The same choices as the Output of the LibreBOR node's Get Many.
+		options: [...ALERT_OUTPUT_OPTIONS, PERSON_CHANGE_OUTPUT_OPTION],
 		default: 'alert',
 		description: 'What each output item holds',
 	},
@@ -57,7 +50,7 @@ export const triggerProperties: INodeProperties[] = [
 				description:
 					'Whether the first poll after activation also emits the alerts that are already unread. When off, only alerts that arrive after activation are emitted.',
 			},
-			...alertFilterFields.map((field) => ({
+			...alertFilterFieldsWithCategories.map((field) => ({
 				...field,
 				description: `${field.description} Filters apply once: an alert this filter leaves out is remembered as seen and is not emitted later, even if the filter changes.`,
 			})),

@@ -3,11 +3,12 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { readTimeoutMs } from '../descriptions';
 import { resolveAlertFilter } from '../api/alerts';
 import { readAlertFilterOptions, type AlertFilter } from '../helpers/alertFilter';
+import type { AlertOutput } from '../helpers/alertRecords';
 
-type TriggerOutput = 'alert' | 'entry';
+const OUTPUTS: readonly AlertOutput[] = ['alert', 'entry', 'position'];
 
 export interface TriggerSettings {
-	output: TriggerOutput;
+	output: AlertOutput;
 	markAsRead: boolean;
 	/** The labels as the user typed them, for messages. */
 	labelText: string;
@@ -18,7 +19,8 @@ export interface TriggerSettings {
 }
 
 export async function readTriggerSettings(this: IPollFunctions): Promise<TriggerSettings> {
-	const output = this.getNodeParameter('output', 'alert') === 'entry' ? 'entry' : 'alert';
+	const chosen = this.getNodeParameter('output', 'alert') as AlertOutput;
+	const output = OUTPUTS.includes(chosen) ? chosen : 'alert';
 	const options = this.getNodeParameter('options', {}) as IDataObject;
 	const timeoutMs = readTimeoutMs(
 		this.getNode(),

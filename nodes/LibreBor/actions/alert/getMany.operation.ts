@@ -3,16 +3,21 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
+	INodePropertyOptions,
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { listUnreadAlerts, resolveAlertFilter } from '../../api/alerts';
 import { alertPassesFilter, readAlertFilterOptions } from '../../helpers/alertFilter';
-import { alertToEntries, entryMatchesLabels } from '../../helpers/alerts';
+import { recordsOfAlert, type AlertOutput } from '../../helpers/alertRecords';
 import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
 import {
+	ALERT_OUTPUT_OPTIONS,
 	alertFilterFields,
+	alertFilterFieldsWithCategories,
+	byVersion,
 	optionsCollection,
+	PERSON_CHANGE_OUTPUT_OPTION,
 	readLimit,
 	readRequestOptions,
 	returnAllFields,
@@ -21,28 +26,25 @@ import {
 
 const displayOptions = { show: { resource: ['alert'], operation: ['getMany'] } };
 
+const outputField = (options: INodePropertyOptions[]): INodeProperties => ({
+	displayName: 'Output',
+	name: 'output',
+	type: 'options',
+	options,
+	default: 'alert',
+});
+
+// Version 2 adds the act categories and the person changes; version 1 stays as it was.
 const properties: INodeProperties[] = [
 	...returnAllFields,
-	{
-		displayName: 'Output',
-		name: 'output',
-		type: 'options',
-		options: [
-			{
-				name: 'One Item per Alert',
-				value: 'alert',
-				description: 'Each alert as LibreBOR returns it, with its bulletin entries in "data"',
-			},
-			{
-				name: 'One Item per Bulletin Entry',
-				value: 'entry',
-				description:
-					'Each bulletin entry of each alert as a flat item with the alert fields alongside, ready for a sheet or a message',
-			},
-		],
-		default: 'alert',
-	},
-	optionsCollection([...alertFilterFields, timeoutOption]),
+	...byVersion(
+		outputField(ALERT_OUTPUT_OPTIONS),
+		outputField([...ALERT_OUTPUT_OPTIONS, PERSON_CHANGE_OUTPUT_OPTION]),
+	),
+	...byVersion(
+		optionsCollection([...alertFilterFields, timeoutOption]),
+		optionsCollection([...alertFilterFieldsWithCategories, timeoutOption]),
+	),
 ];
 
 export const description = updateDisplayOptions(displayOptions, properties);
@@ -55,7 +57,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	let sawNoAlerts = false;
 	const results = await runForEachItem(this, 1, async (itemIndex) => {
 		const limit = readLimit(this, itemIndex);
-		const output = this.getNodeParameter('output', itemIndex) as 'alert' | 'entry';
+		const output = this.getNodeParameter('output', itemIndex) as AlertOutput;
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const filterOptions = readAlertFilterOptions(
 			this.getNode(),
@@ -68,12 +70,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const listing = await listUnreadAlerts.call(this, { itemIndex, timeoutMs });
 		if (listing.length === 0) sawNoAlerts = true;
 		const alerts = listing.filter((alert) => alertPassesFilter(alert, filter));
-		const records: IDataObject[] =
-			output === 'entry'
-				? alerts.flatMap((alert) =>
-						alertToEntries(alert).filter((entry) => entryMatchesLabels(entry, filter.labels)),
-					)
-				: alerts;
+		const categorised = this.getNode().typeVersion >= 2;
+		const records = alerts.flatMap((alert) => recordsOfAlert(alert, output, filter, categorised));
 		// Wrapped here, so that a record with its own `json` key is never taken for an item.
 		return pairRecords(itemIndex, records.slice(0, limit));
 	});

@@ -12,7 +12,7 @@ import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
 import { readNif } from '../../helpers/identifierParameters';
 import { readRequestOptions } from '../../descriptions';
 
-interface WatchlistChange {
+export interface WatchlistChange {
 	/** Whether the company is on the watch list once the change is made. */
 	followedAfter: boolean;
 	/** Sends the change; undefined when the service says there was nothing to change. */
@@ -82,7 +82,7 @@ function mayMeanAlreadyDone(error: NodeApiError): boolean {
  * answer lost on the way back. So an answer that does not confirm the change is checked against
  * the watch list itself: when the list is as wanted, the change is done; otherwise the error stands.
  */
-async function sendConfirmed(
+export async function sendConfirmed(
 	this: IExecuteFunctions,
 	change: WatchlistChange,
 	nif: string,

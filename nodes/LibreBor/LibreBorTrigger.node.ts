@@ -21,7 +21,8 @@ export class LibreBorTrigger implements INodeType {
 		group: ['trigger'],
 		icon: { light: 'file:../../icons/librebor.svg', dark: 'file:../../icons/librebor.dark.svg' },
 		version: 1,
-		subtitle: '={{$parameter["output"] === "entry" ? "New alert entries" : "New alerts"}}',
+		subtitle:
+			'={{$parameter["output"] === "entry" ? "New alert entries" : $parameter["output"] === "position" ? "New person changes" : "New alerts"}}',
 		description:
 			'Starts the workflow when a company on your LibreBOR watch list appears in the BORME',
 		defaults: {

@@ -1,5 +1,6 @@
 import type { ColdLoadResult } from './coldLoad.mts';
 import type { DownloadMemoryResult } from './engine/downloadMemory.measure.mts';
+import type { MarkingResult } from './engine/marking.measure.mts';
 import type { ThroughputResult } from './engine/throughput.measure.mts';
 import type { TriggerResult } from './engine/trigger.measure.mts';
 import type { MachineInfo } from './machine.mts';
@@ -17,6 +18,8 @@ export interface BenchResults {
 	throughput: ThroughputResult[];
 	realN8n: RealN8nResult;
 	trigger: TriggerResult[];
+	/** Older results lack it. */
+	marking?: MarkingResult;
 	downloadMemory: DownloadMemoryResult;
 	coldLoad: ColdLoadResult;
 	packed: PackedPackage;
@@ -291,6 +294,32 @@ ${table(
 )}`;
 }
 
+function markingSection(result: MarkingResult | undefined, goals: Goal[]): string {
+	if (!result) return '';
+	goals.push({
+		goal: `Trigger: ${count(result.pending)} alerts marked read in one poll, in a few seconds, at a ${result.roundTripMs} ms round trip`,
+		measured: `${count(result.markedInThatPoll)} marked in ${ms(result.markingPollMs)}`,
+		met: result.markedInThatPoll === result.pending && result.markingPollMs < 10_000,
+	});
+	return `### Marking a burst as read
+
+With Mark as Read on, the poll after a burst of ${count(result.pending)} emitted alerts marks them, one request
+per alert (never "mark all"), through the poll's pacer, at a ${result.roundTripMs} ms round trip (the simulator's
+latency). One mark after another would take ${ms(result.oneByOneMs)} (the trigger's 30 s marking time caps it).
+
+${table(
+	['Alerts to mark', 'Round trip', 'Poll that marks them', 'Marked in that poll'],
+	[
+		[
+			count(result.pending),
+			ms(result.roundTripMs),
+			ms(result.markingPollMs),
+			count(result.markedInThatPoll),
+		],
+	],
+)}`;
+}
+
 function downloadSection(engine: DownloadMemoryResult, real: RealN8nResult, goals: Goal[]): string {
 	const share = (bytes: number) => `${((bytes / engine.fileBytes) * 100).toFixed(1)}% of the file`;
 	goals.push({
@@ -399,6 +428,7 @@ export function renderReport(results: BenchResults): string {
 		throughputSection(results.throughput, goals),
 		realN8nSection(results.realN8n, goals),
 		triggerSection(results.trigger, goals),
+		markingSection(results.marking, goals),
 		downloadSection(results.downloadMemory, results.realN8n, goals),
 		packageSection(results.coldLoad, results.packed),
 	];
@@ -428,7 +458,7 @@ ${table(
 	goals.map((goal) => [goal.goal, goal.measured, verdict(goal.met)]),
 )}
 
-${sections.join('\n\n')}
+${sections.filter((section) => section !== '').join('\n\n')}
 
 ${NOTES}
 `;

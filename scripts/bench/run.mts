@@ -11,6 +11,7 @@ import path from 'node:path';
 import { repoRoot } from '../../tools/repoPaths.mts';
 import { measureColdLoad } from './coldLoad.mts';
 import type { DownloadMemoryResult } from './engine/downloadMemory.measure.mts';
+import type { MarkingResult } from './engine/marking.measure.mts';
 import type { ThroughputResult } from './engine/throughput.measure.mts';
 import type { TriggerResult } from './engine/trigger.measure.mts';
 import { machineInfo, sampleLoad } from './machine.mts';
@@ -62,6 +63,9 @@ async function main() {
 		step('Trigger polls with 100 to 10,000 unread alerts');
 		const trigger = await measureInEngine<TriggerResult[]>('trigger');
 
+		step('Trigger marking a burst of 1,000 emitted alerts at a 60 ms round trip');
+		const marking = await measureInEngine<MarkingResult>('marking');
+
 		step('Memory while downloading a 50 MiB document');
 		const downloadMemory = await measureInEngine<DownloadMemoryResult>('downloadMemory');
 
@@ -82,6 +86,7 @@ async function main() {
 			throughput,
 			realN8n,
 			trigger,
+			marking,
 			downloadMemory,
 			coldLoad,
 			packed,

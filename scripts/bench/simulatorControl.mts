@@ -62,6 +62,12 @@ export class BenchSimulator {
 		return ids;
 	}
 
+	/** Unread alerts in the simulated account. */
+	async unreadCount(): Promise<number> {
+		const state = (await this.process.control('GET', 'state')) as { unreadAlerts: number };
+		return state.unreadAlerts;
+	}
+
 	/** API and download requests received since the last reset. */
 	async requestCount(): Promise<number> {
 		const state = (await this.process.control('GET', 'state')) as { requests: number };

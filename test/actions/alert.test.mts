@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest';
 
+import { withCategories } from '../support/actCategoryTable.mts';
 import { jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
 
 const sim = useSimulator();
 
 describe('Alert: Get Many', () => {
-	it('returns every unread alert, one item per alert, as the API returns it', async () => {
+	it('returns every unread alert, one item per alert, as the API returns it with the category of each entry', async () => {
 		const [older, newer] = [
 			sim().state.addAlert({ label: 'Revocaciones' }),
 			sim().state.addAlert({ label: 'Nombramientos' }),
 		];
 		const result = await runLibreBor(sim(), { resource: 'alert', operation: 'getMany' });
 		expect(result.error).toBeUndefined();
-		expect(jsonOf(result)).toEqual([newer, older]);
+		expect(jsonOf(result)).toEqual([newer, older].map(withCategories));
 		expect(pairedItemsOf(result)).toEqual([{ item: 0 }, { item: 0 }]);
 	});
 
@@ -34,7 +35,7 @@ describe('Alert: Get Many', () => {
 		});
 		const result = await runLibreBor(sim(), { resource: 'alert', operation: 'getMany' });
 		expect(result.error).toBeUndefined();
-		expect(jsonOf(result)).toEqual([hostile]);
+		expect(jsonOf(result)).toEqual([withCategories(hostile)]);
 		expect(pairedItemsOf(result)).toEqual([{ item: 0 }]);
 		expect(result.items.map((item) => item.binary)).toEqual([undefined]);
 	});

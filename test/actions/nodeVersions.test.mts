@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 
 import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
 import { jsonOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
+import { descriptionForVersion } from '../support/versionedDescription.mts';
+import versionOneDescription from './fixtures/libreBorVersion1Description.json' with { type: 'json' };
 
 const sim = useSimulator();
 const locator = (mode: string, value: string) => ({ __rl: true, mode, value });
@@ -12,6 +14,11 @@ describe('Version 1 of the node (workflows saved before the resource locators)',
 		const { version, defaultVersion } = new LibreBor().description;
 		expect(version).toEqual([1, 2]);
 		expect(defaultVersion).toBe(2);
+	});
+
+	it('shows a version 1 node exactly the parameters and choices it had when version 2 came out', () => {
+		// The fixture is the description as version 1 saw it before any version 2 only feature.
+		expect(descriptionForVersion(new LibreBor().description, 1)).toEqual(versionOneDescription);
 	});
 
 	it('marks an alert read from a plain-string Alert ID', async () => {

@@ -53,6 +53,9 @@ const exampleFiles = [
 	'order-annual-accounts.json',
 	'new-alert-to-message.json',
 	'mcp-server.json',
+	'sync-watch-list-from-spreadsheet.json',
+	'distress-alert-to-message.json',
+	'person-changes-to-spreadsheet.json',
 ];
 
 /** The bearer token credential the MCP server example asks its clients for. */
@@ -86,7 +89,13 @@ describe('the example workflows in a real n8n', () => {
 	let folder: N8nUserFolder;
 	let server: N8nServer | undefined;
 	let examples: Record<
-		'followSpreadsheet' | 'orderAccounts' | 'alertToMessage' | 'mcpServer',
+		| 'followSpreadsheet'
+		| 'orderAccounts'
+		| 'alertToMessage'
+		| 'mcpServer'
+		| 'syncSpreadsheet'
+		| 'distressToMessage'
+		| 'peopleToSpreadsheet',
 		ExampleWorkflow
 	>;
 	let listedAfterPlainImport: string;
@@ -113,6 +122,9 @@ describe('the example workflows in a real n8n', () => {
 			orderAccounts: await loadExample('order-annual-accounts.json', fileFolder),
 			alertToMessage: await loadExample('new-alert-to-message.json', fileFolder),
 			mcpServer: await loadExample('mcp-server.json', fileFolder),
+			syncSpreadsheet: await loadExample('sync-watch-list-from-spreadsheet.json', fileFolder),
+			distressToMessage: await loadExample('distress-alert-to-message.json', fileFolder),
+			peopleToSpreadsheet: await loadExample('person-changes-to-spreadsheet.json', fileFolder),
 		};
 		await importWorkflows(folder, Object.values(examples));
 	}, setupTimeoutMs);
@@ -196,6 +208,84 @@ describe('the example workflows in a real n8n', () => {
 	);
 
 	it(
+		'"keep the watch list equal to a spreadsheet" says what it would change in a dry run, then, with Dry Run off, changes it',
+		async () => {
+			await copyFile(
+				path.join(examplesFolder, 'suppliers.csv'),
+				path.join(fileFolder, 'suppliers.csv'),
+			);
+			// Two suppliers of the sheet followed, one not, and a company the sheet does not name.
+			for (const entity of sim.state.watchlist) sim.state.unfollow(entity.nif);
+			for (const nif of ['A86212420', 'B64717838', 'B12345674']) sim.state.follow(nif);
+			const nameOf = (nif: string) => sim.state.companies.get(nif).name;
+			const planned = [
+				{ nif: 'A86212420', name: nameOf('A86212420'), action: 'keep' },
+				{ nif: 'B64717838', name: nameOf('B64717838'), action: 'keep' },
+				{ nif: 'J99216582', name: null, action: 'follow' },
+				{ nif: 'B12345674', name: nameOf('B12345674'), action: 'unfollow' },
+			];
+			const watched = () => sim.state.watchlist.map((entity) => entity.nif).sort();
+
+			const dryRun = await executeWorkflow(folder, examples.syncSpreadsheet.id);
+			expect(dryRun.succeeded, dryRun.result.stdout).toBe(true);
+			expect(nodeOutputJson(dryRun.run!, 'Sync Watch List')).toEqual(
+				planned.map((step) => ({ ...step, applied: false })),
+			);
+			expect(watched()).toEqual(['A86212420', 'B12345674', 'B64717838']);
+
+			// As the note on the node says: Dry Run off once the list looks right.
+			const applying = structuredClone(examples.syncSpreadsheet);
+			const syncNode = applying.nodes.find((node) => node.name === 'Sync Watch List')!;
+			syncNode.parameters.options = { ...(syncNode.parameters.options as object), dryRun: false };
+			await importWorkflows(folder, [applying]);
+			const applied = await executeWorkflow(folder, applying.id);
+			expect(applied.succeeded, applied.result.stdout).toBe(true);
+			expect(nodeOutputJson(applied.run!, 'Sync Watch List')).toEqual(
+				planned.map((step) => ({ ...step, applied: step.action !== 'keep' })),
+			);
+			expect(watched()).toEqual([...supplierNifs()].sort());
+		},
+		testTimeoutMs,
+	);
+
+	it(
+		'"people appointed or removed to a spreadsheet" writes one row per person changed',
+		async () => {
+			sim.state.alerts.markAllRead();
+			const person = (name: string, role: string) => ({
+				role,
+				type: 'Person',
+				name_person: name,
+				slug_person: name.toLowerCase().replaceAll(' ', '-'),
+			});
+			const alert = sim.state.addAlert({
+				nif: 'B64717838',
+				entries: [
+					{ label: 'Nombramientos', positions: [person('GARCIA LOPEZ MARIA', 'Adm. Unico')] },
+					{ label: 'Ceses/Dimisiones', positions: [person('FERNANDEZ RUIZ JAVIER', 'Consejero')] },
+					{ label: 'Ampliación de capital' },
+				],
+			});
+
+			const execution = await executeWorkflow(folder, examples.peopleToSpreadsheet.id);
+
+			expect(execution.succeeded, execution.result.stdout).toBe(true);
+			const [appointed, ceased] = alert.data;
+			const rows = readFileSync(path.join(fileFolder, 'person-changes.csv'), 'utf8')
+				.trim()
+				.split(/\r?\n/);
+			expect(rows).toEqual([
+				'person,role,change,company,act,bulletin_date,bulletin_url',
+				`GARCIA LOPEZ MARIA,Adm. Unico,appointed,${alert.entity_name},Nombramientos,${appointed.borme.date},${appointed.borme.url}`,
+				`FERNANDEZ RUIZ JAVIER,Consejero,removed,${alert.entity_name},Ceses/Dimisiones,${ceased.borme.date},${ceased.borme.url}`,
+			]);
+			// The next example's trigger shows the most recent unread alerts: only its own.
+			sim.state.alerts.markAllRead();
+		},
+		testTimeoutMs,
+	);
+
+	it(
 		'"new alert to message" turns each bulletin entry into a readable message',
 		async () => {
 			const appointment = sim.state.addAlert({
@@ -234,6 +324,32 @@ describe('the example workflows in a real n8n', () => {
 			expect(nodeOutputJson(execution.run, 'Format Message')).toEqual([
 				{ message: message(appointment, ' (Adm. Unico: GARCIA LOPEZ MARIA)') },
 				{ message: message(capitalIncrease, '') },
+			]);
+		},
+		testTimeoutMs,
+	);
+
+	it(
+		'"insolvency, dissolution or closure to an urgent message" passes on only the distress entries',
+		async () => {
+			const insolvent = sim.state.addAlert({
+				nif: 'A86212420',
+				labels: ['Nombramientos', 'Situación concursal'],
+			});
+			sim.state.addAlert({ nif: 'B64717838', label: 'Nombramientos' });
+			const rest = await signedIn();
+
+			const executionId = await rest.runManually(examples.distressToMessage.id, {
+				triggerToStartFrom: { name: 'Distress Alert' },
+			});
+			const execution = await rest.waitForExecution(executionId);
+
+			expect(execution.status, JSON.stringify(execution.run.data.resultData.error)).toBe('success');
+			const { borme } = insolvent.data[1];
+			expect(nodeOutputJson(execution.run, 'Urgent Message')).toEqual([
+				{
+					message: `Call legal today: ${insolvent.entity_name}, Situación concursal (BORME ${borme.date}, ${borme.province}): ${borme.url}`,
+				},
 			]);
 		},
 		testTimeoutMs,

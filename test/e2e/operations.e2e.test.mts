@@ -52,6 +52,20 @@ const everyOperation = workflow(
 			returnAll: true,
 			output: 'alert',
 		}),
+		{
+			...libreBor(
+				'Get Person Changes',
+				{
+					resource: 'alert',
+					operation: 'getMany',
+					returnAll: true,
+					output: 'position',
+					options: { categories: ['officers'] },
+				},
+				{ executeOnce: true },
+			),
+			typeVersion: 2,
+		},
 		libreBor(
 			'Get Alert Entries',
 			{ resource: 'alert', operation: 'getMany', returnAll: false, limit: 3, output: 'entry' },
@@ -112,14 +126,35 @@ const everyOperation = workflow(
 			{ resource: 'watchlist', operation: 'follow', nif: '={{ $json.nif }}' },
 			{ onError: 'continueRegularOutput' },
 		),
+		{
+			...libreBor(
+				'Sync Each',
+				{
+					resource: 'watchlist',
+					operation: 'sync',
+					nif: '={{ $json.nif }}',
+					unfollowOthers: true,
+				},
+				{ onError: 'continueRegularOutput' },
+			),
+			typeVersion: 2,
+		},
 	],
 	[
-		['Start', 'Get Alerts', 'Get Alert Entries', 'Mark Alert Read', 'Mark All Read'],
+		[
+			'Start',
+			'Get Alerts',
+			'Get Person Changes',
+			'Get Alert Entries',
+			'Mark Alert Read',
+			'Mark All Read',
+		],
 		['Start', 'Follow', 'Unfollow', 'Watch List'],
 		['Unfollow', 'First Watched'],
 		['Start', 'Order', 'Get Document', 'Download Document'],
 		['Start', 'Order and Download'],
 		['Start', 'Suppliers', 'One Item per Supplier', 'Follow Each'],
+		['One Item per Supplier', 'Sync Each'],
 	],
 );
 
@@ -181,6 +216,34 @@ describe('every LibreBOR operation run by a real n8n (`n8n execute`)', () => {
 
 	it('alert Get Many outputs the unread alerts as the API returns them', () => {
 		expect(nodeOutputJson(run, 'Get Alerts')).toEqual(alertsBefore.map(asJson));
+	});
+
+	it('alert Get Many (version 2) with person-change output gives each officer appointed or removed, with the entry and alert alongside', () => {
+		const changes = alertsBefore.flatMap((alert) =>
+			alert.data
+				.filter((entry) => ['Nombramientos', 'Revocaciones'].includes(entry.label))
+				.flatMap((entry) =>
+					entry.positions.map((position) =>
+						asJson({
+							...position,
+							change: entry.label === 'Nombramientos' ? 'appointed' : 'removed',
+							label: entry.label,
+							category: 'officers',
+							borme: entry.borme,
+							company: entry.company,
+							announcement: entry.announcement,
+							alert_id: alert.id,
+							created_at: alert.created_at,
+							entity_name: alert.entity_name,
+							entity_slug: alert.entity_slug,
+							entity_type: alert.entity_type,
+						}),
+					),
+				),
+		);
+
+		expect(changes.length).toBeGreaterThan(1);
+		expect(nodeOutputJson(run, 'Get Person Changes')).toEqual(changes);
 	});
 
 	it('alert Get Many with entry output flattens the entries, with the alert fields alongside, up to the limit', () => {
@@ -312,6 +375,29 @@ describe('every LibreBOR operation run by a real n8n (`n8n execute`)', () => {
 			json: { error: expect.stringMatching(/NIF/) },
 			pairedItem: { item: 1 },
 		});
+	});
+
+	it('watch list Sync (version 2), with On Error: Continue, keeps the valid NIF, gives the invalid one an error item and so unfollows nothing', () => {
+		const items = nodeOutputItems(run, 'Sync Each');
+
+		expect(items).toHaveLength(2);
+		expect(items[0]).toMatchObject({
+			json: {
+				nif: 'A86212420',
+				name: 'ALTAMIRA INFRAESTRUCTURAS SA',
+				action: 'keep',
+				applied: false,
+			},
+			pairedItem: { item: 0 },
+		});
+		expect(items[1]).toMatchObject({
+			json: { error: expect.stringMatching(/The NIF "B12345670" is not valid/) },
+			pairedItem: { item: 1 },
+		});
+		// Only the Unfollow node's own unfollow: the watched J99216582, not in the input, stays.
+		expect(
+			sim.requestsTo('POST', '/v2/alerts/unfollow/').map((request) => request.form.nif),
+		).toEqual(['B64717838']);
 	});
 
 	it('never prints the password', () => {

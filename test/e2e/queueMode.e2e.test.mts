@@ -227,7 +227,7 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 	);
 
 	it(
-		'emits 500 alerts arriving in bursts exactly once, on the workers, across a restart of main, and marks them all read',
+		'emits 500 alerts arriving in bursts on the workers across a restart of main, repeating only the unconfirmed last emission before it, and marks them all read',
 		async () => {
 			const polled = () =>
 				new Promise<void>((resolve) =>
@@ -260,8 +260,13 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 			const sent = bursts.flat().map((alert) => alert.id);
 			expect(sent).toHaveLength(500);
 			const emitted = alertIdsEmitted(executions);
-			expect([...emitted].sort()).toEqual([...sent].sort());
-			expect(new Set(emitted).size).toBe(500);
+			expect(new Set(emitted)).toEqual(new Set(sent));
+			// Main stopped before any later emission saved that the first burst's execution exists (n8n's
+			// default mode saves a poll's memory before it creates the execution), and before its next
+			// poll marked that burst: main's first poll after the restart emits it again (docs/trigger.md).
+			const firstBurst = new Set(bursts[0].map((alert) => alert.id));
+			const repeated = emitted.filter((id, index) => emitted.indexOf(id) !== index);
+			expect(repeated.filter((id) => !firstBurst.has(id))).toEqual([]);
 			expect(executions.map((execution) => execution.status)).toEqual(
 				executions.map(() => 'success'),
 			);
@@ -279,7 +284,7 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 					},
 				)
 				.toBe(0);
-			expect(alertIdsEmitted(await executionsSoFar(3))).toHaveLength(500);
+			expect(alertIdsEmitted(await executionsSoFar(3))).toEqual(emitted);
 		},
 		testTimeoutMs + 3 * nextPollTimeoutMs,
 	);

@@ -98,9 +98,11 @@ function toolDescriptionOf(n8n: N8nCode, typeVersion: number, parameters: INodeP
 	return tool.response.description;
 }
 
-/** Every resource and operation the node offers, read from its description as n8n loaded it. */
+/** Every resource and operation version 2 of the node offers, read from its description as n8n loaded it. */
 function everyOperation(n8n: N8nCode): Array<{ resource: string; operation: string }> {
 	const { properties } = n8n.nodeTypes.getByNameAndVersion(libreBorNodeType, 2).description;
+	const forVersion2 = (property: INodeProperties) =>
+		!property.displayOptions?.show?.['@version']?.includes(1);
 	const values = (property?: INodeProperties) =>
 		(property?.options ?? []).map((option) => String((option as { value: unknown }).value));
 	return values(properties.find((property) => property.name === 'resource')).flatMap((resource) =>
@@ -108,7 +110,8 @@ function everyOperation(n8n: N8nCode): Array<{ resource: string; operation: stri
 			properties.find(
 				(property) =>
 					property.name === 'operation' &&
-					property.displayOptions?.show?.resource?.includes(resource),
+					property.displayOptions?.show?.resource?.includes(resource) &&
+					forVersion2(property),
 			),
 		).map((operation) => ({ resource, operation })),
 	);
@@ -149,7 +152,8 @@ describe('what a model reads about each LibreBOR tool (n8n 2.41.1 builds it, for
 
 	it('every other tool says what it does and that it does not spend the balance', () => {
 		const operations = everyOperation(n8n);
-		expect(operations).toHaveLength(9);
+		expect(operations).toHaveLength(10);
+		expect(operations).toContainEqual({ resource: 'watchlist', operation: 'sync' });
 		for (const { resource, operation } of operations.filter(
 			({ operation }) => operation !== 'order',
 		)) {
@@ -160,6 +164,20 @@ describe('what a model reads about each LibreBOR tool (n8n 2.41.1 builds it, for
 			expect(description, `${resource} ${operation}`).toMatch(aboutResource[resource]);
 			expect(description, `${resource} ${operation}`).toMatch(/does not spend the prepaid balance/);
 		}
+	});
+
+	it('the alert Get Many tool of version 2 tells of act categories and person changes, and Sync of its safeguards; version 1 keeps its own text', () => {
+		const getMany = { resource: 'alert', operation: 'getMany' };
+		const version2 = toolDescriptionOf(n8n, 2, getMany);
+		const version1 = toolDescriptionOf(n8n, 1, getMany);
+
+		expect(version2).toMatch(/its category \(officers, .*distress or other\)/);
+		expect(version2).toMatch(/one item per person change/);
+		expect(version1).not.toMatch(/categor/);
+		expect(version1).toMatch(/^Lists the unread LibreBOR alerts/);
+		expect(toolDescriptionOf(n8n, 2, { resource: 'watchlist', operation: 'sync' })).toMatch(
+			/only with Unfollow Others on.*Max Unfollows.*Dry Run/,
+		);
 	});
 
 	it('a description the user wrote replaces the default', () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startSimulator, type Alert, type Simulator } from '../../tools/simulator/index.mts';
-import { asJson } from './alertEntries.mts';
+import { triggerAlertItem } from './alertEntries.mts';
 import { markRequests, nextAlertListing } from './alertTraffic.mts';
 import { nodeOutputJson } from '../../tools/n8n/executionRun.mts';
 import {
@@ -90,7 +90,7 @@ describe("LibreBOR Trigger under n8n's durable scheduler and durable poll cursor
 
 			[firstExecution] = await waitForExecutions(1);
 			expect(firstExecution).toMatchObject({ mode: 'trigger', status: 'success' });
-			expect(nodeOutputJson(firstExecution.run, trigger)).toEqual([asJson(first)]);
+			expect(nodeOutputJson(firstExecution.run, trigger)).toEqual([triggerAlertItem(first)]);
 		},
 		testTimeoutMs,
 	);
@@ -104,7 +104,7 @@ describe("LibreBOR Trigger under n8n's durable scheduler and durable poll cursor
 
 			const executions = await waitForExecutions(2);
 			expect(executions).toHaveLength(2);
-			expect(nodeOutputJson(executions[1].run, trigger)).toEqual([asJson(second)]);
+			expect(nodeOutputJson(executions[1].run, trigger)).toEqual([triggerAlertItem(second)]);
 			const [markedFirst] = markRequests(sim, first);
 			expect(markedFirst?.time).toBeGreaterThan(Date.parse(String(firstExecution.stoppedAt)));
 			expect(sim.state.alerts.isUnread(first.id)).toBe(false);

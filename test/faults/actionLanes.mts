@@ -54,6 +54,31 @@ const expectOutput =
 
 const follows = (sim: Simulator) => sim.state.watchlist.some((entity) => entity.nif === NIF);
 
+/**
+ * Sync, with Unfollow Others, of a one-company sheet (NIF) against a watch list that already holds
+ * these companies: afterwards the watch list holds NIF only. Each lane's sync makes one change of
+ * the kind its faults strike, so that no other request's answer counts as progress for the pacer.
+ */
+const syncOneCompany =
+	(watched: string[]) =>
+	(sim: Simulator): PreparedRun => {
+		for (const nif of watched) sim.state.follow(nif);
+		const unfollows = watched.filter((nif) => nif !== NIF).length;
+		return {
+			parameters: {
+				resource: 'watchlist',
+				operation: 'sync',
+				nif: NIF,
+				unfollowOthers: true,
+				options,
+			},
+			wrongOutcome: expectOutput(1 + unfollows, () => {
+				const nifs = sim.state.watchlist.map((entity) => entity.nif);
+				return (nifs.length !== 1 || nifs[0] !== NIF) && `the watch list holds ${nifs.join(', ')}`;
+			}),
+		};
+	};
+
 function downloadDocument(sim: Simulator): PreparedRun {
 	const documentId = sim.state.documents[0].id;
 	return {
@@ -185,6 +210,24 @@ const documentDownloadFile: ActionOperation = {
 	prepare: downloadDocument,
 };
 
+const watchlistSyncLanes: ActionOperation[] = [
+	{
+		name: 'Watch List > Sync, faults on the follow',
+		target: TARGETS.follow,
+		prepare: syncOneCompany([]),
+	},
+	{
+		name: 'Watch List > Sync, faults on the unfollow',
+		target: TARGETS.unfollow,
+		prepare: syncOneCompany([NIF, OTHER_NIF]),
+	},
+	{
+		name: 'Watch List > Sync, faults on the watch-list read',
+		target: TARGETS.watchlist,
+		prepare: syncOneCompany([OTHER_NIF]),
+	},
+];
+
 function actionCase(
 	operation: ActionOperation,
 	kind: FaultKind,
@@ -237,6 +280,7 @@ export const ACTION_LANES: PerOperation<Lane[]> = {
 		follow: [laneOf(watchlistFollow)],
 		unfollow: [laneOf(watchlistUnfollow)],
 		getMany: [laneOf(watchlistGetMany)],
+		sync: watchlistSyncLanes.map(laneOf),
 	},
 	document: {
 		order: ORDER_LANES,

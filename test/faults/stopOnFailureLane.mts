@@ -50,6 +50,14 @@ const BATCH_OPERATIONS: BatchOperation[] = [
 		},
 	},
 	{
+		name: 'Watch List > Sync',
+		target: TARGETS.follow,
+		prepare: () => ({
+			parameters: { resource: 'watchlist', operation: 'sync', nif: '={{ $json.nif }}' },
+			items: nifs.map((nif) => ({ nif })),
+		}),
+	},
+	{
 		name: 'Document > Get',
 		target: TARGETS.documentRead,
 		prepare: (sim) => ({

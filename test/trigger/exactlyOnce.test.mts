@@ -59,32 +59,40 @@ describe.each(CURSOR_STORAGES)(
 			expect(sim().state.unreadAlerts()).toEqual([]);
 		});
 
-		it('emits nothing twice across restarts', async () => {
+		// n8n's default mode saves a poll's state before it creates the execution, and a restarted
+		// n8n cannot tell whether that execution was ever created: the alerts of the last emission
+		// before a restart are emitted again rather than risk losing them. Durable cursors: never.
+		const againAfterRestart = (ids: string[]) => (cursorStorage === 'static-data' ? ids : []);
+
+		it('emits nothing twice across restarts but the last emission before one, in the default mode', async () => {
 			const session = await activatedSession(sim(), { cursorStorage });
 			const first = sim().state.addAlert();
 			expect(alertIdsOf(await session.poll())).toEqual([first.id]);
 
 			session.restart();
-			expect(await session.poll()).toBeNull();
+			expect(alertIdsOf(await session.poll())).toEqual(againAfterRestart([first.id]));
 			const second = sim().state.addAlert();
 			expect(alertIdsOf(await session.poll())).toEqual([second.id]);
 
 			session.restart();
+			expect(alertIdsOf(await session.poll())).toEqual(againAfterRestart([second.id]));
 			for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
 		});
 
-		it('emits nothing twice when a new node instance starts from the stored static data', async () => {
+		it('emits nothing twice when a new node instance starts from the stored static data, but what was never marked in the default mode', async () => {
 			const options = { cursorStorage, parameters: MARK_AS_READ };
 			const session = await activatedSession(sim(), options);
 			const alerts = sim().state.addAlerts(3);
-			expect(alertIdsOf(await session.poll())).toEqual(alerts.map(({ id }) => id));
+			const ids = alerts.map(({ id }) => id);
+			expect(alertIdsOf(await session.poll())).toEqual(ids);
 
 			const restarted = triggerSession(sim(), { ...options, staticData: session.savedStaticData });
+			expect(alertIdsOf(await restarted.poll())).toEqual(againAfterRestart(ids));
 			for (let poll = 0; poll < 3; poll++) expect(await restarted.poll()).toBeNull();
 			// With durable cursors n8n does not store what the first poll of an activation did when
 			// it emitted nothing, so the next poll marks the same alerts again: harmless, as marking
 			// is idempotent.
-			expect(new Set(markedIds(sim()))).toEqual(new Set(alerts.map(({ id }) => id)));
+			expect(new Set(markedIds(sim()))).toEqual(new Set(ids));
 			expect(sim().requestsTo('GET', MARK_ALL_PATH)).toEqual([]);
 			expect(sim().state.unreadAlerts()).toEqual([]);
 		});

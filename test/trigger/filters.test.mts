@@ -5,6 +5,7 @@ import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
 import { LibreBorTrigger } from '../../nodes/LibreBor/LibreBorTrigger.node.ts';
 import {
 	alertIdsOf,
+	jsonOf,
 	triggerSession,
 	useSimulator,
 	activatedSession,
@@ -61,12 +62,28 @@ describe('LibreBOR Trigger filters', () => {
 		const kept = sim().state.addAlert({ nif: 'B64717838' });
 		expect(alertIdsOf(await filtered.poll())).toEqual([kept.id]);
 
-		// The user removes the filter: the workflow is activated again with the same saved state.
-		const unfiltered = triggerSession(sim(), { staticData: filtered.savedStaticData });
-		expect(await unfiltered.poll()).toBeNull();
+		// The user removes the filter: n8n activates the workflow again from the saved state.
+		filtered.republish({});
+		expect(await filtered.poll()).toBeNull();
 		const next = sim().state.addAlert({ nif: 'A86212420' });
-		expect(alertIdsOf(await unfiltered.poll())).toEqual([next.id]);
+		expect(alertIdsOf(await filtered.poll())).toEqual([next.id]);
 		expect(unreadIds(sim())).toContain(leftOut.id);
+	});
+
+	it('emits the alerts with an entry in a picked category or with a picked label, and with entries only those', async () => {
+		const options = { categories: ['distress'], actLabels: ['Nombramientos'] };
+		const alerts = await activatedSession(sim(), { parameters: { options } });
+		const entries = await activatedSession(sim(), { parameters: { output: 'entry', options } });
+		sim().state.addAlert({ labels: ['Ampliación de capital', 'Revocaciones'] });
+		const appointed = sim().state.addAlert({ label: 'Nombramientos' });
+		const closing = sim().state.addAlert({ labels: ['Revocaciones', 'Extinción'] });
+		expect(alertIdsOf(await alerts.poll())).toEqual([appointed.id, closing.id]);
+		expect(
+			jsonOf(await entries.poll()).map((entry) => [entry.alert_id, entry.label, entry.category]),
+		).toEqual([
+			[appointed.id, 'Nombramientos', 'officers'],
+			[closing.id, 'Extinción', 'distress'],
+		]);
 	});
 
 	it('keeps the plain comma-separated Labels option of existing workflows working', async () => {
@@ -94,7 +111,7 @@ describe('LibreBOR Trigger filters', () => {
 		expect([shownFor(), shownFor(false), shownFor(true)]).toEqual([true, true, false]);
 	});
 
-	it('shows one notice at a time, and names its Output choices as the LibreBOR node does', () => {
+	it('shows one notice at a time, and names its Output choices as version 2 of the LibreBOR node does', () => {
 		const { description } = new LibreBorTrigger();
 		const noticesShown = (markAsRead: boolean) => {
 			const values = { options: { markAsRead } };
@@ -112,12 +129,15 @@ describe('LibreBOR Trigger filters', () => {
 				?.options?.map((option) => (option as INodePropertyOptions).name);
 		const getManyOutput = new LibreBor().description.properties.filter(
 			(property) =>
-				property.name === 'output' && property.displayOptions?.show?.resource?.includes('alert'),
+				property.name === 'output' &&
+				property.displayOptions?.show?.resource?.includes('alert') &&
+				!property.displayOptions.show['@version']?.includes(1),
 		);
 		expect(outputNames(description.properties)).toEqual(outputNames(getManyOutput));
 		expect(outputNames(description.properties)).toEqual([
 			'One Item per Alert',
 			'One Item per Bulletin Entry',
+			'One Item per Person Change',
 		]);
 	});
 });

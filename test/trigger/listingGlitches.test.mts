@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { MAX_REMEMBERED_ALERTS } from '../../nodes/LibreBor/trigger/knownAlerts.ts';
 import { recordWarnings } from '../../tools/engine/index.mts';
+import { withCategories } from '../support/actCategoryTable.mts';
 
 import {
 	ALERTS_PATH,
@@ -105,7 +106,7 @@ describe.each(CURSOR_STORAGES)(
 			const warnings = recordWarnings();
 			const output = await session.poll().finally(warnings.stop);
 			expect(output?.[0].map((item) => Object.keys(item))).toEqual([['json']]);
-			expect(output?.[0][0].json).toEqual(hostile);
+			expect(output?.[0][0].json).toEqual(withCategories(hostile));
 			expect(warnings.messages).toEqual([
 				'LibreBOR listed 3 record(s) without a string id under GET /alerts/; they were left out',
 			]);

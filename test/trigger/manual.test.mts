@@ -73,4 +73,22 @@ describe('LibreBOR Trigger, Fetch Test Event', () => {
 			'None of the 2 unread LibreBOR alerts matches the labels "Disolución"',
 		);
 	});
+
+	it('says when no unread alert matches the labels or the categories', async () => {
+		sim().state.addAlerts(2, { label: 'Nombramientos' });
+		const session = triggerSession(sim(), {
+			parameters: { options: { labels: 'Disolución', categories: ['capital', 'ownership'] } },
+		});
+		await expect(session.poll('manual')).rejects.toThrow(
+			'None of the 2 unread LibreBOR alerts matches the labels "Disolución" or the categories capital, ownership',
+		);
+	});
+
+	it('says when no unread alert lists a person, with one item per person change', async () => {
+		sim().state.addAlerts(2, { label: 'Ampliación de capital' });
+		const session = triggerSession(sim(), { parameters: { output: 'position' } });
+		await expect(session.poll('manual')).rejects.toThrow(
+			'None of the 2 unread LibreBOR alerts has a person change to show',
+		);
+	});
 });

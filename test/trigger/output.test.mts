@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 
+import { categoryOfLabel, withCategories } from '../support/actCategoryTable.mts';
 import {
 	alertIdsOf,
 	jsonOf,
 	markedIds,
 	useSimulator,
 	activatedSession,
+	triggerSession,
 	unreadIds,
 } from './triggerSession.mts';
 
@@ -15,21 +17,22 @@ const sim = useSimulator();
 const activeTrigger = async (parameters = {}) => await activatedSession(sim(), { parameters });
 
 describe('LibreBOR Trigger, output', () => {
-	it('outputs one item per alert, exactly as the API returns it', async () => {
+	it('outputs one item per alert, as the API returns it with the category of each entry', async () => {
 		const session = await activeTrigger();
 		const alert = sim().state.addAlert({
 			labels: ['Nombramientos', 'Revocaciones'],
 			extra: { future_field: { kept: true } },
 		});
-		expect(jsonOf(await session.poll())).toEqual([alert]);
+		expect(jsonOf(await session.poll())).toEqual([withCategories(alert)]);
 	});
 
-	it('outputs one item per bulletin entry, with the alert fields alongside, when Output is Entry', async () => {
+	it('outputs one item per bulletin entry, with its category and the alert fields alongside, when Output is Entry', async () => {
 		const session = await activeTrigger({ output: 'entry' });
 		const alert = sim().state.addAlert({ labels: ['Nombramientos', 'Ceses/Dimisiones'] });
 		expect(jsonOf(await session.poll())).toEqual(
 			alert.data.map((entry) => ({
 				...entry,
+				category: categoryOfLabel(entry.label),
 				alert_id: alert.id,
 				created_at: alert.created_at,
 				entity_name: alert.entity_name,
@@ -39,6 +42,78 @@ describe('LibreBOR Trigger, output', () => {
 		);
 	});
 });
+
+const person = (name: string) => ({
+	role: 'Adm. Unico',
+	type: 'Person',
+	name_person: name,
+	slug_person: name.toLowerCase(),
+});
+
+describe('LibreBOR Trigger, one item per person change', () => {
+	it('outputs each person an entry lists with what changed, and nothing for an alert that lists nobody', async () => {
+		const session = await activeTrigger({ output: 'position' });
+		const changed = sim().state.addAlert({
+			entries: [
+				{ label: 'Revocaciones', positions: [person('ANA')] },
+				{ label: 'Nombramientos', positions: [person('BEN'), person('EVA')] },
+			],
+		});
+		sim().state.addAlert({ label: 'Ampliación de capital' });
+		const output = jsonOf(await session.poll());
+		expect(output.map((item) => [item.alert_id, item.name_person, item.change])).toEqual([
+			[changed.id, 'ANA', 'removed'],
+			[changed.id, 'BEN', 'appointed'],
+			[changed.id, 'EVA', 'appointed'],
+		]);
+		expect(output[0]).toEqual({
+			...person('ANA'),
+			change: 'removed',
+			label: 'Revocaciones',
+			category: 'officers',
+			borme: changed.data[0].borme,
+			company: changed.data[0].company,
+			announcement: changed.data[0].announcement,
+			alert_id: changed.id,
+			created_at: changed.created_at,
+			entity_name: changed.entity_name,
+			entity_slug: changed.entity_slug,
+			entity_type: changed.entity_type,
+		});
+		expect(await session.poll()).toBeNull();
+	});
+});
+
+describe.each(['alert', 'entry', 'position'])(
+	'LibreBOR Trigger, exactly once with Output %s',
+	(output) => {
+		it('emits each alert in one poll only, across polls and a restart, and marks only what it emitted', async () => {
+			const parameters = { output, options: { markAsRead: true } };
+			const session = await activeTrigger(parameters);
+			const appointment = sim().state.addAlert({
+				entries: [{ label: 'Nombramientos', positions: [person('ANA'), person('BEN')] }],
+			});
+			const capital = sim().state.addAlert({ label: 'Ampliación de capital' });
+			const emitted = output === 'position' ? [appointment.id] : [appointment.id, capital.id];
+			const perAlert = { alert: 1, entry: 1, position: 2 }[output]!;
+
+			const first = alertIdsOf(await session.poll());
+			expect([...new Set(first)]).toEqual(emitted);
+			expect(first.filter((id) => id === appointment.id)).toHaveLength(perAlert);
+			for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
+
+			const restarted = triggerSession(sim(), { parameters, staticData: session.savedStaticData });
+			expect(await restarted.poll()).toBeNull();
+			const later = sim().state.addAlert({
+				entries: [{ label: 'Ceses/Dimisiones', positions: [person('EVA')] }],
+			});
+			expect([...new Set(alertIdsOf(await restarted.poll()))]).toEqual([later.id]);
+			expect(await restarted.poll()).toBeNull();
+			// A mark may be sent again after the restart (the state n8n kept predates it); it is harmless.
+			expect([...new Set(markedIds(sim()))]).toEqual([...emitted, later.id]);
+		});
+	},
+);
 
 describe('LibreBOR Trigger, label filter', () => {
 	const labels = 'situacion CONCURSAL, deposito DE CUENTAS especiales';

@@ -8,7 +8,7 @@ export type { HttpsTestServer, SeenRequest } from './httpsTestServer.mts';
 export { startHttpsTestServer } from './httpsTestServer.mts';
 export type { InputItems } from './inputNode.mts';
 export { nodeTypeNameOf } from './nodeTypes.mts';
-export type { CursorStorage } from './pollPersistence.mts';
+export type { CursorStorage, ExecutionFate } from './pollPersistence.mts';
 export type { PollMode, PollSessionOptions } from './pollSession.mts';
 export { createPollSession, PollSession } from './pollSession.mts';
 export type { ActionResult, RunActionOptions } from './runAction.mts';

@@ -33,6 +33,14 @@
  * Manual runs ("Fetch Test Event"): WorkflowExecute polls with a PollContext in manual mode
  *   over the static data of the manual execution's workflow, and manual executions never
  *   save static data (execution-lifecycle-hooks.ts `hookFunctionsSave`).
+ *
+ * The execution a poll's items start (trigger-execution-context.factory.ts, the poll's `__emit`):
+ * n8n saves the static data, then creates the execution (`runWorkflow`), and settles the
+ * donePromise handed to `__emit` with it (`settleDonePromise`): resolved once the execution has
+ * finished, rejected when `runWorkflow` failed, or with the execution's own error (which names
+ * its id in `extra.executionId`) when it was cancelled. An n8n stopped between the save and the
+ * creation keeps the state and has no execution. With durable cursors, the cursor is committed in
+ * the execution's own transaction: both or neither. See `ExecutionFate`.
  */
 import { PollContext } from 'n8n-core';
 import type {
@@ -44,7 +52,7 @@ import type {
 	Workflow,
 	WorkflowActivateMode,
 } from 'n8n-workflow';
-import { UnexpectedError } from 'n8n-workflow';
+import { ManualExecutionCancelledError, UnexpectedError } from 'n8n-workflow';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { isDeepStrictEqual } from 'node:util';
 
@@ -59,11 +67,34 @@ const nodeKey = (nodeName: string) => `node:${nodeName}`;
 const asStored = (data: IDataObject): IDataObject =>
 	JSON.parse(JSON.stringify(data)) as IDataObject;
 
-/** What n8n's database holds for the workflow: its static data, and the durable poll cursors. */
+/** What becomes of the execution n8n creates for the items a poll emits. */
+export type ExecutionFate =
+	/** Created, run and finished: the donePromise resolves. */
+	| 'finishes'
+	/** Created and still running until `finishRunning()`; a restart leaves it unfinished. */
+	| 'keepsRunning'
+	/** n8n stopped after saving the poll's state and before creating the execution: nothing settles. */
+	| 'neverCreated'
+	/** `runWorkflow` failed before creating it: the donePromise rejects with no execution id. */
+	| 'refused'
+	/** Created, then cancelled: the donePromise rejects with the execution's cancellation. */
+	| 'cancelled';
+
+type DonePromise = Parameters<IPollFunctions['__emit']>[2];
+
+/** What n8n's database holds for the workflow: its static data, its durable poll cursors, its executions. */
 export class PersistedPollState {
 	private staticData: IDataObject;
 
 	private readonly cursors = new Map<string, IDataObject>();
+
+	/** The fate of the executions the next emissions start. */
+	executionFate: ExecutionFate = 'finishes';
+
+	/** The items of every execution n8n created, in order. */
+	readonly executions: INodeExecutionData[][][] = [];
+
+	private running: Array<() => void> = [];
 
 	constructor(staticData: IDataObject = {}) {
 		this.staticData = asStored(staticData);
@@ -92,6 +123,33 @@ export class PersistedPollState {
 
 	commitCursor(nodeName: string, cursor: IDataObject): void {
 		this.cursors.set(nodeName, asStored(cursor));
+	}
+
+	/** `runWorkflow` and `settleDonePromise` for one emission; false when no execution was created. */
+	startExecution(data: INodeExecutionData[][], donePromise: DonePromise): boolean {
+		const fate = this.executionFate;
+		const executionId = String(this.executions.length + 1);
+		// Settled at once: an execution ends long before the next poll, unless it keeps running.
+		if (fate === 'neverCreated') return false;
+		if (fate === 'refused') {
+			donePromise?.reject(new Error('The workflow could not be started'));
+			return false;
+		}
+		this.executions.push(data);
+		if (fate === 'cancelled') donePromise?.reject(new ManualExecutionCancelledError(executionId));
+		else if (fate === 'keepsRunning') this.running.push(() => donePromise?.resolve(undefined));
+		else donePromise?.resolve(undefined);
+		return true;
+	}
+
+	/** The executions still running finish now. */
+	finishRunning(): void {
+		for (const finish of this.running.splice(0)) finish();
+	}
+
+	/** n8n stopped: what still ran never settles its donePromise. */
+	dropRunning(): void {
+		this.running = [];
 	}
 }
 
@@ -144,11 +202,13 @@ export function createActivePollContext(options: {
 		return staged.seed;
 	};
 
-	const __emit: IPollFunctions['__emit'] = (data) => {
+	const __emit: IPollFunctions['__emit'] = (data, _responsePromise, donePromise) => {
+		outcome.data = data;
 		const cursor = takeStagedCursor();
 		state.saveIfChanged(workflow);
-		if (cursor) state.commitCursor(node.name, cursor);
-		outcome.data = data;
+		const created = state.startExecution(data, donePromise);
+		// A durable cursor is committed in the execution's own transaction: both, or neither.
+		if (cursor && created) state.commitCursor(node.name, cursor);
 	};
 
 	const __emitError: IPollFunctions['__emitError'] = (error) => {

@@ -19,7 +19,7 @@ import { ensureEngine } from './engine.mts';
 import { runManualPoll } from './manualPoll.mts';
 import { buildNodeUnderTest } from './nodeUnderTest.mts';
 import { asLoadedByN8n, HarnessNodeTypes } from './nodeTypes.mts';
-import type { CursorStorage } from './pollPersistence.mts';
+import type { CursorStorage, ExecutionFate } from './pollPersistence.mts';
 import {
 	createActivePollContext,
 	PersistedPollState,
@@ -119,6 +119,21 @@ export class PollSession {
 			: undefined;
 	}
 
+	/** The items of every execution n8n created for what the trigger emitted, in order. */
+	get executions(): INodeExecutionData[][][] {
+		return this.state.executions;
+	}
+
+	/** What becomes of the executions of the next emissions (default: each is created and finishes). */
+	set executionFate(fate: ExecutionFate) {
+		this.state.executionFate = fate;
+	}
+
+	/** The executions left running ('keepsRunning') finish now. */
+	finishRunningExecutions(): void {
+		this.state.finishRunning();
+	}
+
 	/** Whether the next trigger poll is the first of an activation (n8n's "testing" poll). */
 	get isActivated(): boolean {
 		return this.active !== undefined;
@@ -158,12 +173,26 @@ export class PollSession {
 		return outcome.data ?? null;
 	}
 
-	/** An n8n restart: a new node instance and workflow, activated again from the saved state. */
+	/**
+	 * An n8n restart: a new node instance and workflow, activated again from the saved state.
+	 * Executions still running never report their end to the new process.
+	 */
 	restart(): void {
+		this.state.dropRunning();
 		this.active = undefined;
 		this.nodeTypeInstance = freshInstanceOf(this.options.nodeType);
 		this.nextActivation = 'init';
 		this.workflowId = `harness-poll-workflow-${this.sessionId}-after-restart-${++this.restarts}`;
+	}
+
+	/**
+	 * The user publishes the workflow again, with these node parameters: n8n activates it anew in
+	 * the same process (what the node keeps in memory stays) from the saved state.
+	 */
+	republish(parameters: INodeParameters): void {
+		this.active = undefined;
+		this.node.parameters = structuredClone(parameters);
+		this.nextActivation = 'update';
 	}
 
 	/** Activates the workflow without polling yet; `runPoll` uses it to poll as a regular tick. */

@@ -33,6 +33,8 @@ export interface StartN8nOptions {
 	readyTimeoutMs?: number;
 	/** The editor's port (default: a free one). */
 	port?: number;
+	/** Sends n8n SIGTERM when aborted, also before it is ready (its first polls run before that). */
+	stopSignal?: AbortSignal;
 }
 
 /** n8n prints this once the server is up and published workflows are being activated. */
@@ -51,6 +53,9 @@ export async function startN8n(
 	});
 	let running = true;
 	void started.exited.then(() => (running = false));
+	options.stopSignal?.addEventListener('abort', () => started.child.kill('SIGTERM'), {
+		once: true,
+	});
 
 	const server: N8nServer = {
 		folder,

@@ -5,21 +5,26 @@
 //   POST /__sim/reset     -> back to the initial state
 //   POST /__sim/faults    body: a Fault; `pathPattern` (RegExp source) instead of `path`, `times` may be "Infinity"
 //   DELETE /__sim/faults  -> removes every pending fault
-//   POST /__sim/settings  body: any of latencyMs, alertListCap, documentProcessingMs, documentSizeBytes, downloadBytesPerSecond,
-//                         balance, orderPrice, finishedStatus, disablePrimaryDocumentPaths (null: unlimited)
-//                         rateLimitPerSecond (requests a second the API allows, null: no limit)
-//   GET  /__sim/traffic   -> requests in flight, the most at once, answers throttled by the rate limit
+//   POST /__sim/settings  body: any of latencyMs, alertListCap, documentProcessingMs (ms, or {"minMs","maxMs","seed"}
+//                         drawn per document), documentWorkers, documentSizeBytes, downloadBytesPerSecond, balance,
+//                         orderPrice, finishedStatus, disablePrimaryDocumentPaths (null: unlimited);
+//                         rateLimit ({"shape","requests","windowMs","burst","nodelay"}, see rateLimits/; null: none),
+//                         rateLimitPerSecond (a token bucket of that many a second; null: none). 400 when invalid.
+//   GET  /__sim/traffic   -> requests in flight, the most at once, admitted, refused (by status), delayed; the limit
 //   DELETE /__sim/traffic -> clears those counters
+//   GET  /__sim/traffic/floor?requests=N&startMs=T -> {"floorMs"}: the least time the limit needs to admit N
+//                         requests from a cold start at T (default 0, a window's start)
 //   GET  /__sim/requests  -> the request log
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { jsonAnswer, readRequest, writeAnswer, type Answer } from './httpIo.mts';
 import type { Simulator } from './simulator.mts';
-import type { AlertSpec, Fault } from './types.mts';
+import type { AlertSpec, Fault, LoggedRequest } from './types.mts';
 
 const SETTING_NAMES = [
 	'latencyMs',
 	'alertListCap',
 	'documentProcessingMs',
+	'documentWorkers',
 	'documentSizeBytes',
 	'downloadBytesPerSecond',
 	'balance',
@@ -27,7 +32,9 @@ const SETTING_NAMES = [
 	'finishedStatus',
 	'disablePrimaryDocumentPaths',
 	'rateLimitPerSecond',
+	'rateLimit',
 ] as const;
+const TRAFFIC_SETTINGS: ReadonlySet<string> = new Set(['rateLimitPerSecond', 'rateLimit']);
 
 function parseJson(body: string): Record<string, unknown> | undefined {
 	if (body.trim() === '') return {};
@@ -51,13 +58,27 @@ function faultFromJson(json: Record<string, unknown>): Fault {
 	return fault;
 }
 
+/** Applies the settings in `json`; the answer refusing them when one is invalid. */
+function applySettings(simulator: Simulator, json: Record<string, unknown>): Answer | undefined {
+	for (const name of SETTING_NAMES) {
+		if (!(name in json)) continue;
+		const target = (TRAFFIC_SETTINGS.has(name) ? simulator.traffic : simulator.state) as object;
+		const none = name === 'rateLimit' ? undefined : Infinity;
+		try {
+			Reflect.set(target, name, json[name] === null ? none : json[name]);
+		} catch (error) {
+			return jsonAnswer(400, { detail: `${name}: ${(error as Error).message}` });
+		}
+	}
+	return undefined;
+}
+
 function handle(
 	simulator: Simulator,
-	method: string,
-	path: string,
+	request: LoggedRequest,
 	json: Record<string, unknown>,
 ): Answer {
-	const route = `${method} ${path.replace(/\/$/, '')}`;
+	const route = `${request.method} ${request.path.replace(/\/$/, '')}`;
 	switch (route) {
 		case 'POST /__sim/alerts':
 			return jsonAnswer(201, simulator.state.addAlert(json as AlertSpec));
@@ -73,17 +94,17 @@ function handle(
 		case 'DELETE /__sim/faults':
 			simulator.clearFaults();
 			return jsonAnswer(200, { cleared: true });
-		case 'POST /__sim/settings': {
-			for (const name of SETTING_NAMES) {
-				const target = (
-					name === 'rateLimitPerSecond' ? simulator.traffic : simulator.state
-				) as object;
-				if (name in json) Reflect.set(target, name, json[name] === null ? Infinity : json[name]);
-			}
-			return jsonAnswer(200, simulator.summary());
-		}
+		case 'POST /__sim/settings':
+			return applySettings(simulator, json) ?? jsonAnswer(200, simulator.summary());
 		case 'GET /__sim/traffic':
 			return jsonAnswer(200, simulator.traffic.summary());
+		case 'GET /__sim/traffic/floor': {
+			const requests = Number(request.query.requests);
+			const startMs = Number(request.query.startMs ?? 0);
+			if (!(requests >= 0 && Number.isFinite(startMs)))
+				return jsonAnswer(400, { detail: 'requests (and startMs) must be numbers' });
+			return jsonAnswer(200, { floorMs: simulator.traffic.floorMs(requests, startMs) });
+		}
 		case 'DELETE /__sim/traffic':
 			simulator.traffic.resetCounters();
 			return jsonAnswer(200, simulator.traffic.summary());
@@ -109,5 +130,5 @@ export async function handleControlRequest(
 		);
 		return;
 	}
-	await writeAnswer(res, handle(simulator, request.method, request.path, json), request.method);
+	await writeAnswer(res, handle(simulator, request, json), request.method);
 }

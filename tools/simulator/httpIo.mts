@@ -84,7 +84,11 @@ export function parseForm(body: string, contentType: string): Record<string, str
 	return {};
 }
 
-export async function readRequest(req: IncomingMessage, origin: Origin): Promise<LoggedRequest> {
+export async function readRequest(
+	req: IncomingMessage,
+	origin: Origin,
+	now: () => number = Date.now,
+): Promise<LoggedRequest> {
 	const url = new URL(req.url ?? '/', 'https://localhost');
 	const body = await readBody(req);
 	const headers: Record<string, string> = {};
@@ -100,7 +104,7 @@ export async function readRequest(req: IncomingMessage, origin: Origin): Promise
 		headers,
 		form: parseForm(body, headers['content-type'] ?? ''),
 		body,
-		time: Date.now(),
+		time: now(),
 	};
 }
 

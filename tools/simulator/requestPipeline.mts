@@ -1,7 +1,8 @@
-// The path every simulated request takes: log it, add latency, apply an injected fault (before
-// or after the real handling), run the race hooks, then answer.
+// The path every simulated request takes: log it, apply the rate limit, add latency, apply an
+// injected fault (before or after the real handling), run the race hooks, then answer.
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Clock } from './clock.mts';
 import type { FaultQueue } from './faults.mts';
 import { replacesAnswer } from './faults.mts';
 import {
@@ -24,6 +25,8 @@ export interface PipelineContext {
 	hooks: RequestHooks;
 	latencyMs: () => number;
 	traffic: () => Traffic;
+	/** The simulator's clock: request times, and the waits the rate limit imposes. */
+	clock: Clock;
 	/** Whether the rate limit applies (the API origin, not the file host). */
 	rateLimited: boolean;
 	handle: (request: LoggedRequest) => Answer | Promise<Answer>;
@@ -58,7 +61,7 @@ export async function runPipeline(
 ): Promise<void> {
 	let request: LoggedRequest;
 	try {
-		request = await readRequest(req, context.origin);
+		request = await readRequest(req, context.origin, () => context.clock.now());
 	} catch {
 		await writeAnswer(res, jsonAnswer(413, { detail: 'Request body too large.' }), 'POST');
 		return;
@@ -68,24 +71,34 @@ export async function runPipeline(
 	traffic.begin();
 	res.once('close', () => traffic.end());
 
-	const retryAfter = context.rateLimited ? traffic.admit() : undefined;
-	if (retryAfter !== undefined) {
-		const limited = jsonAnswer(429, { detail: 'Request was throttled.' });
-		return writeAnswer(
-			res,
-			{ ...limited, headers: { ...limited.headers, 'retry-after': String(retryAfter) } },
-			request.method,
-		);
-	}
+	const admission = context.rateLimited ? traffic.admit() : undefined;
+	if (admission?.refusal) return writeAnswer(res, admission.refusal, request.method);
+	if (admission?.delayMs) await sleepOn(context.clock, admission.delayMs);
+	await serve(res, request, context, (status) => admission?.answered(status));
+}
 
+/** Everything after the rate limit; `answered` learns the status sent (0 for a cut connection). */
+async function serve(
+	res: ServerResponse,
+	request: LoggedRequest,
+	context: PipelineContext,
+	answered: (status: number) => void,
+): Promise<void> {
+	const send = (answer: Answer) => {
+		answered(answer.status);
+		return writeAnswer(res, answer, request.method);
+	};
 	const latency = context.latencyMs();
 	if (latency > 0) await sleep(latency);
 
 	const fault = context.faults.take(request);
 	if (fault && !fault.afterHandling) {
 		if (fault.delayMs) await sleep(fault.delayMs);
-		if (fault.drop) return dropConnection(res);
-		if (replacesAnswer(fault)) return writeAnswer(res, faultAnswer(fault), request.method);
+		if (fault.drop) {
+			answered(0);
+			return dropConnection(res);
+		}
+		if (replacesAnswer(fault)) return send(faultAnswer(fault));
 	}
 
 	let answer = await context.handle(request);
@@ -93,13 +106,20 @@ export async function runPipeline(
 
 	if (fault) {
 		if (fault.afterHandling && fault.delayMs) await sleep(fault.delayMs);
-		if (fault.afterHandling && fault.drop) return writeTruncatedOrDrop(res, answer, request);
+		if (fault.afterHandling && fault.drop) {
+			answered(0);
+			return writeTruncatedOrDrop(res, answer, request);
+		}
 		answer =
 			fault.afterHandling && replacesAnswer(fault)
 				? faultAnswer(fault)
 				: withFaultHeaders(answer, fault);
 	}
-	await writeAnswer(res, answer, request.method);
+	await send(answer);
+}
+
+function sleepOn(clock: Clock, ms: number): Promise<unknown> {
+	return clock.sleep ? clock.sleep(ms) : sleep(ms);
 }
 
 /** A lost API answer is a connection cut before any byte; a lost download is a truncated body. */

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createApiHandler, type Credentials } from './apiRoutes.mts';
+import { systemClock, type Clock } from './clock.mts';
 import { handleControlRequest } from './controlRoutes.mts';
 import { createDownloadHandler } from './downloadHost.mts';
 import { FaultQueue } from './faults.mts';
@@ -31,6 +32,8 @@ const KEEP_ALIVE_MS = 65_000;
 
 export class Simulator {
 	readonly credentials: Credentials;
+	/** The time every part of the simulator reads (the `clock` option, or real time). */
+	readonly clock: Clock;
 	baseUrl = '';
 	downloadOrigin = '';
 
@@ -39,7 +42,7 @@ export class Simulator {
 	private readonly faults = new FaultQueue();
 	private readonly hooks = new RequestHooks();
 	/** Requests in flight (and the most at once) on both origins, and the API's rate limit. */
-	traffic = new Traffic();
+	traffic: Traffic;
 	private readonly apiServer: Server;
 	private readonly downloadServer: Server;
 	private current: SimulatorState;
@@ -48,6 +51,7 @@ export class Simulator {
 
 	constructor(options: SimulatorOptions = {}, tls: TlsMaterial = loadTls(options.tlsDir)) {
 		this.options = options;
+		this.clock = options.clock ?? systemClock;
 		this.credentials = {
 			username: options.username ?? DEFAULT_USERNAME,
 			password: options.password ?? DEFAULT_PASSWORD,
@@ -55,7 +59,7 @@ export class Simulator {
 		this.current = this.freshState();
 		this.handleApi = createApiHandler(this.current, this.credentials);
 		this.handleDownload = createDownloadHandler(this.current);
-		if (options.rateLimitPerSecond) this.traffic.rateLimitPerSecond = options.rateLimitPerSecond;
+		this.traffic = this.freshTraffic();
 
 		const apiContext = this.pipelineContext('api', (request) => this.handleApi(request));
 		const downloadContext = this.pipelineContext('download', (request) =>
@@ -91,9 +95,7 @@ export class Simulator {
 		this.log.clear();
 		this.faults.clear();
 		this.hooks.clear();
-		this.traffic = new Traffic();
-		if (this.options.rateLimitPerSecond)
-			this.traffic.rateLimitPerSecond = this.options.rateLimitPerSecond;
+		this.traffic = this.freshTraffic();
 	}
 
 	/** The simulated account and its settings (each also an option of startSimulator); replaced by reset(). */
@@ -147,9 +149,16 @@ export class Simulator {
 	}
 
 	private freshState(): SimulatorState {
-		const state = new SimulatorState(this.options, () => this.downloadOrigin);
-		if (this.options.seed) seedState(state);
+		const state = new SimulatorState(this.options, () => this.downloadOrigin, this.clock);
+		if (this.options.seed) seedState(state, this.clock.now());
 		return state;
+	}
+
+	private freshTraffic(): Traffic {
+		const { rateLimit, rateLimitPerSecond } = this.options;
+		const traffic = new Traffic(this.clock, rateLimit);
+		if (!rateLimit && rateLimitPerSecond) traffic.rateLimitPerSecond = rateLimitPerSecond;
+		return traffic;
 	}
 
 	private pipelineContext(origin: Origin, handle: PipelineContext['handle']): PipelineContext {
@@ -160,6 +169,7 @@ export class Simulator {
 			hooks: this.hooks,
 			latencyMs: () => (origin === 'api' ? this.state.latencyMs : 0),
 			traffic: () => this.traffic,
+			clock: this.clock,
 			rateLimited: origin === 'api',
 			handle,
 		};

@@ -3,7 +3,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { buildAlert } from './alertFactory.mts';
 import { AlertStore } from './alertStore.mts';
+import { systemClock, type Clock } from './clock.mts';
 import { CompanyDirectory } from './companies.mts';
+import { preparationDrawer, readyTimes, type PreparationTime } from './documentPreparation.mts';
 import type {
 	Alert,
 	AlertSpec,
@@ -33,7 +35,6 @@ export type OrderOutcome =
 
 export class SimulatorState {
 	alertListCap: number;
-	documentProcessingMs: number;
 	documentSizeBytes: number;
 	downloadBytesPerSecond: number;
 	downloadChunked: boolean;
@@ -53,11 +54,19 @@ export class SimulatorState {
 	private readonly documentsByToken = new Map<string, DocumentRecord>();
 	private nextEntityIndex = 0;
 	private readonly downloadOrigin: () => string;
+	private preparation: PreparationTime = 0;
+	private drawPreparation = preparationDrawer(0);
+	private workers = Infinity;
 
-	constructor(options: SimulatorOptions, downloadOrigin: () => string) {
+	/** The time the account lives in: orders, readiness, timestamps. */
+	readonly clock: Clock;
+
+	constructor(options: SimulatorOptions, downloadOrigin: () => string, clock = systemClock) {
 		this.downloadOrigin = downloadOrigin;
+		this.clock = clock;
 		this.alertListCap = options.alertListCap ?? Infinity;
 		this.documentProcessingMs = options.documentProcessingMs ?? 0;
+		this.documentWorkers = options.documentWorkers ?? Infinity;
 		this.documentSizeBytes = options.documentSizeBytes ?? DEFAULT_DOCUMENT_SIZE;
 		this.downloadBytesPerSecond = options.downloadBytesPerSecond ?? 0;
 		this.downloadChunked = options.downloadChunked ?? false;
@@ -81,7 +90,7 @@ export class SimulatorState {
 	}
 
 	/** Adds the company; following it again changes nothing. */
-	follow(nif: string, now = new Date()): WatchedEntity {
+	follow(nif: string, now = new Date(this.clock.now())): WatchedEntity {
 		const existing = this.watched.get(nif);
 		if (existing) return existing;
 		const company = this.companies.get(nif);
@@ -105,7 +114,8 @@ export class SimulatorState {
 
 	/** Adds an unread alert; without a NIF or entity it is about a watched company (or a known one). */
 	addAlert(spec: AlertSpec = {}): Alert {
-		const alert = buildAlert(spec, this.companies.get(spec.nif ?? this.nextAlertNif()));
+		const company = this.companies.get(spec.nif ?? this.nextAlertNif());
+		const alert = buildAlert(spec, company, new Date(this.clock.now()));
 		this.alerts.add(alert);
 		return alert;
 	}
@@ -127,7 +137,25 @@ export class SimulatorState {
 
 	// Documents
 
-	order(input: OrderInput, now = Date.now()): OrderOutcome {
+	/** Documents prepared at once (default unlimited); changing it re-plans every document. */
+	get documentWorkers(): number {
+		return this.workers;
+	}
+	set documentWorkers(workers: number) {
+		if (!(workers >= 1)) throw new Error('There must be at least one worker');
+		this.workers = workers;
+	}
+
+	/** How long preparing a document takes (see PreparationTime); a new range starts its seed again. */
+	get documentProcessingMs(): PreparationTime {
+		return this.preparation;
+	}
+	set documentProcessingMs(time: PreparationTime) {
+		this.drawPreparation = preparationDrawer(time);
+		this.preparation = time;
+	}
+
+	order(input: OrderInput, now = this.clock.now()): OrderOutcome {
 		if (this.balance <= 0) return { ok: false, reason: 'insufficient-balance' };
 		this.balance -= this.orderPrice;
 		const document: DocumentRecord = {
@@ -138,9 +166,9 @@ export class SimulatorState {
 			send_email: input.sendEmail,
 			created_at: new Date(now).toISOString(),
 			orderedAtMs: now,
-			forcedFinished: false,
 			downloadToken: randomBytes(16).toString('hex'),
 		};
+		document.preparationMs = this.drawPreparation(document);
 		this.documentsById.set(document.id, document);
 		this.documentsByToken.set(document.downloadToken, document);
 		return { ok: true, document };
@@ -162,15 +190,26 @@ export class SimulatorState {
 		return this.documentsByToken.get(token);
 	}
 
-	/** Finishes a document now, whatever the processing delay. */
+	/** Finishes a document now, whatever its preparation time, freeing its worker. */
 	finishDocument(id: string): boolean {
 		const document = this.documentsById.get(id);
-		if (document) document.forcedFinished = true;
+		if (document) document.forcedAtMs ??= this.clock.now();
 		return document !== undefined;
 	}
 
-	isFinished(document: DocumentRecord, now = Date.now()): boolean {
-		return document.forcedFinished || now >= document.orderedAtMs + this.documentProcessingMs;
+	/** When the document is (or will be) prepared, on the simulator's clock. */
+	readyAt(document: DocumentRecord): number {
+		// A document ordered under a fixed time takes the fixed time set now (0 under a range or function).
+		const fixedMs = typeof this.preparation === 'number' ? this.preparation : 0;
+		if (this.workers === Infinity) {
+			const done = document.orderedAtMs + (document.preparationMs ?? fixedMs);
+			return Math.min(done, document.forcedAtMs ?? Infinity);
+		}
+		return readyTimes(this.documents, this.workers, fixedMs).get(document.id)!;
+	}
+
+	isFinished(document: DocumentRecord, now = this.clock.now()): boolean {
+		return now >= this.readyAt(document);
 	}
 
 	/** The document as GET /documents/<id>/ would show it now. */
@@ -180,7 +219,7 @@ export class SimulatorState {
 	}
 
 	/** The `document` object of GET /documents/<id>/ at this moment. */
-	viewDocument(document: DocumentRecord, now = Date.now()): DocumentView {
+	viewDocument(document: DocumentRecord, now = this.clock.now()): DocumentView {
 		const view: DocumentView = {
 			id: document.id,
 			status: 'processing',

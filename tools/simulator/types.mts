@@ -1,4 +1,7 @@
 // Shapes of the LibreBOR API resources (see the API spec) and of the simulator's own records.
+import type { Clock } from './clock.mts';
+import type { PreparationTime } from './documentPreparation.mts';
+import type { RateLimit } from './rateLimits/index.mts';
 
 export interface Borme {
 	cve: string;
@@ -88,8 +91,10 @@ export interface DocumentRecord {
 	send_email: boolean;
 	created_at: string;
 	orderedAtMs: number;
-	/** Set by `finishDocument()`; otherwise the document finishes after `documentProcessingMs`. */
-	forcedFinished: boolean;
+	/** Its preparation time, when one was drawn or computed at its order (see PreparationTime). */
+	preparationMs?: number;
+	/** When `finishDocument()` finished it, whatever its preparation time. */
+	forcedAtMs?: number;
 	downloadToken: string;
 }
 
@@ -157,8 +162,13 @@ export interface SimulatorOptions {
 	downloadPort?: number;
 	/** GET /alerts/ returns only the latest N unread alerts (default unlimited). */
 	alertListCap?: number;
-	/** A document stays `processing` until this long after its order (default 0). */
-	documentProcessingMs?: number;
+	/**
+	 * How long a document takes to prepare once a worker has it (default 0): a number of ms, a
+	 * range drawn per document (`{ minMs, maxMs, seed }`) or a function of the order.
+	 */
+	documentProcessingMs?: PreparationTime;
+	/** Documents prepared at once; the others wait their turn (default unlimited). */
+	documentWorkers?: number;
 	/** Size of the downloadable file (default 20 KiB). */
 	documentSizeBytes?: number;
 	/** Caps the download host's speed, like a real network; 0 or absent means as fast as loopback goes. */
@@ -178,8 +188,12 @@ export interface SimulatorOptions {
 	routeNotFoundStyle?: 'html' | 'json';
 	/** Added delay on every API answer, in milliseconds. */
 	latencyMs?: number;
-	/** Requests per second the API allows before answering 429 (default: no limit). */
+	/** Requests per second the API allows, as a token bucket, before answering 429 (default: no limit). */
 	rateLimitPerSecond?: number;
+	/** The API's rate limit, in any shape (see rateLimits/); takes precedence over rateLimitPerSecond. */
+	rateLimit?: RateLimit;
+	/** The time the simulator reads (default: real time), e.g. a ManualClock for virtual time. */
+	clock?: Clock;
 	/** Seeds companies, watch list entries, unread alerts and one finished document. */
 	seed?: boolean;
 	/** Directory with server.pem and server-key.pem (default: tools/simulator/tls of the project). */

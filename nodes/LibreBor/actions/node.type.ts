@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 /** Each resource of the node with its operations, as the Resource and Operation parameters name them. */
 type LibreBorOperations = {
 	alert: 'getMany' | 'markAsRead' | 'markAllAsRead';
-	watchlist: 'follow' | 'unfollow' | 'getMany';
+	watchlist: 'follow' | 'unfollow' | 'getMany' | 'sync';
 	document: 'order' | 'get' | 'download';
 };
 

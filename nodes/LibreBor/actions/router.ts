@@ -15,7 +15,12 @@ export const operations: PerOperation<Operation> = {
 		markAsRead: alert.markAsRead,
 		markAllAsRead: alert.markAllAsRead,
 	},
-	watchlist: { follow: watchlist.follow, unfollow: watchlist.unfollow, getMany: watchlist.getMany },
+	watchlist: {
+		follow: watchlist.follow,
+		unfollow: watchlist.unfollow,
+		getMany: watchlist.getMany,
+		sync: watchlist.sync,
+	},
 	document: { order: document.order, get: document.get, download: document.download },
 };
 

@@ -18,6 +18,7 @@ export const toolDescriptions: PerOperation<string> = {
 		follow: `Adds a Spanish company to the LibreBOR watch list, given its NIF (tax ID, such as B64717838), so that LibreBOR creates an alert whenever the company appears in the BORME. Following a company already on the list changes nothing. An invalid NIF is refused before anything is sent. ${FREE}`,
 		getMany: `Lists the companies on the LibreBOR watch list, each with its name, NIF and the time it was added. ${FREE}`,
 		unfollow: `Removes a company from the LibreBOR watch list, given its NIF, so that no new alerts about it are created. ${FREE}`,
+		sync: `Makes the LibreBOR watch list hold the companies of the input items, one NIF per item: follows those missing and, only with Unfollow Others on, unfollows the watched companies the input does not name (it refuses, changing nothing, to unfollow more than Max Unfollows, 10 unless set). Every NIF is checked before anything changes. With Dry Run on it only says what would change. Returns one item per company: nif, name, action (follow, unfollow or keep) and applied. ${FREE}`,
 	},
 	document: {
 		order:
@@ -28,6 +29,39 @@ export const toolDescriptions: PerOperation<string> = {
 };
 
 /**
+ * What version 2 tells a model where it does more than version 1, whose nodes keep their own text:
+ * n8n does not save a parameter left at its default, so a new default would reach them too.
+ */
+const VERSION_2_TEXTS: Record<string, string> = {
+	'alert.getMany': `Lists the unread LibreBOR alerts. An alert says that a company on the user's watch list appeared in the BORME, Spain's official commercial-registry bulletin: the company's name and each registry act, with its label (such as Nombramientos for appointments or Revocaciones for dismissals), its category (officers, ownership, capital, identity, restructuring, distress or other), the people affected and the bulletin's date and PDF link. The Categories option keeps only the acts of the categories picked (distress: insolvency, dissolution, closure; officers: directors appointed or removed). With Output set to one item per person change, each person appointed, re-elected or removed is an item of its own, with change: appointed, reelected, removed or other. Reading alerts does not mark them as read. ${FREE}`,
+};
+
+/** Operations that only version 2 of the node has: a version 1 node shows no description for them. */
+const SINCE_VERSION_2 = new Set(['watchlist.sync']);
+
+const VERSION_1 = { '@version': [1] };
+const VERSION_2 = { '@version': [{ _cnd: { gte: 2 } }] };
+
+const descriptionField = (
+	resource: string,
+	operation: string,
+	text: string,
+	versions = {},
+): INodeProperties => ({
+	displayName: 'Description',
+	name: 'toolDescription',
+	type: 'string',
+	typeOptions: { rows: 4 },
+	required: true,
+	default: text,
+	description:
+		'What the AI model reads about this tool to decide when and how to call it. The default says what this operation does and costs.',
+	displayOptions: {
+		show: { '@tool': [true], resource: [resource], operation: [operation], ...versions },
+	},
+});
+
+/**
  * n8n describes a node used as a tool by its `toolDescription` parameter; a node without one gets
  * n8n's automatic "<action> in LibreBOR", which says nothing of what an operation costs. One
  * parameter per operation, shown only in the tool version of the node (`@tool`), so that
@@ -36,17 +70,14 @@ export const toolDescriptions: PerOperation<string> = {
  */
 export const toolDescriptionFields: INodeProperties[] = Object.entries(toolDescriptions).flatMap(
 	([resource, operations]) =>
-		Object.entries(operations).map(
-			([operation, text]): INodeProperties => ({
-				displayName: 'Description',
-				name: 'toolDescription',
-				type: 'string',
-				typeOptions: { rows: 4 },
-				required: true,
-				default: text,
-				description:
-					'What the AI model reads about this tool to decide when and how to call it. The default says what this operation does and costs.',
-				displayOptions: { show: { '@tool': [true], resource: [resource], operation: [operation] } },
-			}),
-		),
+		Object.entries(operations).flatMap(([operation, text]) => {
+			const key = `${resource}.${operation}`;
+			if (SINCE_VERSION_2.has(key)) return [descriptionField(resource, operation, text, VERSION_2)];
+			const version2Text = VERSION_2_TEXTS[key];
+			if (version2Text === undefined) return [descriptionField(resource, operation, text)];
+			return [
+				descriptionField(resource, operation, text, VERSION_1),
+				descriptionField(resource, operation, version2Text, VERSION_2),
+			];
+		}),
 );

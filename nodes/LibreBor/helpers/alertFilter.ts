@@ -1,12 +1,8 @@
 import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
 
-import {
-	alertMatchesLabels,
-	createdAtMs,
-	normalizeLabel,
-	parseLabelFilter,
-	type LibreBorAlert,
-} from './alerts';
+import type { ActCategory } from './actCategories';
+import { createdAtMs, normalizeLabel, parseLabelFilter, type LibreBorAlert } from './alerts';
+import { alertHasPassingEntry, readCategories } from './categoryFilter';
 import { isResourceLocator } from './identifierParameters';
 import { validateNif } from './validation';
 import { parseDateInTimeZone } from './zonedTime';
@@ -17,6 +13,8 @@ export interface AlertFilterOptions {
 	labels: string[];
 	/** The labels as the user gave them, for messages. */
 	labelText: string;
+	/** Act categories to keep besides the labels; with no label either, every entry is kept. */
+	categories: ActCategory[];
 	/** Normalised NIF of the company to keep, if any. */
 	nif?: string;
 	/** Keep only alerts created at or after this time. */
@@ -43,6 +41,7 @@ export function readAlertFilterOptions(
 	const filter: AlertFilterOptions = {
 		labels: [...new Set(parseLabelFilter(labelText))],
 		labelText,
+		categories: readCategories(node, options.categories, itemIndex),
 	};
 
 	const company = isResourceLocator(options.company) ? options.company.value : options.company;
@@ -84,7 +83,7 @@ function isAboutCompany(
 }
 
 export function alertPassesFilter(alert: LibreBorAlert, filter: AlertFilter): boolean {
-	if (!alertMatchesLabels(alert, filter.labels)) return false;
+	if (!alertHasPassingEntry(alert, filter)) return false;
 	if (filter.company && !isAboutCompany(alert, filter.company)) return false;
 	if (filter.createdAfterMs !== undefined) {
 		const created = createdAtMs(alert);
@@ -94,4 +93,7 @@ export function alertPassesFilter(alert: LibreBorAlert, filter: AlertFilter): bo
 }
 
 export const hasAlertFilter = (filter: AlertFilterOptions): boolean =>
-	filter.labels.length > 0 || filter.nif !== undefined || filter.createdAfterMs !== undefined;
+	filter.labels.length > 0 ||
+	filter.categories.length > 0 ||
+	filter.nif !== undefined ||
+	filter.createdAfterMs !== undefined;

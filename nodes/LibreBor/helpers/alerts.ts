@@ -71,7 +71,3 @@ export function entryMatchesLabels(entry: IDataObject, labels: string[]): boolea
 	if (labels.length === 0) return true;
 	return typeof entry.label === 'string' && labels.includes(normalizeLabel(entry.label));
 }
-
-export function alertMatchesLabels(alert: LibreBorAlert, labels: string[]): boolean {
-	return labels.length === 0 || entriesOf(alert).some((entry) => entryMatchesLabels(entry, labels));
-}

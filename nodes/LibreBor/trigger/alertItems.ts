@@ -1,12 +1,8 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { alertPassesFilter } from '../helpers/alertFilter';
-import {
-	alertToEntries,
-	createdAtMs,
-	entryMatchesLabels,
-	type LibreBorAlert,
-} from '../helpers/alerts';
+import { recordsOfAlert } from '../helpers/alertRecords';
+import { createdAtMs, type LibreBorAlert } from '../helpers/alerts';
 import { ascending } from './knownAlerts';
 import type { TriggerSettings } from './settings';
 import { UUID_PATTERN } from '../helpers/validation';
@@ -32,9 +28,10 @@ export function oldestFirst(alerts: LibreBorAlert[]): LibreBorAlert[] {
 }
 
 /**
- * The items one alert gives: the alert itself, or each of its entries, as the output option says.
- * None when the filter (labels, company, creation time) rules it out; with entries, only the entries
- * whose label matches. The caller remembers a ruled-out alert as seen all the same.
+ * The items one alert gives: the alert itself, each of its entries or each person they list, as the
+ * output option says, every entry with its act category. None when the filter (labels, categories,
+ * company, creation time) rules it out; with entries or people, only those of the entries that
+ * pass. The caller remembers an alert that gives no item as seen all the same.
  */
 export function itemsForAlert(
 	alert: LibreBorAlert,
@@ -42,8 +39,7 @@ export function itemsForAlert(
 ): INodeExecutionData[] {
 	if (!alertPassesFilter(alert, settings.filter)) return [];
 	const usableId = hasUsableId(alert);
-	if (settings.output === 'alert') return [itemOf(alert, usableId)];
-	return alertToEntries(alert)
-		.filter((entry) => entryMatchesLabels(entry, settings.filter.labels))
-		.map((entry) => itemOf(entry, usableId));
+	return recordsOfAlert(alert, settings.output, settings.filter).map((record) =>
+		itemOf(record, usableId),
+	);
 }

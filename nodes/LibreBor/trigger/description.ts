@@ -1,6 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { alertFilterFields, alertOutputField, timeoutOption } from '../descriptions';
+import {
+	ALERT_OUTPUT_OPTIONS,
+	alertFilterFieldsWithCategories,
+	alertOutputField,
+	PERSON_CHANGE_OUTPUT_OPTION,
+	timeoutOption,
+} from '../descriptions';
 
 const BETA =
 	'LibreBOR alerts are a beta feature: they need an API subscription and a request to LibreBOR to enable them. The trigger fires for the companies on your watch list; follow one with the LibreBOR node (Watch List > Follow).';
@@ -21,7 +27,11 @@ export const triggerProperties: INodeProperties[] = [
 		default: '',
 		displayOptions: { hide: { '/options.markAsRead': [true] } },
 	},
-	{ ...alertOutputField, description: 'What each output item holds' },
+	{
+		// The same choices as the Output of the LibreBOR node's Get Many.
+		...alertOutputField([...ALERT_OUTPUT_OPTIONS, PERSON_CHANGE_OUTPUT_OPTION]),
+		description: 'What each output item holds',
+	},
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -37,7 +47,7 @@ export const triggerProperties: INodeProperties[] = [
 				description:
 					'Whether the first poll after activation also emits the alerts that are already unread. When off, only alerts that arrive after activation are emitted.',
 			},
-			...alertFilterFields.map((field) => ({
+			...alertFilterFieldsWithCategories.map((field) => ({
 				...field,
 				description: `${field.description} Filters apply once: an alert this filter leaves out is remembered as seen and is not emitted later, even if the filter changes.`,
 			})),

@@ -1,6 +1,6 @@
 import { createdAtMs, type LibreBorAlert } from '../helpers/alerts';
 import { now as clockNow } from '../helpers/clock';
-import type { KnownAlert, PollState } from './pollState';
+import type { Delivery, KnownAlert, PollState } from './pollState';
 
 /**
  * Most alerts remembered at once. Reached only when unread alerts pile up, unmarked, behind a
@@ -135,5 +135,10 @@ export function limitState(state: PollState, limit = MAX_REMEMBERED_ALERTS): Pol
 		state.pending.length > limit
 			? state.pending.slice(state.pending.length - limit)
 			: state.pending;
-	return { known, pending, horizon };
+	// An emission in flight needs only the alerts still known: a forgotten one cannot be emitted again.
+	const knownKeys = new Set(known.map(([key]) => key));
+	const inFlight = (state.inFlight ?? [])
+		.map(([token, keys]): Delivery => [token, keys.filter((key) => knownKeys.has(key))])
+		.filter(([, keys]) => keys.length > 0);
+	return inFlight.length > 0 ? { known, pending, horizon, inFlight } : { known, pending, horizon };
 }

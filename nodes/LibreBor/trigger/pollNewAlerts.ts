@@ -1,8 +1,11 @@
+import { randomUUID } from 'crypto';
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { listUnreadAlerts } from '../api/alerts';
+import type { LibreBorAlert } from '../helpers/alerts';
 import { keepUnstoredState, unlessPolling, unstoredStateOf } from './activationMemory';
 import { hasUsableId, itemsForAlert, oldestFirst } from './alertItems';
+import { emitWithReceipt } from './deliveryReceipts';
 import {
 	alertKey,
 	forgetReadAlerts,
@@ -12,15 +15,27 @@ import {
 	uniqueAlerts,
 } from './knownAlerts';
 import { markPendingAlerts } from './markPendingAlerts';
-import { readPollState, writePollState, type KnownAlert, type PollState } from './pollState';
+import {
+	committedWithExecution,
+	readPollState,
+	writePollState,
+	type Delivery,
+	type PollState,
+} from './pollState';
 import type { TriggerSettings } from './settings';
+import { settleDeliveries } from './settleDeliveries';
 
 /**
  * One production poll, skipped (before it reads its settings or starts its pacer) when the
  * previous poll of this activation is still running.
- * The state is written once, at the end: n8n stores it with the execution the poll starts (and,
- * depending on its settings, when the poll returns null), and a poll that throws leaves the
- * previous state in place, so a failed listing is simply caught up by the next poll.
+ * The state is written once, at the end. A poll that throws leaves the previous state in place,
+ * so a failed listing is simply caught up by the next poll.
+ *
+ * An alert is marked read only once n8n has said that it created the execution carrying it. By
+ * default n8n saves the poll's state before it creates that execution, so the emission goes out
+ * with a receipt (deliveryReceipts.ts) and stays in flight until n8n settles it: then its alerts
+ * are marked, or, when no execution is known to carry them, emitted again. With durable poll
+ * cursors n8n commits the state and the execution together: an emission is known stored at once.
  */
 export async function pollNewAlerts(
 	this: IPollFunctions,
@@ -42,12 +57,10 @@ async function pollOnce(
 	const staticData = this.getWorkflowStaticData('node');
 	const stored = readPollState(staticData);
 	const previous = stored ?? unstoredStateOf(this);
-	let known: KnownAlert[] = previous?.known ?? [];
+	const settled = settleDeliveries(this, previous?.inFlight ?? []);
 	// A version 1 state may hold an id that is not a UUID: it is never marked.
-	let pending = (previous?.pending ?? []).filter((id) => hasUsableId({ id }));
+	let pending = markable([...(previous?.pending ?? []), ...settled.stored], settings);
 
-	// Marked only now, a poll after they were emitted: had that execution not been stored,
-	// they would still be unread and would be emitted again rather than lost.
 	let justRead = new Set<string>();
 	if (pending.length > 0) {
 		const outcome = await markPendingAlerts.call(this, pending, settings.run);
@@ -56,37 +69,72 @@ async function pollOnce(
 	}
 
 	const listing = uniqueAlerts(await listUnreadAlerts.call(this, { run: settings.run }));
-
-	const save = (state: PollState) => {
-		writePollState(staticData, state);
-		keepUnstoredState(this, stored ? undefined : state);
+	// Kept in process memory while n8n has stored no state: the state as it is without what this
+	// poll emits, which n8n may still fail to store with its execution.
+	const save = (state: PollState, withoutEmission = state) => {
+		writePollState(staticData, limitState(state));
+		keepUnstoredState(this, stored ? undefined : limitState(withoutEmission));
 	};
-
 	if (!previous && !settings.includeExisting) {
-		save(limitState({ known: listing.map(toKnownAlert), pending: [] }));
+		save({ known: listing.map(toKnownAlert), pending: [] });
 		return null;
 	}
 
 	// A just-read alert that the listing still shows stays known, in case the listing lags.
-	known = forgetReadAlerts(known, listing, justRead);
-	const knownIds = new Set(known.map(([id]) => id));
-	pending = pending.filter((id) => knownIds.has(id));
+	const kept = (previous?.known ?? []).filter(([key]) => !settled.lost.has(key));
+	const known = forgetReadAlerts(kept, listing, justRead);
+	const knownKeys = new Set(known.map(([key]) => key));
+	const newAlerts = oldestFirst(
+		listing.filter((alert) => isNewAlert(alert, knownKeys, previous?.horizon)),
+	);
+	const { items, carried } = itemsOfNewAlerts.call(this, newAlerts, settings);
 
+	const before: PollState = {
+		known,
+		pending: pending.filter((id) => knownKeys.has(id)),
+		horizon: previous?.horizon,
+		inFlight: settled.waiting,
+	};
+	const after = { ...before, known: [...known, ...newAlerts.map(toKnownAlert)] };
+	if (items.length === 0) {
+		save(after);
+		return null;
+	}
+	if (committedWithExecution(staticData))
+		after.pending = [...before.pending, ...markable(carried, settings)];
+	else after.inFlight = [...settled.waiting, emissionWithReceipt(this, carried)];
+	save(after, before);
+	return [items];
+}
+
+/** Alerts that Mark as Read marks: never one whose id is not a UUID. */
+const markable = (keys: string[], settings: TriggerSettings) =>
+	settings.markAsRead ? keys.filter((id) => hasUsableId({ id })) : [];
+
+/** An emission that n8n saves before it creates its execution: in flight until n8n says what became of it. */
+function emissionWithReceipt(context: IPollFunctions, carried: string[]): Delivery {
+	const token = randomUUID();
+	emitWithReceipt(context, token);
+	return [token, carried];
+}
+
+/** The items of the new alerts, and the keys of the alerts they carry (those the filters let through). */
+function itemsOfNewAlerts(
+	this: IPollFunctions,
+	alerts: LibreBorAlert[],
+	settings: TriggerSettings,
+): { items: INodeExecutionData[]; carried: string[] } {
 	const items: INodeExecutionData[] = [];
-	for (const alert of oldestFirst(
-		listing.filter((alert) => isNewAlert(alert, knownIds, previous?.horizon)),
-	)) {
-		known.push(toKnownAlert(alert));
+	const carried: string[] = [];
+	for (const alert of alerts) {
 		const alertItems = itemsForAlert(alert, settings);
 		if (alertItems.length === 0) continue;
 		items.push(...alertItems);
-		if (settings.markAsRead && hasUsableId(alert)) pending.push(alert.id);
-		else if (settings.markAsRead)
+		carried.push(alertKey(alert));
+		if (settings.markAsRead && !hasUsableId(alert))
 			this.logger.warn(
 				`LibreBOR Trigger will not mark alert ${alertKey(alert)} as read: its id is not a UUID`,
 			);
 	}
-
-	save(limitState({ known, pending, horizon: previous?.horizon }));
-	return items.length > 0 ? [items] : null;
+	return { items, carried };
 }

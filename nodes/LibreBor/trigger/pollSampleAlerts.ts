@@ -1,4 +1,9 @@
-import { NodeOperationError, type INodeExecutionData, type IPollFunctions } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	type INode,
+	type INodeExecutionData,
+	type IPollFunctions,
+} from 'n8n-workflow';
 
 import { listUnreadAlerts } from '../api/alerts';
 import { hasAlertFilter } from '../helpers/alertFilter';
@@ -32,24 +37,36 @@ export async function pollSampleAlerts(
 			.filter((alert) => itemsForAlert(alert, settings).length > 0)
 			.slice(0, SAMPLE_ALERT_COUNT),
 	);
-	if (sample.length === 0) {
-		if (!hasAlertFilter(settings.filter)) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`None of the ${listing.length} unread LibreBOR alerts has a bulletin entry to show`,
-				{ description: 'Set Output to Alert to see the alerts themselves.' },
-			);
-		}
-		throw new NodeOperationError(
-			this.getNode(),
-			settings.filter.nif === undefined && settings.filter.createdAfterMs === undefined
-				? `None of the ${listing.length} unread LibreBOR alerts matches the labels "${settings.labelText}"`
-				: `None of the ${listing.length} unread LibreBOR alerts passes the filters in Options`,
-			{
-				description:
-					'Check the filters in Options: the spelling of the labels (accents and case do not matter), the company and Created After, or clear them to see every alert.',
-			},
+	if (sample.length === 0) throw nothingToShow(this.getNode(), listing.length, settings);
+	return [sample.flatMap((alert) => itemsForAlert(alert, settings))];
+}
+
+/** Which filters of Options left every listed alert out, in the words of the editor. */
+function filtersText(settings: TriggerSettings): string {
+	const { filter } = settings;
+	if (filter.nif !== undefined || filter.createdAfterMs !== undefined)
+		return 'passes the filters in Options';
+	const labels = filter.labels.length > 0 ? `the labels "${settings.labelText}"` : undefined;
+	const categories =
+		filter.categories.length > 0 ? `the categories ${filter.categories.join(', ')}` : undefined;
+	return `matches ${[labels, categories].filter(Boolean).join(' or ')}`;
+}
+
+function nothingToShow(node: INode, listed: number, settings: TriggerSettings): NodeOperationError {
+	if (!hasAlertFilter(settings.filter)) {
+		const what = settings.output === 'position' ? 'a person change' : 'a bulletin entry';
+		return new NodeOperationError(
+			node,
+			`None of the ${listed} unread LibreBOR alerts has ${what} to show`,
+			{ description: 'Set Output to One Item per Alert to see the alerts themselves.' },
 		);
 	}
-	return [sample.flatMap((alert) => itemsForAlert(alert, settings))];
+	return new NodeOperationError(
+		node,
+		`None of the ${listed} unread LibreBOR alerts ${filtersText(settings)}`,
+		{
+			description:
+				'Check the filters in Options: the spelling of the labels (accents and case do not matter), the categories, the company and Created After, or clear them to see every alert.',
+		},
+	);
 }

@@ -14,16 +14,25 @@ export type KnownAlert =
 	| [id: string, createdAtMs: number | null, absentSinceMs: number, absentPolls: number];
 
 /**
+ * The alerts (by key) one poll emitted, under a token of that emission, while n8n has not yet said
+ * that it created their execution.
+ */
+export type Delivery = [token: string, keys: string[]];
+
+/**
  * What the trigger remembers between polls, kept in the node's static data.
  * - `known`: alerts emitted, filtered out or found at activation that may still be listed.
- * - `pending`: emitted alerts still to be marked as read.
+ * - `pending`: alerts whose execution n8n created, still to be marked as read.
  * - `horizon`: alerts created at or before it are never emitted: they were forgotten to keep the
  *   state small (a version 1 state also set it at activation).
+ * - `inFlight`: emissions whose execution is not known to exist yet. Optional, so that an earlier
+ *   version of the node still reads the state (it takes these alerts as emitted).
  */
 export interface PollState {
 	known: KnownAlert[];
 	pending: string[];
 	horizon?: number;
+	inFlight?: Delivery[];
 }
 
 function isKnownAlert(value: unknown): value is KnownAlert {
@@ -36,18 +45,38 @@ function isKnownAlert(value: unknown): value is KnownAlert {
 	);
 }
 
+const isString = (value: unknown): value is string => typeof value === 'string';
+
+function isDelivery(value: unknown): value is Delivery {
+	return (
+		Array.isArray(value) &&
+		value.length === 2 &&
+		isString(value[0]) &&
+		Array.isArray(value[1]) &&
+		value[1].every(isString)
+	);
+}
+
+/**
+ * Whether n8n commits this state in the same transaction as the execution the poll starts (its
+ * durable poll cursors, handed to the node as a plain copy), rather than saving it before it
+ * creates that execution (its workflow static data, an object it watches for changes).
+ */
+export function committedWithExecution(staticData: IDataObject): boolean {
+	return !('__dataChanged' in staticData);
+}
+
 /** The saved state, or undefined before the first poll (or when the saved shape is not this version's). */
 export function readPollState(staticData: IDataObject): PollState | undefined {
 	if (!READABLE_VERSIONS.includes(staticData.v as number)) return undefined;
 	const known = Array.isArray(staticData.known) ? staticData.known.filter(isKnownAlert) : [];
-	const pending = Array.isArray(staticData.pending)
-		? staticData.pending.filter((id): id is string => typeof id === 'string')
-		: [];
+	const pending = Array.isArray(staticData.pending) ? staticData.pending.filter(isString) : [];
+	const inFlight = Array.isArray(staticData.inFlight) ? staticData.inFlight.filter(isDelivery) : [];
 	const horizon =
 		typeof staticData.horizon === 'number' && Number.isFinite(staticData.horizon)
 			? staticData.horizon
 			: undefined;
-	return { known, pending, horizon };
+	return inFlight.length > 0 ? { known, pending, horizon, inFlight } : { known, pending, horizon };
 }
 
 /** Assigns whole top-level values so that n8n notices the change and saves it. */
@@ -57,4 +86,6 @@ export function writePollState(staticData: IDataObject, state: PollState): void 
 	staticData.pending = state.pending;
 	if (state.horizon === undefined) delete staticData.horizon;
 	else staticData.horizon = state.horizon;
+	if (!state.inFlight?.length) delete staticData.inFlight;
+	else staticData.inFlight = state.inFlight;
 }

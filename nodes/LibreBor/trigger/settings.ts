@@ -3,12 +3,13 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { readTimeoutMs } from '../descriptions';
 import { resolveAlertFilter } from '../api/alerts';
 import { readAlertFilterOptions, type AlertFilter } from '../helpers/alertFilter';
+import type { AlertOutput } from '../helpers/alertRecords';
 import type { NodeRun } from '../helpers/nodeRun';
 
-type TriggerOutput = 'alert' | 'entry';
+const OUTPUTS: readonly AlertOutput[] = ['alert', 'entry', 'position'];
 
 export interface TriggerSettings {
-	output: TriggerOutput;
+	output: AlertOutput;
 	markAsRead: boolean;
 	/** The labels as the user typed them, for messages. */
 	labelText: string;
@@ -33,7 +34,8 @@ export async function readTriggerSettings(
 	this: IPollFunctions,
 	run: NodeRun,
 ): Promise<TriggerSettings> {
-	const output = this.getNodeParameter('output', 'alert') === 'entry' ? 'entry' : 'alert';
+	const chosen = this.getNodeParameter('output', 'alert') as AlertOutput;
+	const output = OUTPUTS.includes(chosen) ? chosen : 'alert';
 	const options = optionsOf(this);
 	const filter = await resolveAlertFilter.call(
 		this,

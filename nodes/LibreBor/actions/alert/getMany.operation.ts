@@ -8,12 +8,16 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { listUnreadAlerts, resolveAlertFilter } from '../../api/alerts';
 import { alertPassesFilter, readAlertFilterOptions } from '../../helpers/alertFilter';
-import { alertToEntries, entryMatchesLabels } from '../../helpers/alerts';
+import { recordsOfAlert, type AlertOutput } from '../../helpers/alertRecords';
 import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
 import {
+	ALERT_OUTPUT_OPTIONS,
 	alertFilterFields,
+	alertFilterFieldsWithCategories,
 	alertOutputField,
+	byVersion,
 	optionsCollection,
+	PERSON_CHANGE_OUTPUT_OPTION,
 	readLimit,
 	readOneItemAtATimeSettings,
 	returnAllFields,
@@ -22,10 +26,17 @@ import {
 
 const displayOptions = { show: { resource: ['alert'], operation: ['getMany'] } };
 
+// Version 2 adds the act categories and the person changes; version 1 stays as it was.
 const properties: INodeProperties[] = [
 	...returnAllFields,
-	alertOutputField,
-	optionsCollection([...alertFilterFields, timeoutOption]),
+	...byVersion(
+		alertOutputField(ALERT_OUTPUT_OPTIONS),
+		alertOutputField([...ALERT_OUTPUT_OPTIONS, PERSON_CHANGE_OUTPUT_OPTION]),
+	),
+	...byVersion(
+		optionsCollection([...alertFilterFields, timeoutOption]),
+		optionsCollection([...alertFilterFieldsWithCategories, timeoutOption]),
+	),
 ];
 
 export const description = updateDisplayOptions(displayOptions, properties);
@@ -39,7 +50,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const results = await runForEachItem(this, settings, async (item) => {
 		const { itemIndex } = item;
 		const limit = readLimit(this, itemIndex);
-		const output = this.getNodeParameter('output', itemIndex) as 'alert' | 'entry';
+		const output = this.getNodeParameter('output', itemIndex) as AlertOutput;
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const filterOptions = readAlertFilterOptions(
 			this.getNode(),
@@ -52,12 +63,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const listing = await listUnreadAlerts.call(this, item);
 		if (listing.length === 0) sawNoAlerts = true;
 		const alerts = listing.filter((alert) => alertPassesFilter(alert, filter));
-		const records: IDataObject[] =
-			output === 'entry'
-				? alerts.flatMap((alert) =>
-						alertToEntries(alert).filter((entry) => entryMatchesLabels(entry, filter.labels)),
-					)
-				: alerts;
+		const categorised = this.getNode().typeVersion >= 2;
+		const records = alerts.flatMap((alert) => recordsOfAlert(alert, output, filter, categorised));
 		// Wrapped here, so that a record with its own `json` key is never taken for an item.
 		return pairRecords(itemIndex, records.slice(0, limit));
 	});

@@ -12,7 +12,7 @@ import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
 import { readNif } from '../../helpers/identifierParameters';
 import { readRunSettings } from '../../descriptions';
 
-interface WatchlistChange {
+export interface WatchlistChange {
 	/** Whether the company is on the watch list once the change is made. */
 	followedAfter: boolean;
 	/** Sends the change; undefined when the service says there was nothing to change. */
@@ -82,20 +82,20 @@ function mayMeanAlreadyDone(error: NodeApiError): boolean {
  * answer lost on the way back. So an answer that does not confirm the change is checked against
  * the watch list itself: when the list is as wanted, the change is done; otherwise the error stands.
  */
-async function sendConfirmed(
+export async function sendConfirmed(
 	this: IExecuteFunctions,
 	change: WatchlistChange,
 	nif: string,
-	item: ItemRequest,
+	request: RequestSettings,
 ): Promise<IDataObject | undefined> {
-	const refusal = await change.send.call(this, nif, item).then(
+	const refusal = await change.send.call(this, nif, request).then(
 		(answer) => ({ answer }),
 		(error: unknown) => ({ error }),
 	);
 	if ('answer' in refusal) return refusal.answer;
 	const { error } = refusal;
 	if (!(error instanceof NodeApiError) || !mayMeanAlreadyDone(error)) throw error;
-	const entities = await listWatchedEntities.call(this, item).catch(() => undefined);
+	const entities = await listWatchedEntities.call(this, request).catch(() => undefined);
 	if (!entities || nifsOf(entities).has(nif) !== change.followedAfter) throw error;
 	return { result: 'success' };
 }

@@ -1,0 +1,112 @@
+import { NodeApiError, NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
+
+import { followCompany, unfollowCompany } from '../../api/watchlist';
+import { mapWithConcurrency } from '../../helpers/concurrency';
+import type { NodeRun } from '../../helpers/nodeRun';
+import type { SyncStep } from './syncPlan';
+import { sendConfirmed, type WatchlistChange } from './watchlistChange';
+
+type NodeError = NodeApiError | NodeOperationError;
+
+/** How a change ended: made (`applied` false when LibreBOR had nothing left to change), failed, or never sent. */
+export type SyncOutcome = { applied: boolean } | { error: NodeError } | { notSent: true };
+
+/** Follow and Unfollow as their own operations send them, confirmed against the list when in doubt. */
+const CHANGES: Record<'follow' | 'unfollow', WatchlistChange> = {
+	follow: {
+		followedAfter: true,
+		send: followCompany,
+		changed: 'followed',
+		unchanged: 'already_followed',
+	},
+	unfollow: {
+		followedAfter: false,
+		send: unfollowCompany,
+		changed: 'unfollowed',
+		unchanged: 'not_followed',
+	},
+};
+
+/** A list of changes for a message, cut short past `max`. */
+function listed(steps: SyncStep[], max = 50): string {
+	if (steps.length === 0) return 'none';
+	const shown = steps.slice(0, max).map((step) => `${step.action} ${step.nif}`);
+	const more = steps.length > max ? ` and ${steps.length - max} more` : '';
+	return `${shown.join(', ')}${more}`;
+}
+
+/** A copy of the error, of the same kind (its status kept), that says more. */
+function restated(error: NodeError, message: string, description?: string): NodeError {
+	const copy = Object.create(
+		Object.getPrototypeOf(error),
+		Object.getOwnPropertyDescriptors(error),
+	) as NodeError;
+	copy.message = message;
+	if (description !== undefined) copy.description = description;
+	return copy;
+}
+
+/** The error of the change that stopped the run, saying which changes were made and which not. */
+function stoppedError(
+	failed: SyncStep,
+	error: NodeError,
+	outcomes: Map<SyncStep, SyncOutcome>,
+): NodeError {
+	const made = [...outcomes].filter(([, outcome]) => 'applied' in outcome).map(([step]) => step);
+	const notMade = [...outcomes]
+		.filter(([, outcome]) => !('applied' in outcome))
+		.map(([step]) => step);
+	return restated(
+		error,
+		`Sync stopped at the ${failed.action} of ${failed.nif}: ${error.message}`,
+		`${made.length} of ${outcomes.size} changes were made before it stopped: ${listed(made)}. Not made: ${listed(notMade)}. Run Sync again to make the rest: it only changes what still differs. ${error.description ?? ''}`.trim(),
+	);
+}
+
+function asNodeError(context: IExecuteFunctions, error: unknown, step: SyncStep): NodeError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(context.getNode(), error as Error, { itemIndex: step.itemIndex });
+}
+
+/**
+ * Makes the follows and unfollows of a plan, in parallel through the run's pacer as Follow and
+ * Unfollow do. Without Continue On Fail the first failure stops the run: nothing new is sent, and
+ * the error says which changes were made; with it, each failure is kept for its output item.
+ */
+export async function applySyncSteps(
+	this: IExecuteFunctions,
+	steps: SyncStep[],
+	run: NodeRun,
+): Promise<Map<SyncStep, SyncOutcome>> {
+	const changes = steps.filter(
+		(step): step is SyncStep & { action: keyof typeof CHANGES } => step.action !== 'keep',
+	);
+	const continueOnFail = this.continueOnFail();
+	let stopped = false;
+	run.progress.total = changes.length;
+	const results = await mapWithConcurrency(
+		changes.length,
+		run.pacer.settings.ceiling,
+		async (index): Promise<SyncOutcome> => {
+			const step = changes[index];
+			if (stopped) return { notSent: true };
+			try {
+				const item = { run, itemIndex: step.itemIndex };
+				const answer = await sendConfirmed.call(this, CHANGES[step.action], step.nif, item);
+				run.progress.done++;
+				return { applied: answer !== undefined };
+			} catch (error) {
+				if (!continueOnFail) stopped = true;
+				const failure = asNodeError(this, error, step);
+				// An error item shows only its message: it names the change that failed.
+				const named = `The ${step.action} of ${step.nif} failed: ${failure.message}`;
+				return { error: continueOnFail ? restated(failure, named) : failure };
+			}
+		},
+	);
+	const outcomes = new Map(changes.map((step, index) => [step, results[index]]));
+	if (continueOnFail) return outcomes;
+	const failure = [...outcomes].find(([, outcome]) => 'error' in outcome);
+	if (failure && 'error' in failure[1]) throw stoppedError(failure[0], failure[1].error, outcomes);
+	return outcomes;
+}

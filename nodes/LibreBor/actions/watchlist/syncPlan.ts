@@ -1,0 +1,131 @@
+import {
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INode,
+} from 'n8n-workflow';
+
+import { readNif } from '../../helpers/identifierParameters';
+import { normalizeNif } from '../../helpers/nif';
+import { readNumericOption } from '../../helpers/numericOption';
+
+export type SyncAction = 'follow' | 'unfollow' | 'keep';
+
+/** One company Sync names in its output, and what it does about it. */
+export interface SyncStep {
+	nif: string;
+	/** The company's name on the watch list; null for one not followed yet. */
+	name: string | null;
+	action: SyncAction;
+	/** The first input item that names the NIF; none for a company no item names (an unfollow). */
+	itemIndex?: number;
+}
+
+export interface SyncInput {
+	/** Each valid NIF, normalised, with the first input item that names it, in input order. */
+	named: Map<string, number>;
+	/** The items whose NIF is not valid, with the error that says why (Continue On Fail only). */
+	invalid: Map<number, NodeOperationError>;
+}
+
+export interface SyncSettings {
+	unfollowOthers: boolean;
+	dryRun: boolean;
+	maxUnfollows: number;
+}
+
+export interface SyncPlan {
+	steps: SyncStep[];
+	/** Watched companies no item names that were kept because some item has no valid NIF. */
+	unfollowsHeldBack: number;
+}
+
+export function readSyncSettings(context: IExecuteFunctions): SyncSettings {
+	const options = context.getNodeParameter('options', 0, {}) as IDataObject;
+	const maxUnfollows = readNumericOption(context.getNode(), options.maxUnfollows, {
+		label: 'Max Unfollows',
+		fallback: 10,
+		minimum: 0,
+		consequence: 'Nothing was changed.',
+	});
+	return {
+		unfollowOthers: context.getNodeParameter('unfollowOthers', 0, false) === true,
+		dryRun: options.dryRun === true,
+		maxUnfollows: Math.floor(maxUnfollows),
+	};
+}
+
+/**
+ * Every item's NIF, checked and normalised before anything is sent. An invalid one stops the run
+ * at once, unless the node continues on fail: then it is kept to become that item's error item.
+ */
+export function readSyncInput(context: IExecuteFunctions): SyncInput {
+	const input: SyncInput = { named: new Map(), invalid: new Map() };
+	const itemCount = context.getInputData().length;
+	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+		try {
+			const nif = readNif(context, itemIndex);
+			if (!input.named.has(nif)) input.named.set(nif, itemIndex);
+		} catch (error) {
+			const refusal =
+				error instanceof NodeOperationError
+					? error
+					: new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+			if (!context.continueOnFail()) throw refusal;
+			input.invalid.set(itemIndex, refusal);
+		}
+	}
+	return input;
+}
+
+const nameOf = (entity: IDataObject | undefined) =>
+	typeof entity?.name === 'string' ? entity.name : null;
+
+/**
+ * What Sync does: follow each named company not on the watch list, keep the others and, with
+ * Unfollow Others, unfollow the watched companies no item names. An input that names no company,
+ * or has an item whose company cannot be told, is not taken for the whole list: it unfollows nothing.
+ */
+export function planSync(
+	input: SyncInput,
+	watched: IDataObject[],
+	unfollowOthers: boolean,
+): SyncPlan {
+	const watchedByNif = new Map<string, IDataObject>();
+	for (const entity of watched) {
+		if (typeof entity.nif !== 'string' || entity.nif.trim() === '') continue;
+		const nif = normalizeNif(entity.nif);
+		if (!watchedByNif.has(nif)) watchedByNif.set(nif, entity);
+	}
+	const steps: SyncStep[] = [...input.named].map(([nif, itemIndex]) => ({
+		nif,
+		name: nameOf(watchedByNif.get(nif)),
+		action: watchedByNif.has(nif) ? 'keep' : 'follow',
+		itemIndex,
+	}));
+	const others = [...watchedByNif].filter(([nif]) => !input.named.has(nif));
+	if (!unfollowOthers) return { steps, unfollowsHeldBack: 0 };
+	if (input.named.size === 0 || input.invalid.size > 0)
+		return { steps, unfollowsHeldBack: others.length };
+	for (const [nif, entity] of others) steps.push({ nif, name: nameOf(entity), action: 'unfollow' });
+	return { steps, unfollowsHeldBack: 0 };
+}
+
+export const unfollowCount = (steps: SyncStep[]) =>
+	steps.filter((step) => step.action === 'unfollow').length;
+
+export function tooManyUnfollowsError(
+	node: INode,
+	plan: SyncPlan,
+	maxUnfollows: number,
+): NodeOperationError {
+	const unfollows = unfollowCount(plan.steps);
+	const named = plan.steps.length - unfollows;
+	return new NodeOperationError(
+		node,
+		`Sync would unfollow ${unfollows} companies, more than Max Unfollows (${maxUnfollows}): nothing was changed`,
+		{
+			description: `The input names ${named} companies; with Unfollow Others on, every watched company it leaves out is unfollowed, and LibreBOR stops alerting on it. Check that the input is the whole list (an empty or cut-short sheet is not). If these unfollows are wanted, set Max Unfollows in Options to ${unfollows} or more; turn on Dry Run to see the list first.`,
+		},
+	);
+}

@@ -1,0 +1,88 @@
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+
+/** What this process knows of the execution n8n was asked to create for one emission. */
+export type Receipt = 'waiting' | 'stored' | 'notStored';
+
+type Emit = IPollFunctions['__emit'];
+type DonePromise = NonNullable<Parameters<Emit>[2]>;
+
+/** Receipts per trigger (workflow and node), by the emission's token. Process memory on purpose. */
+const receiptsByTrigger = new Map<string, Map<string, Receipt>>();
+/** Receipts kept per trigger at most: far more emissions than are ever in flight at once. */
+const MAX_RECEIPTS = 1000;
+const WRAPPED = Symbol('librebor.emitWithReceipt');
+
+type WrappedEmit = Emit & { [WRAPPED]?: Emit };
+
+function receiptsOf(context: IPollFunctions): Map<string, Receipt> {
+	const key = `${String(context.getWorkflow().id ?? '')}#${context.getNode().id}`;
+	let receipts = receiptsByTrigger.get(key);
+	if (!receipts) {
+		receipts = new Map();
+		receiptsByTrigger.set(key, receipts);
+	}
+	return receipts;
+}
+
+/** n8n's own error for an execution it created (cancelled, or ended before its end was awaited). */
+function namesAnExecution(error: unknown): boolean {
+	const extra = (error as { extra?: IDataObject } | undefined)?.extra;
+	return extra !== undefined && extra !== null && extra.executionId !== undefined;
+}
+
+function deferred(): DonePromise {
+	const done = {} as DonePromise;
+	done.promise = new Promise((resolve, reject) => {
+		done.resolve = resolve;
+		done.reject = reject;
+	});
+	return done;
+}
+
+/**
+ * What this process heard of an emission: `undefined` when nothing, because the emission never
+ * reached n8n (it dropped the poll's items: the workflow changed or stopped meanwhile) or was made
+ * before n8n restarted.
+ */
+export function receiptOf(context: IPollFunctions, token: string): Receipt | undefined {
+	return receiptsOf(context).get(token);
+}
+
+export function forgetReceipt(context: IPollFunctions, token: string): void {
+	receiptsOf(context).delete(token);
+}
+
+/**
+ * Makes the items this poll returns carry a receipt: n8n hands them to `__emit` without a
+ * donePromise, and settles the one given there with the execution it creates for them
+ * (resolved once it has finished; rejected with that execution's own error when it was
+ * cancelled; rejected otherwise when none was created). Wrapping `__emit` once, for this
+ * emission only, keeps n8n's own checks between the poll and the emission (a workflow changed,
+ * deactivated or stopped meanwhile gets no emission, and so no receipt).
+ */
+export function emitWithReceipt(context: IPollFunctions, token: string): void {
+	const current = context.__emit as WrappedEmit;
+	// A wrapper left by an emission that n8n dropped is undone first.
+	const original = current[WRAPPED] ?? current;
+	const wrapper: WrappedEmit = (data, responsePromise, donePromise) => {
+		context.__emit = original;
+		const receipts = receiptsOf(context);
+		receipts.set(token, 'waiting');
+		for (const old of [...receipts.keys()].slice(0, Math.max(0, receipts.size - MAX_RECEIPTS)))
+			receipts.delete(old);
+		const done = deferred();
+		done.promise.then(
+			(run) => {
+				receipts.set(token, 'stored');
+				donePromise?.resolve(run);
+			},
+			(error: Error) => {
+				receipts.set(token, namesAnExecution(error) ? 'stored' : 'notStored');
+				donePromise?.reject(error);
+			},
+		);
+		original.call(context, data, responsePromise, done);
+	};
+	wrapper[WRAPPED] = original;
+	context.__emit = wrapper;
+}

@@ -1,0 +1,50 @@
+import { it } from 'vitest';
+
+import { createPollSession } from '../../../tools/engine/index.mts';
+import { BenchSimulator } from '../simulatorControl.mts';
+import { timeMs } from '../stats.mts';
+import { builtNodes, quickRun, reportResult } from './builtPackage.mts';
+
+const PENDING = quickRun ? 200 : 1000;
+const ROUND_TRIP_MS = 60;
+
+export interface MarkingResult {
+	pending: number;
+	roundTripMs: number;
+	/** The poll that marks them: its time, and how many it marked. */
+	markingPollMs: number;
+	markedInThatPoll: number;
+	/** One mark after another, as the trigger marked before, capped by its 30 s marking time. */
+	oneByOneMs: number;
+}
+
+it('LibreBOR Trigger marking a burst of emitted alerts as read', async () => {
+	const { LibreBorTrigger } = builtNodes();
+	const sim = await BenchSimulator.start();
+	try {
+		const session = createPollSession({
+			nodeType: new LibreBorTrigger(),
+			parameters: { options: { markAsRead: true } },
+			credentials: { libreBorApi: sim.libreBorCredential },
+		});
+		await session.poll();
+		await sim.addAlerts(PENDING);
+		await session.poll();
+		await sim.configure({ latencyMs: ROUND_TRIP_MS });
+		const before = await sim.unreadCount();
+		const markingPollMs = await timeMs(async () => {
+			await session.poll();
+		});
+		const result: MarkingResult = {
+			pending: PENDING,
+			roundTripMs: ROUND_TRIP_MS,
+			markingPollMs,
+			markedInThatPoll: before - (await sim.unreadCount()),
+			oneByOneMs: Math.min(PENDING * ROUND_TRIP_MS, 30_000),
+		};
+		console.log(JSON.stringify(result));
+		reportResult(result);
+	} finally {
+		await sim.close();
+	}
+});

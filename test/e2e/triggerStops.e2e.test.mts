@@ -1,0 +1,185 @@
+import type { INodeParameters } from 'n8n-workflow';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+import { startSimulator, type Simulator } from '../../tools/simulator/index.mts';
+import { nextAlertListing } from './alertTraffic.mts';
+import { nodeOutputJson } from '../../tools/n8n/executionRun.mts';
+import { libreBorCredential, libreBorTrigger } from '../../tools/n8n/libreBorN8n.mts';
+import { createN8nWithLibreBor } from './n8nWithLibreBor.mts';
+import { importCredentials, importWorkflows } from '../../tools/n8n/n8nCli.mts';
+import type { ExecutionDetails } from '../../tools/n8n/n8nRestClient.mts';
+import { restartableN8n, type RestartableN8n } from '../../tools/n8n/restartableN8n.mts';
+import type { N8nUserFolder } from '../../tools/n8n/n8nUserFolder.mts';
+import { noOp, workflow } from '../../tools/n8n/workflowBuilder.mts';
+
+const setupTimeoutMs = 600_000;
+const testTimeoutMs = 600_000;
+const trigger = 'New Alert';
+const BURST = 300;
+const MARK_PATH = '/v2/alerts/mark_as_read/';
+
+/** A published LibreBOR Trigger workflow with a simulated account of its own. */
+interface Watched {
+	workflowId: string;
+	credential: { id: string; name: string };
+	sim: Simulator;
+	/** Every alert LibreBOR created for it. */
+	alerts: string[];
+}
+
+async function watched(workflowId: string, credentialId: string): Promise<Watched> {
+	// A round trip long enough for a burst's marks to take a moment, as over a real network.
+	const sim = await startSimulator({ latencyMs: 40 });
+	return {
+		workflowId,
+		credential: { id: credentialId, name: `LibreBOR ${workflowId}` },
+		sim,
+		alerts: [],
+	};
+}
+
+const triggerWorkflow = (target: Watched, parameters: INodeParameters) =>
+	workflow(
+		target.workflowId,
+		`LibreBOR Trigger ${target.workflowId}`,
+		[libreBorTrigger(trigger, parameters, target.credential), noOp('Received')],
+		[[trigger, 'Received']],
+	);
+
+/** The alerts an execution carried; none when n8n created it and stopped before running it. */
+const carriedBy = (execution: ExecutionDetails): string[] =>
+	execution.run.data.resultData.runData[trigger]
+		? nodeOutputJson(execution.run, trigger).map((json) => String(json.id))
+		: [];
+
+const startedAt = (execution: ExecutionDetails) => Date.parse(String(execution.startedAt));
+
+/**
+ * What the docs allow to be emitted twice (n8n's default mode): the alerts of the last execution
+ * created before each restart, whose end no later emission had saved.
+ */
+function repeatableAt(executions: ExecutionDetails[], restarts: number[]): Set<string> {
+	const allowed = new Set<string>();
+	for (const restart of restarts) {
+		const before = executions.filter((execution) => startedAt(execution) < restart);
+		for (const id of before.length ? carriedBy(before[before.length - 1]) : []) allowed.add(id);
+	}
+	return allowed;
+}
+
+describe('LibreBOR Trigger with n8n stopped (SIGTERM) in the middle of busy polls', () => {
+	let folder: N8nUserFolder;
+	let n8n: RestartableN8n;
+	let marking: Watched;
+	let plain: Watched;
+	const restarts: number[] = [];
+
+	const burst = () => {
+		for (const target of [marking, plain])
+			target.alerts.push(...target.sim.state.addAlerts(BURST).map(({ id }) => id));
+	};
+	/** Starts n8n (its first poll runs at once) and waits for the stop a hook asked for. */
+	const startUntilStopped = async (stopped: Promise<void>) => {
+		restarts.push(Date.now());
+		await n8n.start().catch(() => undefined);
+		await stopped;
+	};
+	/** Arms a hook that, on requests to `path`, may stop n8n; resolves once n8n has stopped. */
+	const stopOn = (sim: Simulator, path: string, decide: (stop: () => void) => void) =>
+		new Promise<void>((resolve) => {
+			let stopping = false;
+			const stop = () => {
+				if (stopping) return;
+				stopping = true;
+				void n8n.terminate().then(resolve);
+			};
+			const disarm = sim.onRequest(
+				{ method: 'GET', path },
+				() => decide(() => (disarm(), stop())),
+				Infinity,
+			);
+		});
+
+	beforeAll(async () => {
+		[marking, plain] = await Promise.all([
+			watched('libreBorStopMark', 'libreborStopMark'),
+			watched('libreBorStopPlain', 'libreborStopPlai'),
+		]);
+		folder = await createN8nWithLibreBor();
+		await importCredentials(folder, [
+			libreBorCredential(marking.sim, marking.credential),
+			libreBorCredential(plain.sim, plain.credential),
+		]);
+		await importWorkflows(folder, [
+			triggerWorkflow(marking, { options: { markAsRead: true } }),
+			triggerWorkflow(plain, {}),
+		]);
+		n8n = restartableN8n(folder);
+		await n8n.start();
+		const firstPolls = Promise.all([nextAlertListing(marking.sim), nextAlertListing(plain.sim)]);
+		await n8n.rest.activateWorkflow(marking.workflowId);
+		await n8n.rest.activateWorkflow(plain.workflowId);
+		await firstPolls;
+		await n8n.stop();
+	}, setupTimeoutMs);
+
+	afterAll(async () => {
+		await n8n?.stop();
+		await folder?.remove();
+		await Promise.all([marking?.sim.close(), plain?.sim.close()]);
+	}, testTimeoutMs);
+
+	it(
+		'emits every alert of three bursts in the end, marks none read before an execution carried it, and repeats only what the docs name',
+		async () => {
+			// Stopped as LibreBOR answers the listing: between listing and emitting.
+			burst();
+			await startUntilStopped(stopOn(marking.sim, '/v2/alerts/', (stop) => stop()));
+			// Stopped a moment after the listing: right after emitting.
+			burst();
+			await startUntilStopped(
+				stopOn(marking.sim, '/v2/alerts/', (stop) => void setTimeout(stop, 150)),
+			);
+			// Stopped while the next scheduled poll marks what the first poll emitted.
+			burst();
+			let marks = 0;
+			await startUntilStopped(
+				stopOn(marking.sim, `${MARK_PATH}*`, (stop) => {
+					if (++marks === 50) stop();
+				}),
+			);
+
+			restarts.push(Date.now());
+			await n8n.start();
+			await vi.waitFor(() => expect(marking.sim.state.unreadAlerts()).toEqual([]), {
+				timeout: 240_000,
+				interval: 1_000,
+			});
+			for (const target of [marking, plain]) {
+				const executions = await n8n.rest.waitForExecutions(target.workflowId, 1, {
+					mode: 'trigger',
+				});
+				const carried = executions.flatMap(carriedBy);
+				expect(new Set(carried)).toEqual(new Set(target.alerts));
+				const allowed = repeatableAt(executions, restarts);
+				const repeated = carried.filter((id, index) => carried.indexOf(id) !== index);
+				expect(repeated.filter((id) => !allowed.has(id))).toEqual([]);
+				if (target === marking) expectNoMarkBeforeCarried(target.sim, executions);
+			}
+		},
+		testTimeoutMs,
+	);
+});
+
+/** Every mark request came after an execution carrying that alert had started. */
+function expectNoMarkBeforeCarried(sim: Simulator, executions: ExecutionDetails[]) {
+	const firstCarried = new Map<string, number>();
+	for (const execution of executions)
+		for (const id of carriedBy(execution))
+			if (!firstCarried.has(id)) firstCarried.set(id, startedAt(execution));
+	const early = sim
+		.requestsTo('GET', MARK_PATH)
+		.map((request) => ({ id: request.path.slice(MARK_PATH.length, -1), time: request.time }))
+		.filter(({ id, time }) => !(time >= (firstCarried.get(id) ?? Infinity)));
+	expect(early).toEqual([]);
+}

@@ -1,0 +1,194 @@
+import type { INodeExecutionData } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
+
+import type { CursorStorage, ExecutionFate, PollSession } from '../../tools/engine/index.mts';
+import {
+	alertIdsOf,
+	CURSOR_STORAGES,
+	MARK_AS_READ,
+	MARK_PATH,
+	markedIds,
+	activatedSession,
+	unreadIds,
+	useSimulator,
+} from './triggerSession.mts';
+
+const sim = useSimulator();
+
+/** The alert ids every execution n8n created carried, in order. */
+const carriedIds = (session: PollSession): string[] =>
+	session.executions.flatMap((execution: INodeExecutionData[][]) => alertIdsOf(execution));
+
+/** Fails the test if an alert is marked read before an execution carried it. */
+function refuseEarlyMarks(session: PollSession): string[] {
+	const early: string[] = [];
+	sim().onRequest(
+		{ method: 'GET', path: `${MARK_PATH}*` },
+		(request) => {
+			const id = decodeURIComponent(request.path.slice(MARK_PATH.length, -1));
+			if (!carriedIds(session).includes(id)) early.push(id);
+		},
+		Infinity,
+	);
+	return early;
+}
+
+/**
+ * An active trigger whose state n8n has stored with an execution: with durable cursors n8n stores
+ * nothing before (an activation poll that emits nothing commits nothing), and a restart then
+ * takes a new baseline, a limit of n8n that docs/trigger.md names.
+ */
+async function storedSession(cursorStorage: CursorStorage, parameters = {}) {
+	const session = await activatedSession(sim(), { cursorStorage, parameters });
+	const first = sim().state.addAlert();
+	expect(alertIdsOf(await session.poll())).toEqual([first.id]);
+	return { session, first: first.id };
+}
+
+const addedIds = (count: number) =>
+	sim()
+		.state.addAlerts(count)
+		.map(({ id }) => id);
+
+/** The next emission meets this fate, the ones after it are created and finish. */
+async function pollMeeting(session: PollSession, fate: ExecutionFate) {
+	session.executionFate = fate;
+	const emitted = alertIdsOf(await session.poll());
+	session.executionFate = 'finishes';
+	return emitted;
+}
+
+describe.each(CURSOR_STORAGES)(
+	'LibreBOR Trigger, n8n stopped or failing around an emission (poll state kept as %s)',
+	(cursorStorage) => {
+		it('emits the alerts again after a restart when n8n stopped before creating their execution, and marks none before', async () => {
+			const { session, first } = await storedSession(cursorStorage, MARK_AS_READ);
+			const early = refuseEarlyMarks(session);
+			const ids = addedIds(3);
+			expect(await pollMeeting(session, 'neverCreated')).toEqual(ids);
+			expect(carriedIds(session)).toEqual([first]);
+
+			session.restart();
+			expect(alertIdsOf(await session.poll())).toEqual(ids);
+			for (let poll = 0; poll < 2; poll++) expect(await session.poll()).toBeNull();
+
+			expect(carriedIds(session)).toEqual([first, ...ids]);
+			expect(unreadIds(sim())).toEqual([]);
+			expect(early).toEqual([]);
+		});
+
+		it('emits the alerts again at the next poll when n8n could not start their execution, also before it stored any state', async () => {
+			const session = await activatedSession(sim(), { cursorStorage, parameters: MARK_AS_READ });
+			const early = refuseEarlyMarks(session);
+			const ids = addedIds(2);
+			expect(await pollMeeting(session, 'refused')).toEqual(ids);
+
+			expect(alertIdsOf(await session.poll())).toEqual(ids);
+			for (let poll = 0; poll < 2; poll++) expect(await session.poll()).toBeNull();
+			expect(carriedIds(session)).toEqual(ids);
+			expect(unreadIds(sim())).toEqual([]);
+			expect(early).toEqual([]);
+		});
+
+		it('counts a cancelled execution as carrying its alerts: marked, not emitted again', async () => {
+			const { session, first } = await storedSession(cursorStorage, MARK_AS_READ);
+			const ids = addedIds(2);
+			expect(await pollMeeting(session, 'cancelled')).toEqual(ids);
+
+			for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
+			expect(carriedIds(session)).toEqual([first, ...ids]);
+			expect(unreadIds(sim())).toEqual([]);
+		});
+
+		it('without Mark as Read, emits the alerts again after a restart when their execution was never created', async () => {
+			const { session, first } = await storedSession(cursorStorage);
+			const ids = addedIds(2);
+			expect(await pollMeeting(session, 'neverCreated')).toEqual(ids);
+
+			session.restart();
+			expect(alertIdsOf(await session.poll())).toEqual(ids);
+			for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
+			expect(carriedIds(session)).toEqual([first, ...ids]);
+			expect(markedIds(sim())).toEqual([]);
+		});
+	},
+);
+
+describe('LibreBOR Trigger, an execution still running (n8n default mode)', () => {
+	it('marks the alerts of a running execution only once it has finished, and never emits them again', async () => {
+		const session = await activatedSession(sim(), { parameters: MARK_AS_READ });
+		const ids = addedIds(2);
+		expect(await pollMeeting(session, 'keepsRunning')).toEqual(ids);
+
+		for (let poll = 0; poll < 2; poll++) expect(await session.poll()).toBeNull();
+		expect(markedIds(sim())).toEqual([]);
+
+		session.finishRunningExecutions();
+		for (let poll = 0; poll < 2; poll++) expect(await session.poll()).toBeNull();
+		expect(new Set(markedIds(sim()))).toEqual(new Set(ids));
+		expect(carriedIds(session)).toEqual(ids);
+	});
+
+	it('emits the alerts of an execution still running at a restart again, as n8n never reports on it', async () => {
+		const session = await activatedSession(sim(), { parameters: MARK_AS_READ });
+		const ids = addedIds(2);
+		expect(await pollMeeting(session, 'keepsRunning')).toEqual(ids);
+
+		session.restart();
+		expect(alertIdsOf(await session.poll())).toEqual(ids);
+		expect(await session.poll()).toBeNull();
+		expect(unreadIds(sim())).toEqual([]);
+	});
+});
+
+/** What a poll's emission meets, in turn: n8n stops (and restarts) twice in five emissions. */
+const FATES: ExecutionFate[] = ['finishes', 'neverCreated', 'keepsRunning', 'refused', 'finishes'];
+
+describe.each(
+	CURSOR_STORAGES.flatMap(
+		(storage) =>
+			[
+				[storage, true],
+				[storage, false],
+			] as const,
+	),
+)(
+	'LibreBOR Trigger, bursts of alerts with n8n stopping around emissions (%s, Mark as Read %s)',
+	(cursorStorage, markAsRead) => {
+		it('in the end carries every alert, marks none before, and repeats only what a restart could not confirm', async () => {
+			const parameters = markAsRead ? MARK_AS_READ : {};
+			const { session, first } = await storedSession(cursorStorage, parameters);
+			const early = refuseEarlyMarks(session);
+			const added = [first];
+			// Alerts of executions whose end no saved state records yet: a restart may repeat them.
+			let unconfirmed = new Set<string>();
+			let running = new Set<string>();
+			const mayRepeat = new Set<string>();
+			for (let burst = 0; burst < 3; burst++) {
+				for (const fate of FATES) {
+					added.push(...addedIds(40));
+					const emitted = await pollMeeting(session, fate);
+					const carried = fate === 'finishes' || fate === 'keepsRunning' ? emitted : [];
+					// n8n saved this poll's state: what it says of earlier executions is now stored.
+					unconfirmed = new Set([...running, ...carried]);
+					if (fate === 'keepsRunning') running = new Set([...running, ...carried]);
+					if (fate !== 'neverCreated') continue;
+					for (const id of unconfirmed) mayRepeat.add(id);
+					session.restart();
+					running = new Set();
+				}
+				session.finishRunningExecutions();
+			}
+			for (let poll = 0; poll < 3; poll++) await session.poll();
+
+			const carried = carriedIds(session);
+			expect(new Set(carried)).toEqual(new Set(added));
+			const repeated = carried.filter((id, index) => carried.indexOf(id) !== index);
+			if (cursorStorage === 'static-data')
+				expect(repeated.filter((id) => !mayRepeat.has(id))).toEqual([]);
+			else expect(repeated).toEqual([]);
+			expect(early).toEqual([]);
+			if (markAsRead) expect(unreadIds(sim())).toEqual([]);
+		});
+	},
+);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import type { CursorStorage, ExecutionFate, PollSession } from '../../tools/engine/index.mts';
 import {
+	ALERTS_PATH,
 	alertIdsOf,
 	CURSOR_STORAGES,
 	MARK_AS_READ,
@@ -88,6 +89,17 @@ describe.each(CURSOR_STORAGES)(
 			expect(carriedIds(session)).toEqual(ids);
 			expect(unreadIds(sim())).toEqual([]);
 			expect(early).toEqual([]);
+		});
+
+		it('repeats nothing when the poll after an emission fails: what n8n reported is still known at the next', async () => {
+			const { session, first } = await storedSession(cursorStorage);
+			const ids = addedIds(2);
+			expect(alertIdsOf(await session.poll())).toEqual(ids);
+
+			sim().injectFault({ method: 'GET', path: ALERTS_PATH, status: 500, times: 4, retryAfter: 0 });
+			await expect(session.poll()).rejects.toThrow('(500)');
+			for (let poll = 0; poll < 2; poll++) expect(await session.poll()).toBeNull();
+			expect(carriedIds(session)).toEqual([first, ...ids]);
 		});
 
 		it('counts a cancelled execution as carrying its alerts: marked, not emitted again', async () => {

@@ -5,7 +5,7 @@ import { listUnreadAlerts } from '../api/alerts';
 import type { LibreBorAlert } from '../helpers/alerts';
 import { keepUnstoredState, unlessPolling, unstoredStateOf } from './activationMemory';
 import { hasUsableId, itemsForAlert, oldestFirst } from './alertItems';
-import { emitWithReceipt } from './deliveryReceipts';
+import { emitWithReceipt, forgetReceipt } from './deliveryReceipts';
 import {
 	alertKey,
 	forgetReadAlerts,
@@ -74,6 +74,7 @@ async function pollOnce(
 	const save = (state: PollState, withoutEmission = state) => {
 		writePollState(staticData, limitState(state));
 		keepUnstoredState(this, stored ? undefined : limitState(withoutEmission));
+		for (const token of settled.spent) forgetReceipt(this, token);
 	};
 	if (!previous && !settings.includeExisting) {
 		save({ known: listing.map(toKnownAlert), pending: [] });

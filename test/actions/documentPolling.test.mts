@@ -33,7 +33,7 @@ describe('Waiting for a document: when the node checks it', () => {
 		const result = await inVirtualTime(runLibreBor(sim(), order({}, { waitForCompletion: true })));
 		expect(jsonOf(result)[0].status).toBe('completed');
 		// A second after the order, then each gap a quarter longer than the one before.
-		expect(checksOfTheDocument(orderedAt())).toEqual([1000, 2250, 3813, 5766, 8207, 11259]);
+		expect(checksOfTheDocument(orderedAt())).toEqual([1000, 2250, 3813, 5767, 8210, 11264]);
 		// The order itself waited a second for its record to settle.
 		expect(orderedAt() - started).toBe(SECOND);
 	});
@@ -82,7 +82,7 @@ describe('Waiting for a document: when the node checks it', () => {
 			}),
 		);
 		expect(result.error?.message).toMatch(/finished with status "completed" and no download link/);
-		expect(checksOfTheDocument(placed.document.orderedAtMs)).toEqual([0, 1000, 2250, 3813, 5766]);
+		expect(checksOfTheDocument(placed.document.orderedAtMs)).toEqual([0, 1000, 2250, 3813, 5767]);
 	});
 
 	it('makes its last check at the end of Max Wait, then fails with the document to pick up later', async () => {
@@ -92,7 +92,7 @@ describe('Waiting for a document: when the node checks it', () => {
 		);
 		const [document] = sim().state.documents;
 		expect(result.error?.message).toBe(`Document ${document.id} is still processing after 10 s`);
-		expect(checksOfTheDocument(orderedAt())).toEqual([1000, 2250, 3813, 5766, 8207, 10_000]);
+		expect(checksOfTheDocument(orderedAt())).toEqual([1000, 2250, 3813, 5767, 8210, 10_000]);
 	});
 
 	it('ends a long wait at once when the execution is cancelled, not at its next check', async () => {

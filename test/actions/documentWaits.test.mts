@@ -118,6 +118,19 @@ describe('Order with Download: every item waits side by side', () => {
 	});
 });
 
+describe('Waiting with the default Poll Interval, on the real clock', () => {
+	it('waits through gaps that grow by a quarter, and outputs the document soon after it is ready', async () => {
+		sim().state.documentProcessingMs = 2_500;
+		const result = await runLibreBor(sim(), orderEach({ waitForCompletion: true }), {
+			items: companies(1),
+		});
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result)[0].status).toBe('completed');
+		// At 1, 2.25 and 3.8 s after the order, not a minute after it.
+		expect(sim().requestsTo('GET', statusChecks.path)).toHaveLength(3);
+	});
+});
+
 describe('Download of documents still processing', () => {
 	const download = (options: IDataObject = {}) => ({
 		resource: 'document',

@@ -10,8 +10,11 @@
 export const FIRST_POLL_GAP_MS = 1_000;
 const POLL_GAP_GROWTH = 1.25;
 
-/** The gap before the next check: the first one, or the last one grown, never above `longestMs`. */
+/**
+ * The gap before the next check, in whole milliseconds: the first one, or the last one grown,
+ * never above `longestMs`.
+ */
 export function nextPollGap(lastGapMs: number | undefined, longestMs: number): number {
 	const gap = lastGapMs === undefined ? FIRST_POLL_GAP_MS : lastGapMs * POLL_GAP_GROWTH;
-	return Math.min(gap, longestMs);
+	return Math.round(Math.min(gap, longestMs));
 }

@@ -1,11 +1,13 @@
 // Items that wait for documents wait side by side: a list of orders takes as long as its slowest
 // document, not the sum of them all. Output stays in input order; a failed wait fails only its item
 // under Continue On Fail and stops the run otherwise; a cancel stops every wait at once.
+import { statSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
+import { binaryFilePath } from '../../tools/engine/index.mts';
 import { jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
 import { companies, orderEach } from './orderRuns.mts';
 
@@ -193,5 +195,19 @@ describe('Download of documents still processing', () => {
 		// About the 4 checks in flight when it failed (a turn freed meanwhile may start one more),
 		// not one for each of the 60 items.
 		expect(sim().requestsTo('GET', statusChecks.path).length).toBeLessThanOrEqual(8);
+	});
+
+	it('streams many documents to disk at once, never more transfers than Parallel Requests', async () => {
+		sim().state.documentSizeBytes = 256 * 1024;
+		sim().state.downloadBytesPerSecond = 1024 * 1024;
+		const items = ordered(12);
+		const result = await runLibreBor(sim(), download({ concurrency: 3 }), { items });
+		expect(result.error).toBeUndefined();
+		// Each file went to n8n's binary data on disk, whole.
+		expect(result.items.map((item) => statSync(binaryFilePath(item)).size)).toEqual(
+			items.map(() => 256 * 1024),
+		);
+		// What is buffered at once is bounded by the transfers at once, checks included.
+		expect(sim().traffic.maxInFlight).toBeLessThanOrEqual(3);
 	});
 });

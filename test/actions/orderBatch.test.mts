@@ -130,4 +130,28 @@ describe('Orders: the records of a run settle once', () => {
 		).toEqual([undefined, undefined]);
 		expect(documentsPerNif()).toEqual(Object.fromEntries(items.map(({ nif }) => [nif, 1])));
 	});
+
+	it('lets an execution waiting on an order that another execution in this process held and gave up place it itself', async () => {
+		const workflow = savedWorkflow();
+		const [refused, givenUp] = companies(2);
+		// The first order LibreBOR receives is refused: the first execution stops before sending its second.
+		sim().injectFault({ method: 'POST', path: '/v2/documents/order/', status: 402 });
+		// The first execution has claimed both orders once it records them; the second starts while
+		// the first's records settle, and finds the second order being placed.
+		const recording = deduplicationStore.pauseNextRecord();
+		const firstRun = runLibreBor(sim(), orderEach(), { items: [refused, givenUp], workflow });
+		await recording.read;
+		await recording.write();
+		recording.answer();
+		const secondRun = runLibreBor(sim(), orderEach(), {
+			items: [givenUp],
+			workflow: { id: workflow.id, staticData: {} },
+		});
+		const [first, second] = await Promise.all([firstRun, secondRun]);
+		expect(first.error?.message).toMatch(/402/);
+		// The second waited for the first's answer on that order, then placed it: not refused, not stuck.
+		expect(second.error).toBeUndefined();
+		expect(jsonOf(second)[0].reused_order).toBeUndefined();
+		expect(documentsPerNif()).toEqual({ [givenUp.nif]: 1 });
+	});
 });

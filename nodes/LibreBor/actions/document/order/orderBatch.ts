@@ -2,6 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { cancelledError } from '../../../helpers/cancellation';
 import type { NodeRun } from '../../../helpers/nodeRun';
+import type { RecordVerdict } from './orderIntents';
 import type { OrderOutcome, OrderStores, SendClaim } from './orderStores';
 import type { OrderJob } from './orderSettings';
 import { completeOrder } from './placeOrder';
@@ -59,24 +60,20 @@ export async function placeClaimedOrders(
 	stores: OrderStores,
 	run: NodeRun,
 ): Promise<void> {
-	if (claimed.length === 0) return;
-	const verdicts = await stores
-		.recordBeforeSending(
+	let verdicts: Map<string, RecordVerdict> | undefined;
+	try {
+		verdicts = await stores.recordBeforeSending(
 			claimed.map(({ claim }) => claim),
 			{ run },
-		)
-		.catch(async (error: unknown) => {
-			for (const { order, claim } of claimed) {
-				claim.abandon();
-				order.reject(error);
-			}
-			return new Map();
-		});
+		);
+	} finally {
+		// Should recording fail (it takes the store's own failures as "not recorded"), no claim stays held.
+		if (!verdicts) for (const { claim } of claimed) claim.abandon();
+	}
 	const unsent: ClaimedOrder[] = [];
 	let stopped = false;
 	for (const held of claimed) {
 		const verdict = verdicts.get(held.order.key);
-		if (verdict === undefined) continue;
 		if (verdict !== 'send') {
 			held.claim.abandon();
 			held.order.reject(notSentError(this, held.order.job, verdict));

@@ -16,9 +16,11 @@ export default {
 	// tests pin), the trigger's memory and the transport's one request path. The mutation tests
 	// halve the order-intent pause (test/support/shortSettle.mts) so that orderIntents.ts fits.
 	mutate: [
-		'nodes/LibreBor/actions/document/order/order.operation.ts:147-210',
+		'nodes/LibreBor/actions/document/order/order.operation.ts:159-196',
+		'nodes/LibreBor/actions/document/order/orderBatch.ts',
 		'nodes/LibreBor/actions/document/order/orderCap.ts',
 		'nodes/LibreBor/actions/document/order/orderIntents.ts',
+		'nodes/LibreBor/actions/document/order/orderRun.ts',
 		'nodes/LibreBor/actions/document/order/orderSettings.ts',
 		'nodes/LibreBor/actions/document/order/orderStores.ts',
 		'nodes/LibreBor/actions/document/order/placeOrderOnce.ts',

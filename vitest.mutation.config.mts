@@ -9,6 +9,8 @@ import { shared } from './vitest.config.mts';
  */
 const tests = [
 	'actions/document',
+	'actions/documentWaits',
+	'actions/orderBatch',
 	'actions/orderLimits',
 	'actions/orderMemory',
 	'actions/orderRaces',

@@ -5,7 +5,9 @@ import type { ThroughputResult } from './engine/throughput.measure.mts';
 import type { TriggerResult } from './engine/trigger.measure.mts';
 import type { MachineInfo } from './machine.mts';
 import { NETWORK_VIAS, type NetworkRun, type NetworkVia } from './n8n/networkRuns.mts';
+import type { OrdersResult } from './n8n/orderRuns.mts';
 import type { RealN8nResult } from './n8n/realN8n.mts';
+import { ordersSection } from './orderReport.mts';
 import type { PackedPackage } from './packageBuild.mts';
 import { median } from './stats.mts';
 
@@ -21,6 +23,8 @@ export interface BenchResults {
 	/** Older results lack it. */
 	marking?: MarkingResult;
 	downloadMemory: DownloadMemoryResult;
+	/** Older results lack it. */
+	orders?: OrdersResult;
 	coldLoad: ColdLoadResult;
 	packed: PackedPackage;
 }
@@ -430,6 +434,7 @@ export function renderReport(results: BenchResults): string {
 		triggerSection(results.trigger, goals),
 		markingSection(results.marking, goals),
 		downloadSection(results.downloadMemory, results.realN8n, goals),
+		ordersSection(results.orders, results.downloadMemory.concurrent, goals),
 		packageSection(results.coldLoad, results.packed),
 	];
 	const { machine } = results;

@@ -16,6 +16,7 @@ import type { ThroughputResult } from './engine/throughput.measure.mts';
 import type { TriggerResult } from './engine/trigger.measure.mts';
 import { machineInfo, sampleLoad } from './machine.mts';
 import { JOB_SIZES } from './n8n/networkRuns.mts';
+import { measureOrdersInRealN8n, ORDER_COUNTS } from './n8n/orderRuns.mts';
 import { measureInRealN8n } from './n8n/realN8n.mts';
 import { buildAndPack } from './packageBuild.mts';
 import { renderReport, type BenchResults } from './report.mts';
@@ -66,7 +67,7 @@ async function main() {
 		step('Trigger marking a burst of 1,000 emitted alerts at a 60 ms round trip');
 		const marking = await measureInEngine<MarkingResult>('marking');
 
-		step('Memory while downloading a 50 MiB document');
+		step('Memory while downloading a 50 MiB document, and 50 documents of 5 MB at once');
 		const downloadMemory = await measureInEngine<DownloadMemoryResult>('downloadMemory');
 
 		step(
@@ -76,6 +77,14 @@ async function main() {
 			items: quick ? 100 : 1000,
 			repetitions: quick ? 1 : 3,
 			jobSizes: quick ? [50, 100] : JOB_SIZES,
+		});
+
+		step(
+			'Orders in a real n8n: 1, 8 and 50 orders, with and without Download, against the HTTP Request node (about 10 minutes)',
+		);
+		const orders = await measureOrdersInRealN8n(packed.tarball, {
+			counts: ORDER_COUNTS,
+			repetitions: quick ? 1 : 3,
 		});
 
 		const results: BenchResults = {
@@ -88,6 +97,7 @@ async function main() {
 			trigger,
 			marking,
 			downloadMemory,
+			orders,
 			coldLoad,
 			packed,
 		};

@@ -9,6 +9,9 @@ export interface SimulatorSettings {
 	latencyMs?: number;
 	documentSizeBytes?: number;
 	downloadBytesPerSecond?: number;
+	/** How long after its order a document is ready. */
+	documentProcessingMs?: number;
+	balance?: number;
 }
 
 /**

@@ -96,23 +96,31 @@ describe('Orders: the order memory of the workflow', () => {
 
 	it('does not re-order the items placed before the node failed when the execution is run again', async () => {
 		const workflow = savedWorkflow();
-		const items = [...twoCompanies, { nif: 'not-a-nif' }];
-		const failed = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), {
-			items,
-			workflow,
-		});
-		expect(failed.error?.message).toMatch(/NIF/);
-		expect(sim().state.ordersReceived).toBe(2);
+		const items = [...twoCompanies, { nif: 'J99216582' }];
+		// Enough balance for two orders: the third is refused and fails the node.
+		sim().state.balance = 2 * sim().state.orderPrice;
+		const failed = await runLibreBor(sim(), orderEach(), { items, workflow });
+		expect(failed.error?.message).toMatch(/402/);
+		expect(sim().state.documents).toHaveLength(2);
 		const placed = sim().state.documents.map((document) => document.id);
 
-		const retried = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), {
-			items: twoCompanies,
-			workflow,
+		sim().state.balance = 100;
+		const again = await runLibreBor(sim(), orderEach(), { items, workflow });
+		expect(again.error).toBeUndefined();
+		expect(jsonOf(again).map((answer) => [answer.document_id, answer.reused_order])).toEqual([
+			...placed.map((id) => [id, true]),
+			[sim().state.documents[2].id, undefined],
+		]);
+		expect(sim().state.documents).toHaveLength(3);
+	});
+
+	it('sends no order at all when an item has an invalid NIF, without Continue On Fail', async () => {
+		const result = await runLibreBor(sim(), orderEach(), {
+			items: [...twoCompanies, { nif: 'not-a-nif' }],
 		});
-		expect(sim().state.ordersReceived).toBe(2);
-		expect(jsonOf(retried).map((answer) => [answer.document_id, answer.reused_order])).toEqual(
-			placed.map((id) => [id, true]),
-		);
+		expect(result.error?.message).toMatch(/The NIF "not-a-nif" is not valid/);
+		expect(result.error?.context.itemIndex).toBe(2);
+		expect(sim().state.ordersReceived).toBe(0);
 	});
 
 	it('reuses an order for 24 hours by default, with the time it was placed, and orders again after', async () => {

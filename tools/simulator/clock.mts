@@ -33,15 +33,33 @@ export class ManualClock implements Clock {
 		return this.current;
 	}
 
-	/** Resolves once the clock has been moved `ms` forward. */
-	sleep(ms: number): Promise<void> {
-		if (ms <= 0) return Promise.resolve();
-		return new Promise((wake) => this.sleepers.push({ wakeAt: this.current + ms, wake }));
+	/** Resolves once the clock has been moved `ms` forward, or at once when `signal` aborts. */
+	sleep(ms: number, signal?: AbortSignal): Promise<void> {
+		if (ms <= 0 || signal?.aborted) return Promise.resolve();
+		return new Promise((wake) => {
+			const sleeper = { wakeAt: this.current + ms, wake };
+			this.sleepers.push(sleeper);
+			signal?.addEventListener(
+				'abort',
+				() => {
+					this.sleepers = this.sleepers.filter((other) => other !== sleeper);
+					wake();
+				},
+				{ once: true },
+			);
+		});
 	}
 
 	/** How many sleeps are waiting for the clock to move. */
 	get sleeping(): number {
 		return this.sleepers.length;
+	}
+
+	/** When the earliest sleep is due; undefined when none waits. */
+	get nextWakeAt(): number | undefined {
+		return this.sleepers.length === 0
+			? undefined
+			: Math.min(...this.sleepers.map((sleeper) => sleeper.wakeAt));
 	}
 
 	advance(ms: number): void {

@@ -13,3 +13,9 @@ export const byVersion = (
 	{ ...version1, displayOptions: { show: { '@version': [1] } } },
 	{ ...version2, displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } } },
 ];
+
+/** A parameter or option that only version 2 of the node shows: version 1's saved workflows run on its default. */
+export const fromVersion2 = (property: INodeProperties): INodeProperties => ({
+	...property,
+	displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
+});

@@ -18,7 +18,8 @@ export function now(): number {
 export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 	if (!signal) return await sleepFor(ms);
 	if (signal.aborted) return;
-	const either = AbortSignal.any([AbortSignal.timeout(ms), signal]);
+	// A timer signal takes whole milliseconds only.
+	const either = AbortSignal.any([AbortSignal.timeout(Math.max(0, Math.ceil(ms))), signal]);
 	await new Promise<void>((resolve) =>
 		either.addEventListener('abort', () => resolve(), { once: true }),
 	);

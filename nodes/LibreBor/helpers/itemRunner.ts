@@ -7,7 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { mapWithConcurrency } from './concurrency';
-import { startNodeRun, type ItemRequest, type RunSettings } from './nodeRun';
+import { startNodeRun, type ItemRequest, type NodeRun, type RunSettings } from './nodeRun';
 
 type ItemResult = INodeExecutionData[];
 
@@ -27,6 +27,16 @@ function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: numb
 		return copy;
 	}
 	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+}
+
+/** The output item of a failed input item, under "continue on fail". */
+function errorItem(nodeError: NodeApiError | NodeOperationError, itemIndex: number) {
+	const failed: INodeExecutionData = {
+		json: { error: nodeError.message },
+		error: nodeError,
+		pairedItem: { item: itemIndex },
+	};
+	return failed;
 }
 
 /** Pairs every output of an input item with that item, as n8n's item linking expects. */
@@ -67,13 +77,46 @@ export async function runForEachItem(
 		} catch (error) {
 			const nodeError = asNodeError(context, error, itemIndex);
 			if (!context.continueOnFail()) throw nodeError;
-			const failed: INodeExecutionData = {
-				json: { error: nodeError.message },
-				error: nodeError,
-				pairedItem: { item: itemIndex },
-			};
-			return [failed];
+			return [errorItem(nodeError, itemIndex)];
 		}
 	});
+	return perItem.flat();
+}
+
+/**
+ * Starts the node's run and hands it to `start`, which starts the work of every input item at once
+ * and gives back one promise per item, in input order: for items that mostly wait (for a document
+ * LibreBOR is preparing), side by side. The output is runForEachItem's. With "continue on fail"
+ * each failure is an error item; otherwise the first item to fail stops the run: the run's cancel
+ * signal fires for every other item (it stops waiting, downloading or sending), and the node fails
+ * with that item's error once they have all stopped.
+ */
+export async function runAllItems(
+	context: IExecuteFunctions,
+	settings: RunSettings,
+	start: (run: NodeRun) => Array<Promise<ItemResult>>,
+): Promise<INodeExecutionData[]> {
+	const stop = new AbortController();
+	const started = startNodeRun(context, settings, context.getInputData().length);
+	const signals = [started.cancelSignal, stop.signal].filter((signal) => signal !== undefined);
+	const run: NodeRun = { ...started, cancelSignal: AbortSignal.any(signals) };
+	const continueOnFail = context.continueOnFail();
+	let firstFailure: { error: Error } | undefined;
+	const perItem = await Promise.all(
+		start(run).map(async (work, itemIndex) => {
+			try {
+				const result = await work;
+				run.progress.done++;
+				return result;
+			} catch (error) {
+				const nodeError = asNodeError(context, error, itemIndex);
+				if (continueOnFail) return [errorItem(nodeError, itemIndex)];
+				firstFailure ??= { error: nodeError };
+				stop.abort();
+				return [];
+			}
+		}),
+	);
+	if (firstFailure) throw firstFailure.error;
 	return perItem.flat();
 }

@@ -30,7 +30,10 @@ export interface NodeRun {
 	/** Shared by every request of the run (orders excepted), with the run's time budget. */
 	readonly pacer: Pacer;
 	readonly progress: RunProgress;
-	/** The execution's cancel signal; a poll or a list search has none. */
+	/**
+	 * The execution's cancel signal; a poll or a list search has none. A run whose items all start
+	 * at once (runAllItems) also fires it when its first item fails.
+	 */
 	readonly cancelSignal?: AbortSignal;
 	/** The deadline of each request of the run. */
 	readonly timeoutMs: number;

@@ -1,9 +1,11 @@
 import { NodeOperationError, type IBinaryData, type IExecuteFunctions } from 'n8n-workflow';
 
 import { getDocument, type DocumentRecord } from '../../api/documents';
-import { waitUnlessCancelled } from '../../helpers/cancellation';
+import { cancelledError, waitUnlessCancelled } from '../../helpers/cancellation';
 import { now } from '../../helpers/clock';
 import type { ItemRequest } from '../../helpers/nodeRun';
+import { nextPollGap } from '../../helpers/pollGaps';
+import { withTurn } from '../../helpers/turns';
 import { downloadToBinary } from '../../transport/download';
 import type { WaitSettings } from './documentOptions';
 
@@ -14,6 +16,8 @@ export interface DocumentJob {
 	documentId: string;
 	item: ItemRequest;
 	wait: WaitSettings;
+	/** Ordered a moment ago: the first check comes after the first poll gap, not at once. */
+	justOrdered?: boolean;
 }
 
 /** A document that left `processing`, with the link to its file. */
@@ -22,28 +26,52 @@ export interface FinishedDocument {
 	downloadLink: string;
 }
 
-/** Polls the document until its status leaves `processing`, or fails after the max wait. */
+/** Fails the item: the document is still processing at the end of Max Wait. */
+function stillProcessing(context: IExecuteFunctions, job: DocumentJob): NodeOperationError {
+	const { documentId, item, wait } = job;
+	return new NodeOperationError(
+		context.getNode(),
+		`Document ${documentId} is still processing after ${Math.round(wait.maxWaitMs / 1000)} s`,
+		{
+			itemIndex: item.itemIndex,
+			description: `It was ordered and will be ready later. Get it then with the Download operation and document ID ${documentId}, or raise Max Wait.`,
+		},
+	);
+}
+
+/** One status check of the document, in the item's turn (see withTurn). */
+async function checkDocument(
+	this: IExecuteFunctions,
+	job: DocumentJob,
+	what: string,
+): Promise<DocumentRecord> {
+	const { documentId, item } = job;
+	const stopped = () => cancelledError(this.getNode(), what, item.itemIndex);
+	return await withTurn(item, stopped, async () => await getDocument.call(this, documentId, item));
+}
+
+/**
+ * Polls the document until its status leaves `processing`, or fails at the end of Max Wait: the
+ * first check at once (or, just after the order, after the first poll gap), then gaps that grow
+ * up to Poll Interval (helpers/pollGaps.ts); the last check falls at the end of Max Wait.
+ */
 async function waitUntilFinished(
 	this: IExecuteFunctions,
 	job: DocumentJob,
 ): Promise<DocumentRecord> {
 	const { documentId, item, wait } = job;
 	const deadline = now() + wait.maxWaitMs;
+	const what = `Waiting for document ${documentId}`;
+	let gap = job.justOrdered ? nextPollGap(undefined, wait.pollIntervalMs) : undefined;
 	for (;;) {
-		const record = await getDocument.call(this, documentId, item);
-		if (record.status !== PROCESSING) return record;
-		if (now() + wait.pollIntervalMs > deadline) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`Document ${documentId} is still processing after ${Math.round(wait.maxWaitMs / 1000)} s`,
-				{
-					itemIndex: item.itemIndex,
-					description: `It was ordered and will be ready later. Get it then with the Download operation and document ID ${documentId}, or raise Max Wait.`,
-				},
-			);
+		if (gap !== undefined) {
+			const pause = Math.max(0, Math.min(gap, deadline - now()));
+			await waitUnlessCancelled(this.getNode(), item, pause, what);
 		}
-		const what = `Waiting for document ${documentId}`;
-		await waitUnlessCancelled(this.getNode(), item, wait.pollIntervalMs, what);
+		const record = await checkDocument.call(this, job, what);
+		if (record.status !== PROCESSING) return record;
+		if (now() >= deadline) throw stillProcessing(this, job);
+		gap = nextPollGap(gap, wait.pollIntervalMs);
 	}
 }
 
@@ -92,5 +120,11 @@ export async function downloadDocument(
 	file: { maxBytes: number; fallbackFileName: string },
 ): Promise<IBinaryData> {
 	const download = { link: finished.downloadLink, documentId: job.documentId, ...file };
-	return await downloadToBinary.call(this, download, job.item);
+	const what = `The download of document ${job.documentId}`;
+	const stopped = () => cancelledError(this.getNode(), what, job.item.itemIndex);
+	return await withTurn(
+		job.item,
+		stopped,
+		async () => await downloadToBinary.call(this, download, job.item),
+	);
 }

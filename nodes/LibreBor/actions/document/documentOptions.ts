@@ -1,5 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { byVersion } from '../../descriptions';
+import type { RunSettings } from '../../helpers/nodeRun';
 import { readNumericOption, secondsToTimerMs } from '../../helpers/numericOption';
 import { MB } from '../../helpers/units';
 import { DEFAULT_MAX_DOWNLOAD_MB } from '../../transport/download';
@@ -7,7 +9,7 @@ import { DEFAULT_MAX_DOWNLOAD_MB } from '../../transport/download';
 const DEFAULT_POLL_INTERVAL_S = 60;
 const DEFAULT_MAX_WAIT_S = 1800;
 
-export const pollIntervalOption: INodeProperties = {
+const pollIntervalOption: INodeProperties = {
 	displayName: 'Poll Interval (Seconds)',
 	name: 'pollInterval',
 	type: 'number',
@@ -15,6 +17,16 @@ export const pollIntervalOption: INodeProperties = {
 	default: DEFAULT_POLL_INTERVAL_S,
 	description: 'How often to ask LibreBOR whether the document is ready while it is processing',
 };
+
+/**
+ * Poll Interval is the longest gap between two checks (helpers/pollGaps.ts) in every version;
+ * version 1 keeps the text its editor always showed.
+ */
+export const pollIntervalOptions: INodeProperties[] = byVersion(pollIntervalOption, {
+	...pollIntervalOption,
+	description:
+		'The longest gap between two checks whether the document is ready. The first check comes a second after the order (at once for Download), and each gap is a quarter longer than the one before, up to this.',
+});
 
 export const maxWaitOption: INodeProperties = {
 	displayName: 'Max Wait (Seconds)',
@@ -72,6 +84,16 @@ export interface FileSettings {
 	maxBytes: number;
 	/** The output binary field the file goes in. */
 	binaryPropertyName: string;
+}
+
+/**
+ * The settings of a run whose items wait for documents: its Time Budget, which bounds how long the
+ * run may take while LibreBOR asks it to slow down, counts from the end of the longest Max Wait,
+ * so that a 429 late in a long wait is waited out like one at the start.
+ */
+export function withWaitBudget(settings: RunSettings, longestWaitMs: number): RunSettings {
+	const budgetMs = settings.pacing.budgetMs + longestWaitMs;
+	return { ...settings, pacing: { ...settings.pacing, budgetMs } };
 }
 
 export function readWaitSettings(context: IExecuteFunctions, itemIndex: number): WaitSettings {

@@ -1,8 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { pairWith, runForEachItem } from '../../helpers/itemRunner';
+import { pairWith, runAllItems } from '../../helpers/itemRunner';
 import { readDocumentId } from '../../helpers/identifierParameters';
+import type { ItemRequest } from '../../helpers/nodeRun';
 import {
 	documentIdFields,
 	optionsCollection,
@@ -14,9 +15,11 @@ import {
 	binaryPropertyOption,
 	maxDownloadSizeOption,
 	maxWaitOption,
-	pollIntervalOption,
+	pollIntervalOptions,
 	readMaxDownloadBytes,
 	readWaitSettings,
+	withWaitBudget,
+	type WaitSettings,
 } from './documentOptions';
 
 const displayOptions = { show: { resource: ['document'], operation: ['download'] } };
@@ -28,7 +31,7 @@ const properties: INodeProperties[] = [
 		required: true,
 	},
 	optionsCollection([
-		pollIntervalOption,
+		...pollIntervalOptions,
 		maxWaitOption,
 		maxDownloadSizeOption,
 		...pacedRequestOptions,
@@ -37,20 +40,56 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	return await runForEachItem(this, readRunSettings(this), async (item) => {
-		const { itemIndex } = item;
-		const documentId = readDocumentId(this, itemIndex);
-		const binaryPropertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
-		const job = { documentId, item, wait: readWaitSettings(this, itemIndex) };
-		const maxBytes = readMaxDownloadBytes(this, itemIndex);
+/** What one item downloads, read for every item before any request. */
+interface ItemDownload {
+	documentId: string;
+	binaryPropertyName: string;
+	wait: WaitSettings;
+	maxBytes: number;
+}
 
-		const finished = await waitForDocument.call(this, job);
-		const { record } = finished;
-		const fallbackFileName = accountsFileName(record.nif, record.year, documentId);
-		const file = await downloadDocument.call(this, job, finished, { maxBytes, fallbackFileName });
-		return pairWith(itemIndex, [
-			{ json: { ...record, document_id: documentId }, binary: { [binaryPropertyName]: file } },
-		]);
-	});
+function readItemDownload(context: IExecuteFunctions, itemIndex: number): ItemDownload | Error {
+	try {
+		return {
+			documentId: readDocumentId(context, itemIndex),
+			binaryPropertyName: context.getNodeParameter('binaryPropertyName', itemIndex) as string,
+			wait: readWaitSettings(context, itemIndex),
+			maxBytes: readMaxDownloadBytes(context, itemIndex),
+		};
+	} catch (error) {
+		return error as Error;
+	}
+}
+
+async function downloadOne(
+	this: IExecuteFunctions,
+	download: ItemDownload,
+	item: ItemRequest,
+): Promise<INodeExecutionData[]> {
+	const { documentId, binaryPropertyName, maxBytes } = download;
+	const job = { documentId, item, wait: download.wait };
+	const finished = await waitForDocument.call(this, job);
+	const { record } = finished;
+	const fallbackFileName = accountsFileName(record.nif, record.year, documentId);
+	const file = await downloadDocument.call(this, job, finished, { maxBytes, fallbackFileName });
+	return pairWith(item.itemIndex, [
+		{ json: { ...record, document_id: documentId }, binary: { [binaryPropertyName]: file } },
+	]);
+}
+
+/** Every item waits for its document and downloads it side by side, Parallel Requests at most at once. */
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	const settings = readRunSettings(this);
+	const downloads = this.getInputData().map((_, itemIndex) => readItemDownload(this, itemIndex));
+	const longestWait = downloads.reduce(
+		(longest, download) =>
+			download instanceof Error ? longest : Math.max(longest, download.wait.maxWaitMs),
+		0,
+	);
+	return await runAllItems(this, withWaitBudget(settings, longestWait), (run) =>
+		downloads.map(async (download, itemIndex) => {
+			if (download instanceof Error) throw download;
+			return await downloadOne.call(this, download, { run, itemIndex });
+		}),
+	);
 }

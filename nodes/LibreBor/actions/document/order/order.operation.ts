@@ -3,57 +3,67 @@
  * - orderSettings.ts: what each item asks for, read for all of them before anything is sent;
  * - orderCap.ts: the caps;
  * - orderStores.ts: the one front for the three stores, and what it lets each order do;
- * - placeOrderOnce.ts, placeOrder.ts: sending a new order once, waiting for it, downloading it.
+ * - orderRun.ts, orderBatch.ts: every item's order claimed at once, the new ones recorded together
+ *   and sent one at a time; placeOrderOnce.ts, placeOrder.ts: sending one, waiting for it,
+ *   downloading it.
  *
  * What is guaranteed, and where:
  * - Never paid twice in one execution, across loops and runs of the node: an item repeating a
  *   NIF and year gets the first one's outcome (the execution ledger, orderStores.ts).
  * - Never paid twice by one workflow within the Order Memory window: in this process, in later
  *   executions on any worker, and in a retry (workflowOrderMemory.ts); one process sends an
- *   order that two of its executions claim at once only once (its claim, same file).
+ *   order that two of its executions claim at once only once (its claim, same file; the second
+ *   waits for the first's answer without holding any order of its own, orderRun.ts).
  * - Never paid twice by attempts on other processes or workers at the same instant, or by one
- *   killed after sending: each records the order in n8n's shared store first and sends only if
- *   its record holds (orderIntents.ts; placeOrderOnce.ts refuses otherwise).
- * - Caps refuse an execution before it spends anything: Max Orders per Execution and per Hour
- *   (orderCap.ts). A failure after an order was placed names the document to download instead
- *   of ordering again (placeOrder.ts).
+ *   killed after sending: each records its orders in n8n's shared store first and sends only
+ *   those whose record holds (orderIntents.ts, which says why recording a run's orders together
+ *   and settling them once keeps that race closed; orderBatch.ts refuses the others).
+ * - Orders go out one at a time, in input order, never retried, and none once the run has
+ *   stopped (cancelled, or failed without "continue on fail"); the node answers only once no
+ *   order can go out any more (execute, below).
+ * - Caps and bad input refuse an execution before it spends anything: Max Orders per Execution
+ *   and per Hour (orderCap.ts), an invalid item without "continue on fail" (execute). A failure
+ *   after an order was placed names the document to download instead of ordering again
+ *   (placeOrder.ts).
+ * - Waiting and downloading never hold up an order or each other: every item's runs side by side
+ *   with the rest, through the run's pacer (documentFlow.ts).
  */
 import {
-	NodeOperationError,
 	updateDisplayOptions,
-	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { pairWith, runForEachItem } from '../../../helpers/itemRunner';
+import { runAllItems } from '../../../helpers/itemRunner';
 import { now } from '../../../helpers/clock';
 import { FIRST_ACCOUNTS_YEAR } from '../../../helpers/validation';
 import { HOUR_MS } from '../../../helpers/units';
 import {
 	byVersion,
 	companyFields,
+	fromVersion2,
 	optionsCollection,
-	readOneItemAtATimeSettings,
+	pacedRequestOptions,
+	readRunSettings,
 	timeoutOption,
 } from '../../../descriptions';
 import {
 	binaryPropertyOption,
 	maxDownloadSizeOption,
 	maxWaitOption,
-	pollIntervalOption,
+	pollIntervalOptions,
+	withWaitBudget,
 } from '../documentOptions';
 import { DEFAULT_MAX_ORDERS, DEFAULT_MAX_ORDERS_PER_HOUR, enforceOrderCap } from './orderCap';
+import { startOrders } from './orderRun';
 import {
 	DEFAULT_ORDER_MEMORY_HOURS,
 	readItemOrders,
 	readOrderLimit,
-	type OrderJob,
+	type ItemOrder,
 } from './orderSettings';
-import { openOrderStores, orderKey, type OrderClaim, type OrderOutcome } from './orderStores';
-import { completeOrder } from './placeOrder';
-import { placeOrderOnce } from './placeOrderOnce';
+import { openOrderStores } from './orderStores';
 
 const displayOptions = { show: { resource: ['document'], operation: ['order'] } };
 
@@ -107,7 +117,7 @@ const properties: INodeProperties[] = [
 			default: false,
 			description: 'Whether to wait until the document is ready and output the file as binary data',
 		},
-		pollIntervalOption,
+		...pollIntervalOptions,
 		maxWaitOption,
 		maxDownloadSizeOption,
 		binaryPropertyOption,
@@ -138,15 +148,26 @@ const properties: INodeProperties[] = [
 			description:
 				'An order for a NIF and year that this workflow placed within this many hours is reused (reused_order: true, the same document_id) instead of being placed and paid again, also by a later execution or a retry. 0 turns this off.',
 		},
+		// Version 2: how many requests the items' waits and downloads have in flight, and the time
+		// budget under 429s. Version 1 runs on their defaults: its options are those it always had.
+		...pacedRequestOptions.filter((option) => option !== timeoutOption).map(fromVersion2),
 		timeoutOption,
 	]),
 ];
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
+/** The longest Max Wait of the items that wait, 0 when none does. */
+function longestWaitMs(orders: Array<ItemOrder | Error>): number {
+	return orders.reduce(
+		(longest, order) =>
+			order instanceof Error ? longest : Math.max(longest, order.completion?.wait.maxWaitMs ?? 0),
+		0,
+	);
+}
+
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	// Orders spend money: one at a time.
-	const settings = readOneItemAtATimeSettings(this);
+	const settings = readRunSettings(this);
 	const memoryHours = readOrderLimit(
 		this,
 		'options.orderMemoryHours',
@@ -157,54 +178,19 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const stores = await openOrderStores(this, memoryHours * HOUR_MS);
 	const orders = readItemOrders(this);
 	enforceOrderCap(this, orders, stores);
+	// Bad input costs nothing: without "continue on fail", an invalid item refuses the whole run.
+	const invalid = orders.find((order) => order instanceof Error);
+	if (invalid && !this.continueOnFail()) throw invalid;
 
-	return await runForEachItem(this, settings, async (item) => {
-		const order = orders[item.itemIndex];
-		if (order instanceof Error) throw order;
-		const job: OrderJob = { ...order, item };
-		const key = orderKey(job.input);
-		const claim = await stores.claim(key);
-		const outcome = outcomeOf.call(this, claim, job);
-		stores.keep(claim, key, outcome);
-		const { json, binary } = await outcome;
-		return pairWith(item.itemIndex, [binary ? { json, binary } : { json }]);
-	});
-}
-
-async function outcomeOf(
-	this: IExecuteFunctions,
-	claim: OrderClaim,
-	job: OrderJob,
-): Promise<OrderOutcome> {
-	const { input } = job;
-	switch (claim.kind) {
-		case 'repeat': {
-			const { json, binary } = await claim.outcome.catch((error: unknown) => {
-				throw notSentAgain(this, error, job);
-			});
-			return { json: { ...json, reused_order: true }, binary };
-		}
-		case 'reuse': {
-			const json: IDataObject = {
-				document_id: claim.order.documentId,
-				nif: input.nif,
-				year: input.year,
-				reused_order: true,
-				ordered_at: new Date(claim.order.orderedAt).toISOString(),
-			};
-			return await completeOrder.call(this, job, json);
-		}
-		case 'send':
-			return await placeOrderOnce.call(this, job, claim);
+	let placing: Promise<void> = Promise.resolve();
+	try {
+		return await runAllItems(this, withWaitBudget(settings, longestWaitMs(orders)), (run) => {
+			const started = startOrders.call(this, run, orders, stores);
+			placing = started.placing;
+			return started.outputs;
+		});
+	} finally {
+		// The node answers only once no order can go out any more.
+		await placing;
 	}
-}
-
-/** An item repeating an order that failed earlier in this execution fails too, as itself. */
-function notSentAgain(context: IExecuteFunctions, error: unknown, job: OrderJob) {
-	const { message, description } = error as Error & { description?: string | null };
-	const { nif, year } = job.input;
-	return new NodeOperationError(context.getNode(), message, {
-		itemIndex: job.item.itemIndex,
-		description: `Not sent again: an earlier item of this execution ordered ${nif} ${year}, and that order failed as above.${description ? ` ${description}` : ''}`,
-	});
 }

@@ -1,8 +1,8 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IDeduplicationOutput, IExecuteFunctions } from 'n8n-workflow';
 
 import { waitUnlessCancelled } from '../../../helpers/cancellation';
 import { now } from '../../../helpers/clock';
-import type { ItemRequest } from '../../../helpers/nodeRun';
+import type { RequestSettings } from '../../../helpers/nodeRun';
 import { ORDER_SETTLE_MS } from './orderSettle';
 
 const MAX_INTENTS = 5000;
@@ -17,6 +17,8 @@ const MAX_CHECKS = 3;
 
 /** Whether an order may be sent, as this workflow's records in n8n's store say. */
 export type SendVerdict = 'send' | 'sentByAnother' | 'notRecorded';
+/** A verdict, or the execution was cancelled (or its run stopped) before the record settled. */
+export type RecordVerdict = SendVerdict | 'cancelled';
 
 /** n8n's store reads a row and writes it back whole: this process sends it one call at a time. */
 const storeCalls = { last: Promise.resolve() as Promise<unknown> };
@@ -49,8 +51,14 @@ function ownEntry(records: IntentRecords, key: string): string {
 	return `librebor-attempt|${records.account}#${key}|${attempt}`;
 }
 
+/** One write of the row: what it found and added, or nothing when it failed, and whether it was late. */
+interface Write {
+	written: IDeduplicationOutput | undefined;
+	late: boolean;
+}
+
 /** Writes the values; `late` when the write took so long that another attempt may have checked meanwhile. */
-async function record(records: IntentRecords, values: string[]) {
+async function record(records: IntentRecords, values: string[]): Promise<Write> {
 	return await oneAtATime(async () => {
 		const started = now();
 		const written = await records.context.helpers
@@ -61,6 +69,7 @@ async function record(records: IntentRecords, values: string[]) {
 }
 
 async function remove(records: IntentRecords, values: string[]): Promise<void> {
+	if (values.length === 0) return;
 	await oneAtATime(
 		async () => await records.context.helpers.removeProcessed(values, 'node', STORE_OPTIONS),
 	).catch(() => {
@@ -68,57 +77,90 @@ async function remove(records: IntentRecords, values: string[]): Promise<void> {
 	});
 }
 
+/** One order's record: the order's entries, by the time bucket each names, and this attempt's own. */
+interface OrderRecord {
+	key: string;
+	order: Map<string, number>;
+	own: string;
+	/**
+	 * The known order was recorded before it was sent, so in its own bucket or an earlier one; a
+	 * record in a later bucket is another attempt.
+	 */
+	explainedUpTo: number;
+}
+
+const valuesOf = (entry: OrderRecord) => [...entry.order.keys(), entry.own];
+
+/** How far the batch has got: the check a write is, and whether a cancel came during the pause. */
+interface Round {
+	check: number;
+	cancelled: boolean;
+}
+
 /**
- * Records, before an order is sent, that this attempt is sending it, and waits until the record
- * is settled (see orderIntents). Only 'send' leaves this attempt's record in place; a cancel while
- * waiting removes it (never another attempt's) and fails the item.
+ * What one write of the batch says of one order: its verdict and what of it to remove, or no
+ * verdict yet (it is checked again after the pause). The rules of a single order's record.
  */
-async function recordBeforeSending(
+function judge(
+	entry: OrderRecord,
+	{ written, late }: Write,
+	{ check, cancelled }: Round,
+): { verdict?: RecordVerdict; remove: string[] } {
+	const found = new Set(written?.processed.map(String) ?? []);
+	if (found.has(entry.own)) {
+		// This attempt holds the order (every other one refuses); cancelled, it sends nothing.
+		return cancelled
+			? { verdict: 'cancelled', remove: valuesOf(entry) }
+			: { verdict: 'send', remove: [] };
+	}
+	// What this write added, unless it failed or landed late: then the order's entries in the
+	// row may be another attempt's, and only this attempt's own entry is dropped.
+	const added = written && !late ? new Set(written.new.map(String)) : new Set([entry.own]);
+	const remove = valuesOf(entry).filter((value) => added.has(value));
+	const another = [...entry.order].some(
+		([value, bucket]) => bucket > entry.explainedUpTo && found.has(value),
+	);
+	// Refused: the order's entries are another attempt's.
+	if (another) return { verdict: cancelled ? 'cancelled' : 'sentByAnother', remove };
+	if (cancelled || late || check === MAX_CHECKS)
+		return { verdict: cancelled ? 'cancelled' : 'notRecorded', remove };
+	// Written now, or dropped with the order's entries by an unrelated write, or the write failed
+	// (two first writes of the row at once: one of them fails): check again once every write in
+	// flight is over.
+	return { remove: [] };
+}
+
+/**
+ * Records, before the orders are sent, that this attempt is sending them, in one write of the
+ * row, waits once until the records are settled, and checks them all in one write (see
+ * orderIntents). Orders still undecided are written and checked again together. Only 'send'
+ * leaves this attempt's record in place; a cancel while waiting removes what this attempt may
+ * drop (never another attempt's record), after one more check.
+ */
+async function recordBatch(
 	records: IntentRecords,
-	values: { order: Map<string, number>; own: string },
-	knownOrderedAt: number | undefined,
-	item: ItemRequest,
-): Promise<SendVerdict> {
-	const { order, own } = values;
-	const all = [...order.keys(), own];
-	// The known order was recorded before it was sent, so in its own bucket or an earlier one;
-	// a record in a later bucket is another attempt.
-	const explainedUpTo =
-		knownOrderedAt === undefined ? -Infinity : bucketOf(records, knownOrderedAt);
-	// A cancel is acted on after one more check, so that only what this attempt may drop is dropped.
-	let cancelled: unknown;
-	for (let check = 0; ; check++) {
+	batch: OrderRecord[],
+	request: RequestSettings,
+): Promise<Map<string, RecordVerdict>> {
+	const verdicts = new Map<string, RecordVerdict>();
+	const round: Round = { check: 0, cancelled: false };
+	for (let pending = batch; pending.length > 0; round.check++) {
 		// Every write but the first is also a check: it writes back whatever a racing write dropped.
-		const { written, late } = await record(records, all);
-		const found = written?.processed.map(String) ?? [];
-		if (found.includes(own)) {
-			if (cancelled === undefined) return 'send';
-			// This attempt held the order (every other one refuses), and sends nothing.
-			await remove(records, all);
-			throw cancelled;
-		}
-		// What this write added, unless it failed or landed late: then the order's entries in
-		// the row may be another attempt's, and only this attempt's own entry is dropped.
-		const added = written && !late ? written.new.map(String) : [own];
-		if (found.some((value) => (order.get(value) ?? -Infinity) > explainedUpTo)) {
-			// Refused: the order's entries are another attempt's.
-			await remove(records, added);
-			if (cancelled !== undefined) throw cancelled;
-			return 'sentByAnother';
-		}
-		if (cancelled !== undefined || late || check === MAX_CHECKS) {
-			await remove(records, added);
-			if (cancelled !== undefined) throw cancelled;
-			return 'notRecorded';
-		}
-		// Written now, or dropped with the order's entries by an unrelated write, or the write
-		// failed (two first writes of the row at once: one of them fails): check again once
-		// every write in flight is over.
+		const write = await record(records, pending.flatMap(valuesOf));
+		const judged = pending.map((entry) => ({ entry, ...judge(entry, write, round) }));
+		await remove(
+			records,
+			judged.flatMap((outcome) => outcome.remove),
+		);
+		for (const { entry, verdict } of judged) if (verdict) verdicts.set(entry.key, verdict);
+		pending = judged.filter((outcome) => !outcome.verdict).map((outcome) => outcome.entry);
+		if (pending.length === 0) break;
 		const node = records.context.getNode();
-		await waitUnlessCancelled(node, item, ORDER_SETTLE_MS, 'The order').catch((error: unknown) => {
-			cancelled = error;
+		await waitUnlessCancelled(node, request, ORDER_SETTLE_MS, 'The order').catch(() => {
+			round.cancelled = true;
 		});
 	}
+	return verdicts;
 }
 
 /**
@@ -139,6 +181,18 @@ async function recordBeforeSending(
  * takes longer than that. An attempt whose own write took longer than half of it does not
  * send on it; a process that stalls longer than the pause in another call (a removal, or a
  * record of another order, written back over this one's) can still break it.
+ *
+ * A run records every order it is about to send at once: one write carries the entries of all of
+ * them, one pause settles them all, one write checks them all, and each order is then judged by
+ * the rules of a single order. The argument above holds per order and asks only that each write
+ * be one read-then-write of the row (a batch's is one, of a few entries per order) and that the
+ * check come a whole pause after the write of the record ended: both hold for every order of a
+ * batch, so the race stays closed as it was. Of two runs whose batches share orders, the run
+ * whose write landed last holds all of its orders; the other finds the shared ones recorded
+ * without its own entry (refused) and its other orders missing (written and checked again, as
+ * after any write that dropped them). The orders are then sent one at a time, the last one
+ * seconds after the check; that opens nothing: from the check on, the record keeps every other
+ * attempt away until this run removes it, whenever the order goes out.
  */
 export function orderIntents(context: IExecuteFunctions, account: string, windowMs: number) {
 	const records: IntentRecords = { context, account, windowMs };
@@ -150,27 +204,42 @@ export function orderIntents(context: IExecuteFunctions, account: string, window
 	const recorded = new Map<string, string[]>();
 	return {
 		/**
-		 * Records, before an order is sent, that this attempt is sending it, and waits until the
-		 * record is settled. 'sentByAnother': an earlier attempt of this workflow recorded the same
-		 * order within the last one to two windows, later than the known order placed at
-		 * `knownOrderedAt` can explain (an attempt whose outcome no memory holds), or another
-		 * attempt recorded it at the same instant and its record won. 'notRecorded': the store kept
-		 * failing or losing the record, or took too long to write it.
+		 * Records, before the orders are sent, that this attempt is sending them, and waits until the
+		 * records are settled, once for all of them. Per order: 'sentByAnother': an earlier attempt
+		 * of this workflow recorded the same order within the last one to two windows, later than the
+		 * known order placed at `knownOrderedAt` can explain (an attempt whose outcome no memory
+		 * holds), or another attempt recorded it at the same instant and its record won.
+		 * 'notRecorded': the store kept failing or losing the record, or took too long to write it.
+		 * 'cancelled': the run was cancelled or stopped meanwhile.
 		 */
 		async recordBeforeSending(
-			key: string,
-			knownOrderedAt: number | undefined,
-			item: ItemRequest,
-		): Promise<SendVerdict> {
-			if (!usable) return 'send';
-			const values = { order: orderEntries(records, key), own: ownEntry(records, key) };
-			recorded.set(key, [...values.order.keys(), values.own]);
-			return await recordBeforeSending(records, values, knownOrderedAt, item);
+			orders: Array<{ key: string; knownOrderedAt: number | undefined }>,
+			request: RequestSettings,
+		): Promise<Map<string, RecordVerdict>> {
+			if (!usable) return new Map(orders.map(({ key }) => [key, 'send']));
+			const batch = orders.map(({ key, knownOrderedAt }): OrderRecord => {
+				const explainedUpTo =
+					knownOrderedAt === undefined ? -Infinity : bucketOf(records, knownOrderedAt);
+				const entry = {
+					key,
+					order: orderEntries(records, key),
+					own: ownEntry(records, key),
+					explainedUpTo,
+				};
+				recorded.set(key, valuesOf(entry));
+				return entry;
+			});
+			return await recordBatch(records, batch, request);
 		},
-		/** Drops the record of an order LibreBOR refused, so that a later run may place it. */
-		async forget(key: string) {
-			const values = recorded.get(key);
-			if (values) await remove(records, values);
+		/**
+		 * Drops the records of orders this attempt held but did not place: LibreBOR refused them, or
+		 * the run stopped before sending them, so that a later run may place them.
+		 */
+		async forget(keys: string[]) {
+			await remove(
+				records,
+				keys.flatMap((key) => recorded.get(key) ?? []),
+			);
 		},
 	};
 }

@@ -1,30 +1,27 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { now } from '../../../helpers/clock';
-import type { ItemRequest } from '../../../helpers/nodeRun';
+import type { RequestSettings } from '../../../helpers/nodeRun';
 import { HOUR_MS } from '../../../helpers/units';
 import { CREDENTIAL_TYPE } from '../../../transport/request';
-import { orderIntents, type SendVerdict } from './orderIntents';
+import { orderIntents, type RecordVerdict } from './orderIntents';
 import type { OrderInput } from './orderSettings';
-import { orderMemory, type MemoryClaim, type RememberedOrder } from './workflowOrderMemory';
+import { orderMemory, type MemoryClaim } from './workflowOrderMemory';
 
 export interface OrderOutcome {
 	json: IDataObject;
 	binary?: INodeExecutionData['binary'];
 }
 
-/** What one order may do, as the three stores say. */
-export type OrderClaim =
-	/** Ordered earlier in this execution: that order's outcome, failure included, is this one's. */
-	| { kind: 'repeat'; outcome: Promise<OrderOutcome> }
-	/** Placed by this workflow within the Order Memory window: reuse it. */
-	| { kind: 'reuse'; order: RememberedOrder }
-	/** New: this attempt alone may place it, once its record in the shared store says `send`. */
-	| (Extract<MemoryClaim, { kind: 'send' }> & {
-			recordBeforeSending: (item: ItemRequest) => Promise<SendVerdict>;
-			/** Drops the shared record of an order LibreBOR refused, so that a later run may place it. */
-			forget: () => Promise<void>;
-	  });
+/** The right to place a new order: this attempt alone may send it, once its shared record says `send`. */
+export type SendClaim = Extract<MemoryClaim, { kind: 'send' }> & { key: string };
+
+/**
+ * What one order may do, as the order memory says: reuse an order this workflow placed within the
+ * Order Memory window, wait for the order another execution in this process is placing now (then
+ * claim again), or place it.
+ */
+export type OrderClaim = Exclude<MemoryClaim, { kind: 'send' }> | SendClaim;
 
 export type OrderStores = Awaited<ReturnType<typeof openOrderStores>>;
 
@@ -46,34 +43,33 @@ export async function openOrderStores(context: IExecuteFunctions, windowMs: numb
 		/** Whether neither this execution nor the order memory knows this order. */
 		isNew: (key: string) => !ledger.outcomes.has(key) && !memory.find(key),
 		placedInLastHour: () => memory.placedInLastHour(),
-		async claim(key: string): Promise<OrderClaim> {
-			const earlier = ledger.outcomes.get(key);
-			if (earlier) return { kind: 'repeat', outcome: earlier };
-			for (;;) {
-				const claim = memory.claim(key);
-				switch (claim.kind) {
-					case 'wait':
-						await claim.until;
-						continue;
-					case 'reuse':
-						return claim;
-					case 'send':
-						return {
-							...claim,
-							// A known order (older than the window, or it would be reused) explains its own record.
-							recordBeforeSending: async (item) =>
-								await intents.recordBeforeSending(key, memory.lastOrderedAt(key), item),
-							forget: async () => await intents.forget(key),
-						};
-				}
-			}
-		},
+		/** The outcome of this order when an earlier item of this execution ordered it: it is this one's too. */
+		earlierOutcome: (key: string) => ledger.outcomes.get(key),
 		/** Keeps an order's outcome for the items after it in this execution. */
-		keep(claim: OrderClaim, key: string, outcome: Promise<OrderOutcome>) {
-			if (claim.kind === 'repeat') return;
-			if (claim.kind === 'send') ledger.sent++;
+		keep(key: string, outcome: Promise<OrderOutcome>) {
 			ledger.outcomes.set(key, outcome);
 		},
+		/** At once, without waiting: what the order memory lets this order do (see OrderClaim). */
+		claim(key: string): OrderClaim {
+			const claim = memory.claim(key);
+			if (claim.kind !== 'send') return claim;
+			ledger.sent++;
+			return { ...claim, key };
+		},
+		/**
+		 * Records the claimed orders in the shared store before any is sent, once for all of them
+		 * (orderIntents.ts). A known order (older than the window, or it would be reused) explains
+		 * its own record.
+		 */
+		async recordBeforeSending(
+			claims: SendClaim[],
+			request: RequestSettings,
+		): Promise<Map<string, RecordVerdict>> {
+			const orders = claims.map(({ key }) => ({ key, knownOrderedAt: memory.lastOrderedAt(key) }));
+			return await intents.recordBeforeSending(orders, request);
+		},
+		/** Drops the shared records of claimed orders not placed, so that a later run may place them. */
+		forget: async (keys: string[]) => await intents.forget(keys),
 	};
 }
 

@@ -5,39 +5,33 @@ import type { OrderOutcome } from './orderStores';
 import { accountsFileName, downloadDocument, waitForDocument } from '../documentFlow';
 import type { OrderJob } from './orderSettings';
 
-/**
- * Orders one document and, as the options say, waits for it and downloads it. `onPlaced`
- * hears at once whether LibreBOR took the order, before any waiting.
- */
-export async function placeOrder(
-	this: IExecuteFunctions,
-	job: OrderJob,
-	onPlaced: (documentId: string | undefined) => void,
-): Promise<OrderOutcome> {
+/** Sends one order: LibreBOR's answer (with its document ID) and the order's NIF and year. */
+export async function sendOrder(this: IExecuteFunctions, job: OrderJob): Promise<IDataObject> {
 	const { input } = job;
-	let documentId: string | undefined;
-	let answer: IDataObject;
-	try {
-		answer = await orderAnnualAccounts.call(this, { ...input, sendEmail: job.sendEmail }, job.item);
-		documentId = String(answer.document_id);
-	} finally {
-		onPlaced(documentId);
-	}
-	return await completeOrder.call(this, job, { ...answer, nif: input.nif, year: input.year });
+	const answer = await orderAnnualAccounts.call(
+		this,
+		{ ...input, sendEmail: job.sendEmail },
+		job.item,
+	);
+	return { ...answer, nif: input.nif, year: input.year };
 }
 
-/** Waits for and downloads, as the options say, a document that is already ordered. */
+/**
+ * Waits for and downloads, as the options say, a document that is already ordered; `justOrdered`
+ * when it was ordered a moment ago (its first check waits a little, see documentFlow.ts).
+ */
 export async function completeOrder(
 	this: IExecuteFunctions,
 	job: OrderJob,
 	json: IDataObject,
+	justOrdered = false,
 ): Promise<OrderOutcome> {
 	const { completion, input, item } = job;
 	if (!completion) return { json };
 
 	const documentId = String(json.document_id);
 	try {
-		const documentJob = { documentId, item, wait: completion.wait };
+		const documentJob = { documentId, item, wait: completion.wait, justOrdered };
 		const finished = await waitForDocument.call(this, documentJob);
 		json.status = finished.record.status;
 		json.download_link = finished.downloadLink;

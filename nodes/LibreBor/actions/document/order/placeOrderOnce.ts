@@ -1,8 +1,15 @@
-import { NodeApiError, NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+} from 'n8n-workflow';
 
-import type { OrderClaim, OrderOutcome } from './orderStores';
+import { cancelledError } from '../../../helpers/cancellation';
+import type { RecordVerdict } from './orderIntents';
+import type { OrderStores, SendClaim } from './orderStores';
 import type { OrderJob } from './orderSettings';
-import { placeOrder } from './placeOrder';
+import { sendOrder } from './placeOrder';
 
 /** LibreBOR answered the order with a 4xx: it did not take it, and it may be placed again later. */
 function refusedByLibreBor(error: unknown): boolean {
@@ -33,36 +40,37 @@ function notRecorded(context: IExecuteFunctions, { input, item }: OrderJob) {
 	);
 }
 
+/** Why an order whose record did not say `send` was not sent, as the item's error. */
+export function notSentError(
+	context: IExecuteFunctions,
+	job: OrderJob,
+	verdict: Exclude<RecordVerdict, 'send'> | undefined,
+): NodeOperationError {
+	if (verdict === 'sentByAnother') return sentByAnotherAttempt(context, job);
+	if (verdict === 'notRecorded') return notRecorded(context, job);
+	return cancelledError(context.getNode(), 'The order', job.item.itemIndex);
+}
+
 /**
- * Places an order this process has the right to place, unless n8n's intents store says another
- * attempt of this workflow sent it and left no outcome in the order memory: one running at the
- * same instant or still running on another worker, or one killed mid-execution, whose static
- * data and execution data were never saved.
+ * Sends an order whose record in n8n's intents store held (no other attempt of this workflow sent
+ * it: not one running at the same instant or still running on another worker, nor one killed
+ * mid-execution, whose static data and execution data were never saved), and records its outcome
+ * in the order memory the moment LibreBOR answers. The order's own error goes on unchanged;
+ * executions waiting on this order claim it again only once a refused order's record is gone.
  */
-export async function placeOrderOnce(
+export async function sendHeldOrder(
 	this: IExecuteFunctions,
 	job: OrderJob,
-	claim: Extract<OrderClaim, { kind: 'send' }>,
-): Promise<OrderOutcome> {
-	const verdict = await claim.recordBeforeSending(job.item).catch((error: unknown) => {
-		claim.abandon();
-		throw error;
-	});
-	if (verdict !== 'send') {
-		claim.abandon();
-		throw verdict === 'sentByAnother' ? sentByAnotherAttempt(this, job) : notRecorded(this, job);
-	}
-	let placedId: string | undefined;
-	const placing = placeOrder.call(this, job, (documentId) => {
-		placedId = documentId;
-		if (documentId !== undefined) claim.settle(documentId);
-	});
-	// The order's own error goes on unchanged. Executions waiting on this order claim it again
-	// only once a refused order's record is gone.
-	await placing.catch(async (error: unknown) => {
-		if (placedId !== undefined) return;
-		if (refusedByLibreBor(error)) await claim.forget();
-		claim.settle(undefined);
-	});
-	return await placing;
+	claim: SendClaim,
+	stores: OrderStores,
+): Promise<IDataObject> {
+	const sending = sendOrder.call(this, job);
+	await sending.then(
+		(json) => claim.settle(String(json.document_id)),
+		async (error: unknown) => {
+			if (refusedByLibreBor(error)) await stores.forget([claim.key]);
+			claim.settle(undefined);
+		},
+	);
+	return await sending;
 }

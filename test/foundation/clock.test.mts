@@ -1,0 +1,21 @@
+// The nodes' one source of time: a wait that the execution's cancel can end.
+import { describe, expect, it } from 'vitest';
+
+import { sleep } from '../../nodes/LibreBor/helpers/clock.ts';
+
+describe('Clock', () => {
+	it('waits a delay in fractions of a millisecond, as computed gaps and rates give, also when a cancel can end it', async () => {
+		const started = performance.now();
+		await sleep(20.5, new AbortController().signal);
+		expect(performance.now() - started).toBeGreaterThanOrEqual(19);
+	});
+
+	it('ends a wait at once when its signal aborts', async () => {
+		const cancel = new AbortController();
+		const started = performance.now();
+		const waiting = sleep(60_000, cancel.signal);
+		cancel.abort();
+		await waiting;
+		expect(performance.now() - started).toBeLessThan(1_000);
+	});
+});

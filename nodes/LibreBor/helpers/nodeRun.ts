@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 
 import { DEFAULT_PACING, Pacer, type PacerSettings } from './pacer';
+import { Turns } from './turns';
 
 /** How long one request may take when the node's options do not say. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -37,6 +38,8 @@ export interface NodeRun {
 	readonly cancelSignal?: AbortSignal;
 	/** The deadline of each request of the run. */
 	readonly timeoutMs: number;
+	/** Parallel Requests turns for the request phases of items that start at once (see withTurn). */
+	readonly turns: Turns;
 }
 
 /** The context of a node run; only an execution's can be cancelled. */
@@ -50,6 +53,7 @@ export function startNodeRun(context: RunContext, settings: RunSettings, itemsTo
 		progress: { done: 0, total: itemsTotal },
 		cancelSignal: cancellable?.getExecutionCancelSignal?.(),
 		timeoutMs: settings.timeoutMs,
+		turns: new Turns(settings.pacing.ceiling),
 	};
 }
 
@@ -63,4 +67,24 @@ export interface RequestSettings {
 /** One input item of a run, as the item runner hands it to an operation. */
 export interface ItemRequest extends RequestSettings {
 	itemIndex: number;
+}
+
+/**
+ * Runs one request phase of an item (a status check, a download) once fewer than Parallel
+ * Requests items of its run are in one. When every item of a run starts at once (the items wait
+ * for documents side by side), the items beyond the ceiling wait here, where a cancel or a failed
+ * item stops them at once, instead of in the pacer's queue, from which each would still send one
+ * request. An item waiting between two checks holds no turn.
+ */
+export async function withTurn<T>(
+	{ run }: RequestSettings,
+	stopped: () => Error,
+	task: () => Promise<T>,
+): Promise<T> {
+	if (!(await run.turns.take(run.cancelSignal))) throw stopped();
+	try {
+		return await task();
+	} finally {
+		run.turns.give();
+	}
 }

@@ -1,5 +1,3 @@
-import type { NodeRun, RequestSettings } from './nodeRun';
-
 /**
  * At most `size` holders at once, served in the order they asked. A waiter whose signal fires
  * stops waiting and holds nothing.
@@ -37,33 +35,5 @@ export class Turns {
 		const next = this.waiting.shift();
 		if (next) next();
 		else this.held--;
-	}
-}
-
-const turnsOfRuns = new WeakMap<NodeRun, Turns>();
-
-/**
- * Runs one request phase of an item (a status check, a download) once fewer than Parallel
- * Requests items of its run are in one. When every item of a run starts at once (the items wait
- * for documents side by side), the items beyond the ceiling wait here, where a cancel or a failed
- * item stops them at once, instead of in the pacer's queue, from which each would still send one
- * request. An item waiting between two checks holds no turn.
- */
-export async function withTurn<T>(
-	request: RequestSettings,
-	stopped: () => Error,
-	task: () => Promise<T>,
-): Promise<T> {
-	const { run } = request;
-	let turns = turnsOfRuns.get(run);
-	if (!turns) {
-		turns = new Turns(run.pacer.settings.ceiling);
-		turnsOfRuns.set(run, turns);
-	}
-	if (!(await turns.take(run.cancelSignal))) throw stopped();
-	try {
-		return await task();
-	} finally {
-		turns.give();
 	}
 }

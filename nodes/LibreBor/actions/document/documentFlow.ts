@@ -3,9 +3,8 @@ import { NodeOperationError, type IBinaryData, type IExecuteFunctions } from 'n8
 import { getDocument, type DocumentRecord } from '../../api/documents';
 import { cancelledError, waitUnlessCancelled } from '../../helpers/cancellation';
 import { now } from '../../helpers/clock';
-import type { ItemRequest } from '../../helpers/nodeRun';
+import { withTurn, type ItemRequest } from '../../helpers/nodeRun';
 import { nextPollGap } from '../../helpers/pollGaps';
-import { withTurn } from '../../helpers/turns';
 import { downloadToBinary } from '../../transport/download';
 import type { WaitSettings } from './documentOptions';
 

@@ -7,7 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { mapWithConcurrency } from './concurrency';
-import { startNodeRun, type ItemRequest, type RunSettings } from './nodeRun';
+import { endNodeRun, startNodeRun, type ItemRequest, type RunSettings } from './nodeRun';
 
 type ItemResult = INodeExecutionData[];
 
@@ -74,6 +74,6 @@ export async function runForEachItem(
 			};
 			return [failed];
 		}
-	});
+	}).finally(() => endNodeRun(run));
 	return perItem.flat();
 }

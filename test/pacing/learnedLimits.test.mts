@@ -113,12 +113,13 @@ describe('what a run learned of the limit, for the next runs with the same accou
 	it('learns again when the limit fell since, without failing an item, and the next run keeps to the new one', async () => {
 		sim().traffic.rateLimit = { shape: 'sliding-log-drf', requests: 20, windowMs: 1000 };
 		await followRun(60, 0);
-		sim().traffic.rateLimit = { shape: 'sliding-log-drf', requests: 10, windowMs: 1000 };
-		const fell = await followRun(40, 60);
+		sim().traffic.rateLimit = { shape: 'sliding-log-drf', requests: 5, windowMs: 1000 };
+		const fell = await followRun(25, 60);
 		expect(fell.throttled).toBeGreaterThan(0);
 
 		await new Promise((resolve) => setTimeout(resolve, 1_000));
-		const next = await followRun(40, 100);
+		// Knowing nothing, slow start would send 12 into a window of 5.
+		const next = await followRun(25, 85);
 		expect(next.throttled).toBeLessThanOrEqual(2);
 	});
 });

@@ -226,6 +226,8 @@ export class LimitModel {
 			// A window's first request refused: wait for LibreBOR to take requests again.
 			this.waitingSince ??= window.oldestStart ?? this.lastCycle.firstStartAt;
 			this.refusedWhileWaiting = this.lastRefusedAt;
+		} else if (retryAfterMs !== undefined && cycle.fines > 0) {
+			this.toldAgain(window, cycle.fines, retryAfterMs);
 		} else if (cycle.fines > 0 || twoCycles.fines >= MIN_FINES || window.capacity === 1) {
 			// Refused within a burst: LibreBOR lets fewer through at once (or not as soon: the rate
 			// below says), but never fewer than half as many on one refusal.
@@ -243,6 +245,19 @@ export class LimitModel {
 		}
 		// Refused again with nothing through since the last pause: LibreBOR may be struggling rather
 		// than limiting; the pauses deal with it, and the window stays.
+	}
+
+	/**
+	 * Refused at a window that held, LibreBOR saying when to come back: as many at once as it let
+	 * through since the last pause, at most, and no sooner than it said (nor than before, with a
+	 * margin: a Retry-After asked for late in a window is shorter than the window).
+	 */
+	private toldAgain(window: StartWindow, fines: number, retryAfterMs: number) {
+		window.capacity = Math.min(window.capacity, fines);
+		window.windowMs = Math.max(retryAfterMs + WINDOW_MARGIN_MS, window.windowMs + WINDOW_MARGIN_MS);
+		this.measure(window, Math.max(fines, Math.min(this.evidence, MIN_FINES)));
+		this.told = true;
+		this.probeSpacing = RARE_PROBES;
 	}
 
 	private firstMeasure(fines: number, cycleMs: number, retryAfterMs: number | undefined) {

@@ -1,9 +1,7 @@
 import { StartWindow } from './startWindow';
+import { MAX_PROBE_SPACING, WindowProbe, type PacedStart } from './windowProbe';
 
-/** A request's place in a run, from the pacer's `acquire` to its `release`: when it started. */
-export interface PacedStart {
-	readonly at: number;
-}
+export type { PacedStart } from './windowProbe';
 
 /** What runs learned of an account's rate limit, for the next run to start from. */
 export interface LearnedLimit {
@@ -22,15 +20,6 @@ const WINDOW_MARGIN_MS = 10;
 const SLOWER = 0.9;
 /** Fewer fine answers than this say too little about the limit. */
 const MIN_FINES = 10;
-/** A probe asks for a window this much narrower than the one that held, twice as much after each that held. */
-const FIRST_PROBE_STEP = 0.1;
-const MAX_PROBE_STEP = 0.4;
-/** A narrower window holds after this many fine answers, and two windows of them. */
-const FINES_TO_HOLD = 5;
-/** Once a window that held and one that drew a throttle are this close, probing stops for a while. */
-const CLOSE_ENOUGH = 0.03;
-/** Windows held in a row before probing again, at most (doubled at each probe that failed). */
-const MAX_PROBE_SPACING = 16;
 /**
  * The spacing of probes from a window LibreBOR told (its Retry-After) or an earlier run held: a
  * probe that fails costs a whole Retry-After, at least a second, which a window of a second or so
@@ -46,31 +35,17 @@ interface Cycle {
 
 /**
  * The account's limit as the run sees it: a window of starts (see startWindow.ts), measured at the
- * first throttle and corrected at later ones. At the first throttle, the fine answers so far tell
- * how many LibreBOR lets through at once, and the Retry-After how soon it lets as many through
- * again (without one: the time until the pause ends). When LibreBOR refuses a window's first
- * request and says nothing of when to come back, the window is as long as it took until a request
- * got through again. A throttle at a window that held means the limit fell: the window is measured
- * again, from the fine answers of the last two cycles (a cycle runs from a pause to the next).
- *
- * While answers stay fine the window is narrowed by a step (probing for a higher limit), the first
- * start that only the narrowing allows going alone: if LibreBOR refuses it, or any start before
- * the narrower window has held two windows, the window goes back to the one that held, and the
- * next probe waits longer and aims between the two.
+ * first throttle and corrected at later ones, and probed for a higher limit (windowProbe.ts). At the
+ * first throttle, the fine answers so far tell how many LibreBOR lets through at once, and the
+ * Retry-After how soon it lets as many through again (without one: the time until the pause ends).
+ * When LibreBOR refuses a window's first request and says nothing of when to come back, the window
+ * is as long as it took until a request got through again. A throttle at a window that held means
+ * the limit fell: the window is measured again, from what LibreBOR told (a Retry-After) or from the
+ * fine answers of the last two cycles (a cycle runs from a pause to the next).
  */
 export class LimitModel {
 	private window: StartWindow | undefined;
-	/** The narrowest window that held; undefined while none has. */
-	private heldMs: number | undefined;
-	/** The widest window narrower than `heldMs` that drew a throttle. */
-	private tooNarrowMs: number | undefined;
-	private probing = false;
-	/** A probe's first start, while it is unanswered. */
-	private leadStart: PacedStart | undefined;
-	private leadSent = false;
-	private probeSpacing = 1;
-	private probeStep = FIRST_PROBE_STEP;
-	private cleanFines = 0;
+	private probe = new WindowProbe();
 	private cycle: Cycle = { firstStartAt: undefined, fines: 0 };
 	private lastCycle: Cycle = { firstStartAt: undefined, fines: 0 };
 	private cycleStartedAt: number;
@@ -95,9 +70,8 @@ export class LimitModel {
 			// Starts of earlier runs still count while their window lasts.
 			const recent = recentStarts.filter((at) => at > startedAt - windowMs && at <= startedAt);
 			this.window = new StartWindow(capacity, windowMs, recent);
-			this.heldMs = windowMs;
+			this.probe = new WindowProbe(RARE_PROBES, windowMs);
 			this.evidence = MIN_FINES;
-			this.probeSpacing = RARE_PROBES;
 		}
 	}
 
@@ -111,7 +85,7 @@ export class LimitModel {
 		if (!this.window || this.evidence < MIN_FINES) return undefined;
 		return {
 			capacity: this.window.capacity,
-			windowMs: this.heldMs ?? this.window.windowMs,
+			windowMs: this.probe.heldMs ?? this.window.windowMs,
 			recentStarts: this.window.recentStarts,
 		};
 	}
@@ -134,26 +108,14 @@ export class LimitModel {
 
 	/** Milliseconds until the window lets one more request start. */
 	waitMs(time: number): number {
-		const { window } = this;
-		if (!window) return 0;
-		const wait = window.waitMs(time);
-		// While the probe's first start is unanswered, no other start goes early.
-		if (this.leadStart !== undefined && this.heldMs !== undefined)
-			return Math.max(wait, window.waitMs(time, this.heldMs));
-		return wait;
+		return this.window ? this.probe.waitMs(this.window, time) : 0;
 	}
 
 	started(start: PacedStart): void {
 		this.cycle.firstStartAt ??= start.at;
-		const { window } = this;
-		if (!window) return;
-		if (this.probing && !this.leadSent && this.heldMs !== undefined) {
-			if (window.waitMs(start.at, this.heldMs) > 0) {
-				this.leadSent = true;
-				this.leadStart = start;
-			}
-		}
-		window.record(start.at);
+		if (!this.window) return;
+		this.probe.started(this.window, start);
+		this.window.record(start.at);
 	}
 
 	/** LibreBOR refused the request: the limits modelled do not count it. */
@@ -167,7 +129,6 @@ export class LimitModel {
 		const tookMs = answeredAt - start.at;
 		this.lastAnswerMs = tookMs;
 		this.cycle.fines++;
-		if (start === this.leadStart) this.leadStart = undefined;
 		const { window } = this;
 		// A burst reaches LibreBOR spread over the time its connections take, another burst spread
 		// otherwise: counted from their answers, the next burst follows the last one's admissions.
@@ -184,22 +145,13 @@ export class LimitModel {
 			// the last request it refused; the next probe aims between the two.
 			const since = this.waitingSince;
 			window.windowMs = Math.max(window.windowMs, start.at - since);
-			this.measure(window, this.evidence);
 			const refusedAfter = (this.refusedWhileWaiting ?? since) - since;
-			if (refusedAfter > 0 && refusedAfter < window.windowMs) this.tooNarrowMs = refusedAfter;
+			this.measure(window, this.evidence);
+			if (refusedAfter > 0 && refusedAfter < window.windowMs)
+				this.probe = new WindowProbe(1, undefined, refusedAfter);
 			this.waitingSince = this.refusedWhileWaiting = undefined;
 		}
-		// A window LibreBOR told holds after two windows of fine answers: one alone can fall on both
-		// sides of a fixed window's edge.
-		const stretch = Math.max(FINES_TO_HOLD, (this.told ? 2 : 1) * window.capacity);
-		if (++this.cleanFines < stretch * (this.probing ? 1 : this.probeSpacing)) return;
-		this.cleanFines = 0;
-		if (this.probing) {
-			this.probing = false;
-			this.heldMs = window.windowMs;
-			this.probeSpacing = Math.max(1, this.probeSpacing / 2);
-			this.probeStep = Math.min(MAX_PROBE_STEP, this.probeStep * 2);
-		} else this.probe(window);
+		this.probe.fine(window, start, this.told);
 	}
 
 	/**
@@ -217,11 +169,10 @@ export class LimitModel {
 		if (cycle.fines > 0) this.lastCycle = cycle;
 		this.cycle = { firstStartAt: undefined, fines: 0 };
 		this.cycleStartedAt = pauseEndsAt;
-		this.cleanFines = 0;
-		this.leadStart = undefined;
+		this.probe.interrupted();
 		const { window } = this;
 		if (!window) this.firstMeasure(cycle.fines, cycleMs, retryAfterMs);
-		else if (this.probing && this.heldMs !== undefined) this.probeFailed(window, this.heldMs);
+		else if (this.probe.active) this.probe.failed(window);
 		else if (cycle.fines === 0 && retryAfterMs === undefined && window.capacity > 1) {
 			// A window's first request refused: wait for LibreBOR to take requests again.
 			this.waitingSince ??= window.oldestStart ?? this.lastCycle.firstStartAt;
@@ -255,58 +206,27 @@ export class LimitModel {
 	private toldAgain(window: StartWindow, fines: number, retryAfterMs: number) {
 		window.capacity = Math.min(window.capacity, fines);
 		window.windowMs = Math.max(retryAfterMs + WINDOW_MARGIN_MS, window.windowMs + WINDOW_MARGIN_MS);
-		this.measure(window, Math.max(fines, Math.min(this.evidence, MIN_FINES)));
+		this.measure(window, Math.max(fines, Math.min(this.evidence, MIN_FINES)), RARE_PROBES);
 		this.told = true;
-		this.probeSpacing = RARE_PROBES;
 	}
 
 	private firstMeasure(fines: number, cycleMs: number, retryAfterMs: number | undefined) {
 		// LibreBOR lets as many through again once the time it asked for has passed.
 		const windowMs = retryAfterMs === undefined ? cycleMs : retryAfterMs + WINDOW_MARGIN_MS;
-		// Few fine answers tell nothing of a burst: one request at a time then, one per answer.
-		if (fines >= MIN_FINES) this.measure(new StartWindow(fines, windowMs), fines);
-		else if (fines > 0 && this.lastAnswerMs > 0)
-			this.measure(new StartWindow(1, this.lastAnswerMs), fines);
-		else this.throttledUnmeasured = true;
 		// A window LibreBOR said is worth few probes: each that fails costs a whole Retry-After.
 		this.told = retryAfterMs !== undefined;
-		if (this.told) this.probeSpacing = RARE_PROBES;
+		const spacing = this.told ? RARE_PROBES : 1;
+		// Few fine answers tell nothing of a burst: one request at a time then, one per answer.
+		if (fines >= MIN_FINES) this.measure(new StartWindow(fines, windowMs), fines, spacing);
+		else if (fines > 0 && this.lastAnswerMs > 0)
+			this.measure(new StartWindow(1, this.lastAnswerMs), fines, spacing);
+		else this.throttledUnmeasured = true;
 	}
 
-	/** The probe went past the limit: back to what held, and probe later, nearer. */
-	private probeFailed(window: StartWindow, heldMs: number) {
-		this.probing = false;
-		this.tooNarrowMs = Math.max(this.tooNarrowMs ?? 0, window.windowMs);
-		window.windowMs = heldMs;
-		this.probeSpacing = Math.min(MAX_PROBE_SPACING, this.probeSpacing * 2);
-		this.probeStep = FIRST_PROBE_STEP;
-	}
-
-	private measure(window: StartWindow, evidence: number) {
+	/** A window measured afresh, resting on `evidence` fine answers, probed after `spacing` windows held. */
+	private measure(window: StartWindow, evidence: number, spacing = 1) {
 		this.window = window;
-		this.heldMs = this.tooNarrowMs = undefined;
-		this.probing = false;
-		this.probeSpacing = 1;
-		this.probeStep = FIRST_PROBE_STEP;
+		this.probe = new WindowProbe(spacing);
 		this.evidence = evidence;
-	}
-
-	/** Narrows the window for a while, unless it is already close to one that drew a throttle. */
-	private probe(window: StartWindow) {
-		const held = this.heldMs ?? window.windowMs;
-		this.heldMs = held;
-		let target = held * (1 - this.probeStep);
-		if (this.tooNarrowMs !== undefined) {
-			if (held - this.tooNarrowMs <= held * CLOSE_ENOUGH) {
-				// Close enough; forget the failure once probing would be spaced out the most.
-				if (this.probeSpacing >= MAX_PROBE_SPACING) this.tooNarrowMs = undefined;
-				this.probeSpacing = Math.min(MAX_PROBE_SPACING, this.probeSpacing * 2);
-				return;
-			}
-			target = Math.max(target, (held + this.tooNarrowMs) / 2);
-		}
-		window.windowMs = Math.max(1, target);
-		this.probing = true;
-		this.leadSent = false;
 	}
 }

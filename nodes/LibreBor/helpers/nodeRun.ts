@@ -65,7 +65,7 @@ export function startNodeRun(context: RunContext, settings: RunSettings, itemsTo
 			execution && execution.getMode() !== 'retry'
 				? execution.getWorkflowStaticData('global')
 				: undefined,
-		learnsLimits: 'getMode' in context,
+		learnsLimits: execution !== undefined || '__emit' in context,
 	};
 }
 

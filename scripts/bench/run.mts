@@ -17,6 +17,8 @@ import type { TriggerResult } from './engine/trigger.measure.mts';
 import { machineInfo, sampleLoad } from './machine.mts';
 import { JOB_SIZES } from './n8n/networkRuns.mts';
 import { measureInRealN8n } from './n8n/realN8n.mts';
+import { measureRateLimits } from './n8n/rateLimitsInN8n.mts';
+import { RATE_LIMIT_SIZES } from './n8n/rateLimitRuns.mts';
 import { buildAndPack } from './packageBuild.mts';
 import { renderReport, type BenchResults } from './report.mts';
 import { runInEngine } from './runInEngine.mts';
@@ -78,6 +80,14 @@ async function main() {
 			jobSizes: quick ? [50, 100] : JOB_SIZES,
 		});
 
+		step(
+			'LibreBOR node against the HTTP Request node under each shape of rate limit, and the same job twice (about 20 minutes)',
+		);
+		const rateLimits = await measureRateLimits(packed.tarball, {
+			sizes: quick ? [50] : RATE_LIMIT_SIZES,
+			longWindows: !quick,
+		});
+
 		const results: BenchResults = {
 			machine,
 			quick,
@@ -85,6 +95,7 @@ async function main() {
 			loadDuringRun: stopLoadSampling(),
 			throughput,
 			realN8n,
+			rateLimits,
 			trigger,
 			marking,
 			downloadMemory,

@@ -72,7 +72,7 @@ async function main() {
 		const downloadMemory = await measureInEngine<DownloadMemoryResult>('downloadMemory');
 
 		step(
-			'LibreBOR node against the HTTP Request node in a real n8n: loopback, distance, rate limit (about 15 minutes)',
+			'LibreBOR node against the HTTP Request node in a real n8n: loopback, distance (about 15 minutes)',
 		);
 		const realN8n = await measureInRealN8n(packed.tarball, {
 			items: quick ? 100 : 1000,
@@ -81,7 +81,7 @@ async function main() {
 		});
 
 		step(
-			'LibreBOR node against the HTTP Request node under each shape of rate limit, and the same job twice (about 20 minutes)',
+			'LibreBOR node against the HTTP Request node under each shape of rate limit, and the same job twice (about 15 minutes)',
 		);
 		const rateLimits = await measureRateLimits(packed.tarball, {
 			sizes: quick ? [50] : RATE_LIMIT_SIZES,

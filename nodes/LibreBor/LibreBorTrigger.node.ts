@@ -6,7 +6,7 @@ import {
 	type IPollFunctions,
 } from 'n8n-workflow';
 
-import { startNodeRun } from './helpers/nodeRun';
+import { endNodeRun, startNodeRun, type NodeRun } from './helpers/nodeRun';
 import { DEFAULT_PACING } from './helpers/pacer';
 import { triggerProperties } from './trigger/description';
 import { pollNewAlerts } from './trigger/pollNewAlerts';
@@ -45,6 +45,7 @@ export class LibreBorTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		let run: NodeRun | undefined;
 		const startPoll = async () => {
 			// Each poll is a run of its own: its reads and marks share one pacer and one time budget,
 			// which is the poll's own when n8n's scheduler gives it one.
@@ -53,10 +54,14 @@ export class LibreBorTrigger implements INodeType {
 					? this.getPollBudgetMs()
 					: DEFAULT_PACING.budgetMs;
 			const pacing = { ...DEFAULT_PACING, budgetMs };
-			const run = startNodeRun(this, { pacing, timeoutMs: readTriggerTimeoutMs(this) });
+			run = startNodeRun(this, { pacing, timeoutMs: readTriggerTimeoutMs(this) });
 			return await readTriggerSettings.call(this, run);
 		};
-		if (this.getMode() === 'manual') return await pollSampleAlerts.call(this, await startPoll());
-		return await pollNewAlerts.call(this, startPoll);
+		try {
+			if (this.getMode() === 'manual') return await pollSampleAlerts.call(this, await startPoll());
+			return await pollNewAlerts.call(this, startPoll);
+		} finally {
+			if (run) endNodeRun(run);
+		}
 	}
 }

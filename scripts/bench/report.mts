@@ -9,6 +9,8 @@ import type { OrdersResult } from './n8n/orderRuns.mts';
 import type { RealN8nResult } from './n8n/realN8n.mts';
 import { ordersSection } from './orderReport.mts';
 import type { PackedPackage } from './packageBuild.mts';
+import type { RateLimitResult } from './n8n/rateLimitRuns.mts';
+import { rateLimitSections, type Goal } from './rateLimitReport.mts';
 import { median } from './stats.mts';
 
 export interface BenchResults {
@@ -19,6 +21,8 @@ export interface BenchResults {
 	loadDuringRun?: { min: number; max: number; samples: number };
 	throughput: ThroughputResult[];
 	realN8n: RealN8nResult;
+	/** Each shape of rate limit, and the same job run twice (older results lack it). */
+	rateLimits?: RateLimitResult;
 	trigger: TriggerResult[];
 	/** Older results lack it. */
 	marking?: MarkingResult;
@@ -27,12 +31,6 @@ export interface BenchResults {
 	orders?: OrdersResult;
 	coldLoad: ColdLoadResult;
 	packed: PackedPackage;
-}
-
-interface Goal {
-	goal: string;
-	measured: string;
-	met: boolean;
 }
 
 const MiB = 1024 * 1024;
@@ -150,10 +148,6 @@ ${table(['Node', `\`n8n execute\`, ${count(result.items)} items`, '1 item', 'Dif
 ${networkSection(result.network, goals)}`;
 }
 
-const floorMsOf = (run: NetworkRun) => (run.items / (run.rateLimitPerSecond ?? 1)) * 1000;
-const share429 = (run: NetworkRun) => run.throttled / Math.max(1, run.requests);
-const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
-
 function networkSection(runs: NetworkRun[], goals: Goal[]): string {
 	const find = (via: NetworkVia, roundTripMs: number, items: number, limited: boolean) =>
 		runs.find(
@@ -193,25 +187,6 @@ function networkSection(runs: NetworkRun[], goals: Goal[]): string {
 			});
 		}
 	}
-	const limited = runs.filter((run) => run.rateLimitPerSecond !== undefined);
-	const limitedRows = limited.map((run) => [
-		count(run.items),
-		run.via,
-		ms(run.ms),
-		ratio(run.ms / floorMsOf(run)),
-		count(run.failedItems),
-		`${run.throttled} of ${count(run.requests)} (${percent(share429(run))})`,
-	]);
-	for (const paced of limited.filter((run) => run.via === 'LibreBOR node, defaults')) {
-		const ofFloor = paced.ms / floorMsOf(paced);
-		const allowed = paced.items >= 200 ? 1.15 : 1.3;
-		goals.push({
-			goal: `${paced.rateLimitPerSecond} requests a second allowed, ${count(paced.items)} follows: every item succeeds, within ${allowed}x of the floor, at most 10% answered 429`,
-			measured: `${count(paced.failedItems)} failed, ${ratio(ofFloor)} the floor, ${percent(share429(paced))} answered 429`,
-			met: paced.failedItems === 0 && ofFloor <= allowed && share429(paced) <= 0.1,
-		});
-	}
-	const limitedAt = limited[0];
 	return `### 2b. At network distance, by job size
 
 The same follows, at ${sizes.map(count).join(', ')} items, through a TCP proxy (scripts/bench/delayProxy.mts) that holds every
@@ -221,16 +196,7 @@ ratio to the HTTP Request node at the same distance and size. One run of each, t
 plain client is undici keeping 5 connections open, which no n8n node can do: n8n's HTTP helper opens a new connection
 for every request.
 
-${table(['Round trip', 'Items', ...NETWORK_VIAS], distanceRows)}
-
-### 2c. Under a rate limit
-
-The simulator allows ${limitedAt?.rateLimitPerSecond ?? 20} requests a second (a token bucket holding one second's worth; 429 with \`Retry-After: 1\`
-beyond), at a ${limitedAt?.roundTripMs ?? 20} ms round trip. The floor is items / limit (the bucket's first second lets a client
-beat it slightly). "Failed" counts items without a successful follow; a node that stops at its first failure fails the
-items it did not reach.
-
-${table(['Items', 'Client', 'Time', 'Of the floor', 'Items failed', 'Requests answered 429'], limitedRows)}`;
+${table(['Round trip', 'Items', ...NETWORK_VIAS], distanceRows)}`;
 }
 
 function triggerSection(results: TriggerResult[], goals: Goal[]): string {
@@ -431,6 +397,7 @@ export function renderReport(results: BenchResults): string {
 	const sections = [
 		throughputSection(results.throughput, goals),
 		realN8nSection(results.realN8n, goals),
+		rateLimitSections(results.rateLimits, goals),
 		triggerSection(results.trigger, goals),
 		markingSection(results.marking, goals),
 		downloadSection(results.downloadMemory, results.realN8n, goals),

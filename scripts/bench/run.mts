@@ -18,6 +18,8 @@ import { machineInfo, sampleLoad } from './machine.mts';
 import { JOB_SIZES } from './n8n/networkRuns.mts';
 import { measureOrdersInRealN8n, ORDER_COUNTS } from './n8n/orderRuns.mts';
 import { measureInRealN8n } from './n8n/realN8n.mts';
+import { measureRateLimits } from './n8n/rateLimitsInN8n.mts';
+import { RATE_LIMIT_SIZES } from './n8n/rateLimitRuns.mts';
 import { buildAndPack } from './packageBuild.mts';
 import { renderReport, type BenchResults } from './report.mts';
 import { runInEngine } from './runInEngine.mts';
@@ -71,7 +73,7 @@ async function main() {
 		const downloadMemory = await measureInEngine<DownloadMemoryResult>('downloadMemory');
 
 		step(
-			'LibreBOR node against the HTTP Request node in a real n8n: loopback, distance, rate limit (about 15 minutes)',
+			'LibreBOR node against the HTTP Request node in a real n8n: loopback, distance (about 15 minutes)',
 		);
 		const realN8n = await measureInRealN8n(packed.tarball, {
 			items: quick ? 100 : 1000,
@@ -87,6 +89,14 @@ async function main() {
 			repetitions: quick ? 1 : 3,
 		});
 
+		step(
+			'LibreBOR node against the HTTP Request node under each shape of rate limit, and the same job twice (about 15 minutes)',
+		);
+		const rateLimits = await measureRateLimits(packed.tarball, {
+			sizes: quick ? [50] : RATE_LIMIT_SIZES,
+			longWindows: !quick,
+		});
+
 		const results: BenchResults = {
 			machine,
 			quick,
@@ -94,6 +104,7 @@ async function main() {
 			loadDuringRun: stopLoadSampling(),
 			throughput,
 			realN8n,
+			rateLimits,
 			trigger,
 			marking,
 			downloadMemory,

@@ -1,5 +1,5 @@
 import type { IDataObject, INodeParameters, INodeType, WorkflowExecuteMode } from 'n8n-workflow';
-import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 
 import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
 import { credentialsFor, runAction, type ActionResult } from '../../tools/engine/index.mts';
@@ -12,14 +12,28 @@ import {
 export { credentialsFor };
 export type { Simulator };
 
-/** One simulator per test file, back to its initial state before each test. */
-export function useSimulator(options: SimulatorOptions = {}): () => Simulator {
+/**
+ * One simulator per test file, back to its initial state before each test; or, `perTest`, a new
+ * one for each test: a new address, so a new account for what the nodes learn of its rate limit
+ * (see nodes/LibreBor/helpers/learnedLimits.ts), for tests that need a run that knows nothing yet.
+ */
+export function useSimulator(
+	options: SimulatorOptions = {},
+	{ perTest = false }: { perTest?: boolean } = {},
+): () => Simulator {
 	let sim: Simulator | undefined;
-	beforeAll(async () => {
+	const start = async () => {
 		sim = await startSimulator(options);
-	});
-	afterAll(async () => await sim?.close());
-	beforeEach(() => sim?.reset());
+	};
+	const close = async () => await sim?.close();
+	if (perTest) {
+		beforeEach(start);
+		afterEach(close);
+	} else {
+		beforeAll(start);
+		afterAll(close);
+		beforeEach(() => sim?.reset());
+	}
 	return () => {
 		if (!sim) throw new Error('The simulator has not started');
 		return sim;

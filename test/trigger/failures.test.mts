@@ -14,7 +14,8 @@ import {
 	unreadIds,
 } from './triggerSession.mts';
 
-const sim = useSimulator();
+// A simulator (an account) per test: what one test teaches the pacer of a rate limit must not pace the next.
+const sim = useSimulator({}, { perTest: true });
 
 /** Enough failures to outlast the request's retries; Retry-After 0 keeps the test fast. */
 const failListing = (status: number, times = 4) =>

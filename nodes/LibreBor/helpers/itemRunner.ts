@@ -7,7 +7,13 @@ import {
 } from 'n8n-workflow';
 
 import { mapWithConcurrency } from './concurrency';
-import { startNodeRun, type ItemRequest, type NodeRun, type RunSettings } from './nodeRun';
+import {
+	endNodeRun,
+	startNodeRun,
+	type ItemRequest,
+	type NodeRun,
+	type RunSettings,
+} from './nodeRun';
 
 type ItemResult = INodeExecutionData[];
 
@@ -79,7 +85,7 @@ export async function runForEachItem(
 			if (!context.continueOnFail()) throw nodeError;
 			return [errorItem(nodeError, itemIndex)];
 		}
-	});
+	}).finally(() => endNodeRun(run));
 	return perItem.flat();
 }
 
@@ -116,7 +122,7 @@ export async function runAllItems(
 				return [];
 			}
 		}),
-	);
+	).finally(() => endNodeRun(run));
 	if (firstFailure) throw firstFailure.error;
 	return perItem.flat();
 }

@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	ILoadOptionsFunctions,
+	IPollFunctions,
+} from 'n8n-workflow';
 
 import { DEFAULT_PACING, Pacer, type PacerSettings } from './pacer';
 import { Turns } from './turns';
@@ -40,6 +45,15 @@ export interface NodeRun {
 	readonly timeoutMs: number;
 	/** Parallel Requests turns for the request phases of items that start at once (see withTurn). */
 	readonly turns: Turns;
+	/**
+	 * Where the run keeps what it learns of the account's limit beyond this process: the workflow's
+	 * static data, which n8n saves after every execution that is not manual. None for a poll or a
+	 * list search, nor for a retry, which n8n starts without the workflow's static data and would
+	 * save over it (see learnedLimits.ts).
+	 */
+	readonly limitStore?: IDataObject;
+	/** Whether the run starts from, and adds to, what runs learned of the account's limit: not a list search, which must answer at once. */
+	readonly learnsLimits: boolean;
 }
 
 /** The context of a node run; only an execution's can be cancelled. */
@@ -47,14 +61,24 @@ type RunContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
 
 /** Starts a run of `context`; `itemsTotal` counts its input items when it runs one per item. */
 export function startNodeRun(context: RunContext, settings: RunSettings, itemsTotal = 0): NodeRun {
-	const cancellable = 'getExecutionCancelSignal' in context ? context : undefined;
+	const execution = 'getExecutionCancelSignal' in context ? context : undefined;
 	return {
 		pacer: new Pacer(settings.pacing),
 		progress: { done: 0, total: itemsTotal },
-		cancelSignal: cancellable?.getExecutionCancelSignal?.(),
+		cancelSignal: execution?.getExecutionCancelSignal?.(),
 		timeoutMs: settings.timeoutMs,
 		turns: new Turns(settings.pacing.ceiling),
+		limitStore:
+			execution && execution.getMode() !== 'retry'
+				? execution.getWorkflowStaticData('global')
+				: undefined,
+		learnsLimits: execution !== undefined || '__emit' in context,
 	};
+}
+
+/** The run is over: what its pacer learned of the account's limit is kept for the next runs. */
+export function endNodeRun(run: NodeRun): void {
+	run.pacer.finish();
 }
 
 /** What every call of `api/` and `transport/` takes besides its own arguments. */

@@ -1,4 +1,7 @@
 import { now, sleep } from './clock';
+import { InFlightLimit, INITIAL_IN_FLIGHT } from './inFlightLimit';
+import { recallLimit, rememberLimit, type LimitMemory } from './learnedLimits';
+import { LimitModel, type LearnedLimit, type PacedStart } from './limitModel';
 
 /** "Parallel Requests" by default: chosen from the network benchmark (see BENCHMARKS.md). */
 export const DEFAULT_PARALLEL_REQUESTS = 50;
@@ -23,53 +26,53 @@ export type PacedOutcome =
 	| { kind: 'throttled'; status: number; retryAfterMs?: number }
 	| { kind: 'other' };
 
-/** A run with no fine answer for this long, or over this many pauses in a row, stops trying. */
+/**
+ * A run with no fine answer for this long, or over this many pauses in a row, stops trying; when
+ * those pauses are the short ones of a known window, only once it has had no fine answer for the
+ * shorter time too (a window of tens of seconds without Retry-After takes that long to pass).
+ */
 const NO_PROGRESS_LIMIT_MS = 120_000;
+const NO_PROGRESS_IN_WINDOW_MS = 30_000;
 export const MAX_PAUSES_WITHOUT_PROGRESS = 6;
 const FIRST_BACKOFF_MS = 1_000;
 const MAX_BACKOFF_MS = 30_000;
-/** Requests in flight at the start, few so that little is sent past an unknown rate limit. */
-const INITIAL_IN_FLIGHT = 4;
-/** Fewer fine answers between two throttles say too little about the rate allowed. */
-const MIN_FINES_FOR_RATE = 10;
-/**
- * While no throttle comes, the learned rate is raised by (t / RATE_DOUBLING_MS)³ of itself, t the
- * time since the last pause: it stays near what was learned for a moment, then probes faster
- * and faster, twice as high after this long.
- */
-const RATE_DOUBLING_MS = 2_500;
-/** The learned rate lets up to this much time's worth of requests start at once, as after a pause. */
-const RATE_BURST_MS = 1_000;
-const MIN_RATE_PER_SECOND = 0.5;
+/** Throttles in a row, right after requests got through, waited out by the window's short backoff. */
+const QUICK_RETRIES = 2;
 
 /**
- * One per node run (see nodeRun.ts), shared by every request the run sends (orders excepted). It grows the
- * number of requests in flight as TCP grows its window: slow start doubles it every round of
- * fine answers until the first throttle or the ceiling, then one more per round. On 429 or
- * 503 it pauses every request for the server's Retry-After and halves the number in flight.
- * A throttle also tells the rate the server allows: the fine answers since the last throttle
- * over the time they took. From then on requests start no faster than that rate, raised while
- * answers stay fine (probing for a higher limit) and measured again at the next throttle
- * (finding a lower one). No rate-limit header is needed: LibreBOR does not say its limits.
+ * One per node run (see nodeRun.ts), shared by every request the run sends (orders excepted).
+ * Until LibreBOR first throttles, the number in flight grows by slow start (inFlightLimit.ts). On
+ * 429 or 503 every request pauses for the server's Retry-After, never less; without one, for a
+ * backoff, after which one request goes alone and the others wait for its answer. From the first
+ * throttle on, the limit model (limitModel.ts) paces the starts: as many at once as LibreBOR let
+ * through, and as many again once it let as many through again, probed upward while answers stay
+ * fine. No rate-limit header is needed: LibreBOR does not say its limits. A run starts from what
+ * earlier runs with the same account learned, when it is not stale (learnedLimits.ts).
  */
 export class Pacer {
-	private limit: number;
-	/** Slow start goes in rounds of `limit` requests, until the first throttle or the ceiling. */
-	private slowStart: boolean;
-	private roundStarted = 0;
-	private roundAnswered = 0;
-	private finesSinceRaise = 0;
-	private inFlight = 0;
+	private inFlight: InFlightLimit;
+	private model: LimitModel;
+	private memory: LimitMemory | undefined;
+	private started = false;
+	/** In flight at the start: what an earlier run reached with no throttle, or the few of slow start. */
+	private startInFlight = INITIAL_IN_FLIGHT;
+	private throttles = 0;
 	private pausedUntil = 0;
+	/** Whether LibreBOR asked for the pause (Retry-After), rather than the pacer chose it. */
+	private pauseAsked = false;
 	private lastFineAt: number;
 	private throttledInARow = 0;
+	/** Whether requests got through just before the first throttle of those in a row. */
+	private inARowAfterFines = false;
+	/** Whether the current pause is a backoff of the limit model's window. */
+	private windowBackoff = false;
 	private pausesWithoutProgress = 0;
-	private finesSinceThrottle = 0;
-	private lastThrottleAt: number;
-	/** Requests a second learned at the last throttle; undefined until the first one. */
-	private learnedRate: number | undefined;
-	/** When the learned rate lets the next request start, less RATE_BURST_MS of saved-up starts. */
-	private rateClock = 0;
+	/**
+	 * After a pause the pacer chose, nothing says LibreBOR takes requests again: one request goes
+	 * alone first ('next', then 'sent'), and the others wait for its answer.
+	 */
+	private lead: 'none' | 'next' | 'sent' = 'none';
+	private leadStart: PacedStart | undefined;
 	private readonly waiting: Array<() => void> = [];
 	readonly startedAt: number;
 	/** The status of the last throttled answer (429 or 503), for the error once the run stops. */
@@ -78,18 +81,51 @@ export class Pacer {
 	stoppedBecause: 'budget' | 'noProgress' | undefined;
 
 	constructor(readonly settings: PacerSettings) {
-		this.limit = Math.min(settings.ceiling, INITIAL_IN_FLIGHT);
-		this.slowStart = this.limit < settings.ceiling;
 		this.startedAt = now();
 		this.lastFineAt = this.startedAt;
-		this.lastThrottleAt = this.startedAt;
+		this.model = new LimitModel(this.startedAt);
+		this.inFlight = new InFlightLimit(settings.ceiling);
 	}
 
 	/**
-	 * Waits for a free place and for any pause to end, then holds the place until `release`.
-	 * False, holding nothing, when the pause asked for runs past the run's time budget.
+	 * The account the run's requests go to, known once the first request has read its credential:
+	 * the run starts from what earlier runs learned of that account's limit. Only the first call counts.
 	 */
-	async acquire(): Promise<boolean> {
+	useAccount(memory: LimitMemory): void {
+		if (this.memory) return;
+		this.memory = memory;
+		if (this.started) return;
+		const learned = recallLimit(memory);
+		this.model = new LimitModel(this.startedAt, learned);
+		const start = this.model.paced ? this.settings.ceiling : learned?.inFlight;
+		this.startInFlight = start ?? INITIAL_IN_FLIGHT;
+		this.inFlight = new InFlightLimit(this.settings.ceiling, this.startInFlight);
+	}
+
+	/**
+	 * What this run learned of the account's limit: the window that held, or the number in flight
+	 * that drew no throttle; undefined when it learned nothing worth keeping.
+	 */
+	get learned(): LearnedLimit | undefined {
+		// A small job reaches fewer than an earlier run did; with no throttle that still holds.
+		const inFlight = Math.max(this.startInFlight, this.inFlight.most);
+		if (this.throttles === 0 && !this.model.paced && inFlight > INITIAL_IN_FLIGHT)
+			return { inFlight };
+		return this.model.learned;
+	}
+
+	/** The run is over: what it learned is kept for the next runs with the same account. */
+	finish(): void {
+		const { learned, memory } = this;
+		if (learned && memory) rememberLimit(memory, learned);
+	}
+
+	/**
+	 * Waits for a free place, for any pause to end and for the limit model to let one more start,
+	 * then holds the place until `release`. False, holding nothing, when the pause asked for runs
+	 * past the run's time budget.
+	 */
+	async acquire(): Promise<PacedStart | false> {
 		for (;;) {
 			if (this.pausedUntil - this.startedAt > this.settings.budgetMs) {
 				this.stoppedBecause = 'budget';
@@ -103,30 +139,30 @@ export class Pacer {
 				await sleep(pause);
 				continue;
 			}
-			if (this.inFlight >= this.limit || (this.slowStart && this.roundStarted >= this.limit)) {
+			if (this.inFlight.free <= 0 || this.lead === 'sent') {
 				await new Promise<void>((resolve) => this.waiting.push(resolve));
 				continue;
 			}
-			const rate = this.ratePerSecond(time);
-			const gap = this.rateClock - RATE_BURST_MS - time;
-			if (rate && gap > 0) {
+			// A wait past the budget is not waited: LibreBOR decides, and its answer ends the run.
+			const gap = this.model.waitMs(time);
+			if (gap > 0 && time + gap - this.startedAt <= this.settings.budgetMs) {
 				await sleep(gap);
 				continue;
 			}
-			this.inFlight++;
-			this.roundStarted++;
-			if (rate) this.rateClock = Math.max(this.rateClock, time) + 1000 / rate;
-			return true;
+			return this.start(time);
 		}
 	}
 
-	release(outcome: PacedOutcome): void {
-		this.inFlight--;
-		if (outcome.kind === 'fine') this.onFine();
+	/** Gives back the place `acquire` gave. */
+	release(start: PacedStart, outcome: PacedOutcome): void {
+		this.inFlight.answered(outcome.kind);
+		if (this.lead === 'sent' && start === this.leadStart) this.lead = 'none';
+		if (outcome.kind === 'fine') this.onFine(start);
 		if (outcome.kind === 'throttled') {
 			this.lastThrottleStatus = outcome.status;
+			this.model.refused(start);
 			this.onThrottled(outcome.retryAfterMs);
-		} else this.onAnswered();
+		}
 		this.wakeWaiting();
 	}
 
@@ -136,80 +172,87 @@ export class Pacer {
 	 */
 	retryWait(retryAfterMs: number | undefined): number | undefined {
 		const time = now();
-		const wait = Math.max(this.pausedUntil - time, retryAfterMs ?? this.backoffMs(), 0);
+		// The throttle's release set the pause: Retry-After, or the backoff.
+		const wait = Math.max(this.pausedUntil - time, retryAfterMs ?? 0, 0);
+		const sinceFine = time - this.lastFineAt;
 		if (time + wait - this.startedAt > this.settings.budgetMs) this.stoppedBecause = 'budget';
 		else if (
-			time - this.lastFineAt > NO_PROGRESS_LIMIT_MS ||
-			this.pausesWithoutProgress >= MAX_PAUSES_WITHOUT_PROGRESS
+			sinceFine > NO_PROGRESS_LIMIT_MS ||
+			(this.pausesWithoutProgress >= MAX_PAUSES_WITHOUT_PROGRESS &&
+				(!this.windowBackoff || sinceFine >= NO_PROGRESS_IN_WINDOW_MS))
 		) {
 			this.stoppedBecause = 'noProgress';
 		}
 		return this.stoppedBecause ? undefined : wait;
 	}
 
-	private backoffMs(): number {
-		return Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** Math.max(0, this.throttledInARow - 1));
+	private start(time: number): PacedStart {
+		const start: PacedStart = { at: time };
+		this.started = true;
+		if (this.lead === 'next') {
+			this.lead = 'sent';
+			this.leadStart = start;
+		}
+		this.inFlight.started();
+		this.model.started(start);
+		return start;
 	}
 
-	private onFine(): void {
+	/**
+	 * Without a Retry-After: half a window of the limit model, once enough answers back it or when
+	 * requests got through just before (the run went a little too fast), else 1 s; doubled each
+	 * time in a row.
+	 */
+	private backoffMs(): number {
+		const inARow = this.throttledInARow;
+		if (inARow <= 1) this.inARowAfterFines = this.model.tookRequestsThisCycle;
+		const quick = this.inARowAfterFines && inARow <= QUICK_RETRIES;
+		const windowBased = this.model.backoffMs(quick);
+		this.windowBackoff = windowBased !== undefined;
+		// Waiting for a known window to pass, finer steps overshoot it less.
+		if (windowBased !== undefined)
+			return Math.min(MAX_BACKOFF_MS, windowBased * 1.5 ** Math.max(0, inARow - 1));
+		const slowSteps = inARow - 1 - (this.inARowAfterFines ? QUICK_RETRIES : 0);
+		return Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** Math.max(0, slowSteps));
+	}
+
+	private onFine(start: PacedStart): void {
 		// Progress again: a later throttle is waited out, not failed at once.
 		if (this.stoppedBecause === 'noProgress') this.stoppedBecause = undefined;
 		this.lastFineAt = now();
 		this.throttledInARow = 0;
 		this.pausesWithoutProgress = 0;
-		this.finesSinceThrottle++;
-		if (this.slowStart || this.limit >= this.settings.ceiling) return;
-		if (++this.finesSinceRaise >= this.limit) {
-			this.finesSinceRaise = 0;
-			this.limit++;
-		}
-	}
-
-	/**
-	 * A round of slow start ends once all its requests are answered; none of them throttled,
-	 * the next round sends twice as many. Waiting for the whole round (no request replaces an
-	 * answered one before) bounds what is sent past a rate limit to one round.
-	 */
-	private onAnswered(): void {
-		if (!this.slowStart || ++this.roundAnswered < this.limit) return;
-		this.limit = Math.min(this.settings.ceiling, this.limit * 2);
-		this.slowStart = this.limit < this.settings.ceiling;
-		this.roundStarted = this.roundAnswered = 0;
+		this.model.fine(start, this.lastFineAt);
+		// A fine answer during a pause the pacer chose says LibreBOR takes requests: a short wait will do.
+		const short = this.model.backoffMs(true);
+		if (!this.pauseAsked && short !== undefined)
+			this.pausedUntil = Math.min(this.pausedUntil, this.lastFineAt + short);
 	}
 
 	private onThrottled(retryAfterMs: number | undefined): void {
 		const time = now();
-		// The answers to requests already in flight tell of the same overload: cut once per pause.
+		this.throttles++;
+		// The answers to requests already in flight tell of the same overload: learn once per pause.
 		if (time < this.pausedUntil) {
-			if (retryAfterMs !== undefined)
+			if (retryAfterMs !== undefined) {
 				this.pausedUntil = Math.max(this.pausedUntil, time + retryAfterMs);
+				this.pauseAsked = true;
+			}
 			return;
 		}
 		this.throttledInARow++;
-		const rate = this.ratePerSecond(time);
+		this.pausesWithoutProgress++;
+		this.windowBackoff = false;
 		const wait = retryAfterMs ?? this.backoffMs();
 		this.pausedUntil = time + wait;
-		this.pausesWithoutProgress++;
-		// The first window also spent what the server had saved up: taken as one pause's worth.
-		const windowMs = time - this.lastThrottleAt + (this.learnedRate === undefined ? wait : 0);
-		const measured = (this.finesSinceThrottle * 1000) / Math.max(1, windowMs);
-		if (this.finesSinceThrottle >= MIN_FINES_FOR_RATE) this.learnedRate = measured;
-		else if (rate) this.learnedRate = Math.max(MIN_RATE_PER_SECOND, rate / 2);
-		this.finesSinceThrottle = 0;
-		this.lastThrottleAt = time;
-		this.limit = Math.max(1, Math.floor(this.limit / 2));
-		this.slowStart = false;
-		this.finesSinceRaise = 0;
-	}
-
-	/** The learned rate, probed upward since the last pause ended. */
-	private ratePerSecond(time: number): number | undefined {
-		if (this.learnedRate === undefined) return undefined;
-		return this.learnedRate * (1 + (Math.max(0, time - this.pausedUntil) / RATE_DOUBLING_MS) ** 3);
+		this.pauseAsked = retryAfterMs !== undefined;
+		if (!this.pauseAsked) this.lead = 'next';
+		this.model.throttled(time, wait, retryAfterMs);
+		this.inFlight.throttled(this.model.paced);
 	}
 
 	private wakeWaiting(): void {
-		const free = this.limit - (this.slowStart ? this.roundStarted : this.inFlight);
+		const free = this.lead === 'sent' ? 0 : this.inFlight.free;
 		for (let woken = 0; woken < free && this.waiting.length > 0; woken++) this.waiting.shift()?.();
 	}
 }

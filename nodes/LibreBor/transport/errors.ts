@@ -245,3 +245,11 @@ export function budgetSpentError(
 		`LibreBOR asked the node to slow down; it waited and sent fewer requests at once.${asked} To resume, run the node again on the items that were not done (with "On Error: Continue", they are the ones with an error). Raise the Time Budget option, lower Parallel Requests, or run it when the account is less busy.`,
 	);
 }
+
+/**
+ * Whether the error says LibreBOR kept throttling (429 or 503) beyond what the run could wait: a
+ * request that is paced ends so (see budgetSpentError), never on the first throttle.
+ */
+export function isThrottleError(error: unknown): error is NodeApiError {
+	return error instanceof NodeApiError && (error.httpCode === '429' || error.httpCode === '503');
+}

@@ -8,6 +8,7 @@ import {
 } from 'n8n-workflow';
 
 import type { RequestSettings } from '../helpers/nodeRun';
+import { accountKey } from './account';
 import { resolveBaseUrl } from './baseUrl';
 import { findErrorCode } from './errorCauses';
 import {
@@ -107,6 +108,12 @@ async function buildOptions(
 		});
 	}
 	const { baseUrl } = resolved;
+	// The run starts from what earlier runs learned of this account's limit (first request only).
+	const { run } = settings;
+	if (run.learnsLimits) {
+		const account = accountKey(baseUrl, String(credentials.username ?? ''));
+		run.pacer.useAccount({ account, store: run.limitStore });
+	}
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		url: `${baseUrl}${request.path}`,

@@ -46,13 +46,13 @@ export async function withRetries<T>(
 	const pacer = retryRun.paced ? run.pacer : undefined;
 	let waitedMs = 0;
 	for (let retry = 0; ; ) {
-		if (pacer && !(await pacer.acquire()))
-			throw budgetSpentError(errorContext, pacer.lastThrottleStatus, run);
+		const start = pacer ? await pacer.acquire() : undefined;
+		if (start === false) throw budgetSpentError(errorContext, run.pacer.lastThrottleStatus, run);
 		let outcome: TryOutcome<T> | undefined;
 		try {
 			outcome = await tryOnce();
 		} finally {
-			pacer?.release(pacedOutcome(outcome));
+			if (pacer && start) pacer.release(start, pacedOutcome(outcome));
 		}
 		if ('value' in outcome) return outcome.value;
 		const { retryAfterMs, throttleStatus } = outcome;

@@ -1,8 +1,9 @@
 import { randomUUID } from 'crypto';
-import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import type { INodeExecutionData, IPollFunctions, NodeApiError } from 'n8n-workflow';
 
 import { listUnreadAlerts } from '../api/alerts';
 import type { LibreBorAlert } from '../helpers/alerts';
+import { isThrottleError } from '../transport/errors';
 import { keepUnstoredState, unlessPolling, unstoredStateOf } from './activationMemory';
 import { hasUsableId, itemsForAlert, oldestFirst } from './alertItems';
 import { emitWithReceipt, forgetReceipt } from './deliveryReceipts';
@@ -41,13 +42,37 @@ export async function pollNewAlerts(
 	this: IPollFunctions,
 	startPoll: () => Promise<TriggerSettings>,
 ): Promise<INodeExecutionData[][] | null> {
-	const emitted = await unlessPolling(
-		this,
-		async () => await pollOnce.call(this, await startPoll()),
-	);
+	const emitted = await unlessPolling(this, async () => {
+		const poll = async () => await pollOnce.call(this, await startPoll());
+		const polled = await poll().then(
+			(items) => ({ items }),
+			(error: unknown) => ({ error }),
+		);
+		if ('items' in polled) return polled.items;
+		const { error } = polled;
+		// The first poll must take its baseline: it fails, and n8n activates the workflow again later.
+		if (!isThrottleError(error) || !hasPolledBefore(this)) throw error;
+		skipThrottledPoll(this, error);
+		return null;
+	});
 	if (emitted !== undefined) return emitted;
 	this.logger.debug('LibreBOR Trigger skipped a poll because the previous one is still running');
 	return null;
+}
+
+const hasPolledBefore = (context: IPollFunctions) =>
+	(readPollState(context.getWorkflowStaticData('node')) ?? unstoredStateOf(context)) !== undefined;
+
+/**
+ * LibreBOR kept throttling this poll beyond what it could wait (an hourly quota spent, say): the
+ * poll ends quietly, without an error execution every minute. It wrote nothing, so the next poll
+ * starts from the same state, and emits and marks what this one could not.
+ */
+function skipThrottledPoll(context: IPollFunctions, error: NodeApiError): void {
+	context.logger.warn(
+		`LibreBOR Trigger skipped a poll: ${error.message}. Nothing is lost: the next poll tries again. If this happens at most polls, poll less often (LibreBOR's quota is shared by every workflow using the account).`,
+		{ description: error.description ?? undefined },
+	);
 }
 
 async function pollOnce(

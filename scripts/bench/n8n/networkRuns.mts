@@ -26,12 +26,11 @@ export const NETWORK_VIAS: NetworkVia[] = [
 ];
 export const JOB_SIZES = [50, 200, 1000];
 export const ROUND_TRIPS_MS = [0, 60];
-export const RATE_LIMIT_PER_SECOND = 20;
-export const RATE_LIMITED_ROUND_TRIP_MS = 20;
 
 export interface NetworkRun {
 	via: NetworkVia;
 	roundTripMs: number;
+	/** Set in results of earlier versions, which measured a rate limit here (now n8n/rateLimitRuns.mts). */
 	rateLimitPerSecond?: number;
 	items: number;
 	/** n8n's own time for the measured node (for the plain client: the whole job). */
@@ -43,9 +42,12 @@ export interface NetworkRun {
 }
 
 type N8nVia = Exclude<NetworkVia, 'plain keep-alive client, 5 connections'>;
-/** Workflow ids as n8n makes them: 16 letters and digits. */
-const workflowId = (via: N8nVia, items: number) =>
-	`netfollow${via === 'LibreBOR node, defaults' ? 'lb' : 'hr'}${items}`.padEnd(16, '0');
+/**
+ * Workflow ids as n8n makes them: 16 letters and digits; one per distance too, so that each run is
+ * a workflow's first, with nothing learned by an earlier run in its static data.
+ */
+const workflowId = (via: N8nVia, items: number, roundTripMs: number) =>
+	`net${roundTripMs}${via === 'LibreBOR node, defaults' ? 'lb' : 'hr'}${items}`.padEnd(16, '0');
 
 async function runOnce(
 	folder: N8nUserFolder,
@@ -53,6 +55,7 @@ async function runOnce(
 	baseUrl: string,
 	via: NetworkVia,
 	nifs: string[],
+	roundTripMs: number,
 ) {
 	if (via === 'plain keep-alive client, 5 connections') {
 		const client = new PlainLibreBorClient({
@@ -76,7 +79,7 @@ async function runOnce(
 	const before = await watched();
 	const started = performance.now();
 	try {
-		const execution = await executeTimed(folder, workflowId(via, nifs.length));
+		const execution = await executeTimed(folder, workflowId(via, nifs.length, roundTripMs));
 		const items = nodeOutputItems(execution.run, MEASURED_NODE);
 		const failed = nodeError(execution.run, MEASURED_NODE)
 			? nifs.length - items.filter((item) => !item.error).length
@@ -96,7 +99,7 @@ async function runOnce(
 /**
  * Following companies at network distance, at several job sizes: a TCP proxy delays every chunk
  * by half the round trip each way, so connection and TLS set-up pay it as on a real network.
- * Then the same under the simulator's rate limit. One run of each.
+ * One run of each. (Rate limits: n8n/rateLimitRuns.mts.)
  */
 export async function networkRuns(
 	folder: N8nUserFolder,
@@ -108,35 +111,33 @@ export async function networkRuns(
 	await importCredentials(folder, benchCredentials(access));
 	await importWorkflows(
 		folder,
-		jobSizes.flatMap((items) =>
-			(['LibreBOR node', 'HTTP Request node'] as FollowVia[]).map((node) =>
-				followWorkflow(workflowId(`${node}, defaults`, items), node, access, companyNifs(items)),
+		ROUND_TRIPS_MS.flatMap((roundTripMs) =>
+			jobSizes.flatMap((items) =>
+				(['LibreBOR node', 'HTTP Request node'] as FollowVia[]).map((node) =>
+					followWorkflow(
+						workflowId(`${node}, defaults`, items, roundTripMs),
+						node,
+						access,
+						companyNifs(items),
+					),
+				),
 			),
 		),
 	);
-	const conditions = [
-		...ROUND_TRIPS_MS.map((roundTripMs) => ({
-			roundTripMs,
-			rateLimitPerSecond: undefined as number | undefined,
-		})),
-		{ roundTripMs: RATE_LIMITED_ROUND_TRIP_MS, rateLimitPerSecond: RATE_LIMIT_PER_SECOND },
-	];
 	const runs: NetworkRun[] = [];
 	try {
-		for (const { roundTripMs, rateLimitPerSecond } of conditions) {
+		for (const roundTripMs of ROUND_TRIPS_MS) {
 			proxy.roundTripMs = roundTripMs;
 			for (const items of jobSizes) {
 				for (const via of NETWORK_VIAS) {
 					await sim.reset();
-					await sim.process.control('POST', 'settings', {
-						rateLimitPerSecond: rateLimitPerSecond ?? null,
-					});
 					const { ms, failedItems } = await runOnce(
 						folder,
 						sim,
 						proxy.baseUrl,
 						via,
 						companyNifs(items),
+						roundTripMs,
 					);
 					const traffic = (await sim.process.control('GET', 'traffic')) as {
 						throttled: number;
@@ -146,7 +147,6 @@ export async function networkRuns(
 					const run = {
 						via,
 						roundTripMs,
-						rateLimitPerSecond,
 						items,
 						ms,
 						failedItems,
@@ -156,13 +156,12 @@ export async function networkRuns(
 					};
 					runs.push(run);
 					console.log(
-						`  ${via}, ${items} items, ${roundTripMs} ms${rateLimitPerSecond ? `, ${rateLimitPerSecond} req/s` : ''}: ${Math.round(ms)} ms, ${failedItems} failed, ${run.throttled}/${run.requests} answered 429, ${run.maxInFlight} in flight at most`,
+						`  ${via}, ${items} items, ${roundTripMs} ms: ${Math.round(ms)} ms, ${failedItems} failed, ${run.maxInFlight} in flight at most`,
 					);
 				}
 			}
 		}
 	} finally {
-		await sim.process.control('POST', 'settings', { rateLimitPerSecond: null });
 		await proxy.close();
 	}
 	return runs;

@@ -8,7 +8,7 @@ import {
 } from 'n8n-workflow';
 
 import { listWatchedEntities } from '../../api/watchlist';
-import { startNodeRun } from '../../helpers/nodeRun';
+import { endNodeRun, startNodeRun, type NodeRun } from '../../helpers/nodeRun';
 import {
 	nifField,
 	optionsCollection,
@@ -23,6 +23,8 @@ import {
 	readSyncSettings,
 	tooManyUnfollowsError,
 	unfollowCount,
+	type SyncInput,
+	type SyncSettings,
 } from './syncPlan';
 
 // Version 2 only: a version 1 node offers no Sync.
@@ -84,6 +86,19 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const settings = readSyncSettings(this);
 	const input = readSyncInput(this);
 	const run = startNodeRun(this, runSettings);
+	try {
+		return await syncWith.call(this, run, settings, input);
+	} finally {
+		endNodeRun(run);
+	}
+}
+
+async function syncWith(
+	this: IExecuteFunctions,
+	run: NodeRun,
+	settings: SyncSettings,
+	input: SyncInput,
+): Promise<INodeExecutionData[]> {
 	let watched;
 	try {
 		watched = await listWatchedEntities.call(this, { run });

@@ -1,0 +1,232 @@
+import { StartWindow } from './startWindow';
+import { MAX_PROBE_SPACING, WindowProbe, type PacedStart } from './windowProbe';
+
+export type { PacedStart } from './windowProbe';
+
+/** What runs learned of an account's rate limit, for the next run to start from. */
+export interface LearnedLimit {
+	/** LibreBOR let this many requests through at once, and as many again `windowMs` later. */
+	capacity?: number;
+	windowMs?: number;
+	/** When the requests LibreBOR let through last started, the newest `capacity` at most. */
+	recentStarts?: number[];
+	/** A run had this many requests in flight and no answer was a throttle. */
+	inFlight?: number;
+}
+
+/** Added to the time LibreBOR asks to wait, for requests that reach it a little earlier than others. */
+const WINDOW_MARGIN_MS = 10;
+/** A window that drew a throttle becomes at least this much slower. */
+const SLOWER = 0.9;
+/** Fewer fine answers than this say too little about the limit. */
+const MIN_FINES = 10;
+/**
+ * The spacing of probes from a window LibreBOR told (its Retry-After) or an earlier run held: a
+ * probe that fails costs a whole Retry-After, at least a second, which a window of a second or so
+ * cannot make up for often.
+ */
+const RARE_PROBES = MAX_PROBE_SPACING / 2;
+
+/** A stretch between two pauses: when its first request started, and how many answers were fine. */
+interface Cycle {
+	firstStartAt: number | undefined;
+	fines: number;
+}
+
+/**
+ * The account's limit as the run sees it: a window of starts (see startWindow.ts), measured at the
+ * first throttle and corrected at later ones, and probed for a higher limit (windowProbe.ts). At the
+ * first throttle, the fine answers so far tell how many LibreBOR lets through at once, and the
+ * Retry-After how soon it lets as many through again (without one: the time until the pause ends).
+ * When LibreBOR refuses a window's first request and says nothing of when to come back, the window
+ * is as long as it took until a request got through again. A throttle at a window that held means
+ * the limit fell: the window is measured again, from what LibreBOR told (a Retry-After) or from the
+ * fine answers of the last two cycles (a cycle runs from a pause to the next).
+ */
+export class LimitModel {
+	private window: StartWindow | undefined;
+	private probe = new WindowProbe();
+	private cycle: Cycle = { firstStartAt: undefined, fines: 0 };
+	private lastCycle: Cycle = { firstStartAt: undefined, fines: 0 };
+	private cycleStartedAt: number;
+	/** Set when a window's first request was refused: the start of the window it was to follow. */
+	private waitingSince: number | undefined;
+	/** The last request refused while waiting so: the window is longer than from then. */
+	private refusedWhileWaiting: number | undefined;
+	private lastRefusedAt: number | undefined;
+	/** Whether LibreBOR's Retry-After gave the window (its edges are then worth two windows of proof). */
+	private told = false;
+	/** Fine answers the window rests on, to keep only a window worth keeping. */
+	private evidence = 0;
+	/** The time the last fine answer took, for a limit that lets only one request through at once. */
+	private lastAnswerMs = 0;
+	/** Throttled before any window could be measured. */
+	private throttledUnmeasured = false;
+
+	constructor(startedAt: number, learned?: LearnedLimit) {
+		this.cycleStartedAt = startedAt;
+		const { capacity, windowMs, recentStarts = [] } = learned ?? {};
+		if (capacity && windowMs) {
+			// Starts of earlier runs still count while their window lasts.
+			const recent = recentStarts.filter((at) => at > startedAt - windowMs && at <= startedAt);
+			this.window = new StartWindow(capacity, windowMs, recent);
+			this.probe = new WindowProbe(RARE_PROBES, windowMs);
+			this.evidence = MIN_FINES;
+		}
+	}
+
+	/** Whether a window paces the run (learned now or by an earlier run). */
+	get paced(): boolean {
+		return this.window !== undefined;
+	}
+
+	/** What to hand the next run; undefined when this run has nothing worth keeping. */
+	get learned(): LearnedLimit | undefined {
+		if (!this.window || this.evidence < MIN_FINES) return undefined;
+		return {
+			capacity: this.window.capacity,
+			windowMs: this.probe.heldMs ?? this.window.windowMs,
+			recentStarts: this.window.recentStarts,
+		};
+	}
+
+	/**
+	 * The wait after a throttle that came without a Retry-After: half a window, once enough fine
+	 * answers back the window; with `tookRequests` (a fine answer has just shown that LibreBOR
+	 * takes requests), once there is any window, or else the time the last answer took.
+	 */
+	backoffMs(tookRequests = false): number | undefined {
+		if (!this.window) return tookRequests && this.lastAnswerMs > 0 ? this.lastAnswerMs : undefined;
+		if (!tookRequests && this.evidence < MIN_FINES) return undefined;
+		return this.window.windowMs / 2;
+	}
+
+	/** Whether any answer was fine since the last pause ended. */
+	get tookRequestsThisCycle(): boolean {
+		return this.cycle.fines > 0;
+	}
+
+	/** Milliseconds until the window lets one more request start. */
+	waitMs(time: number): number {
+		return this.window ? this.probe.waitMs(this.window, time) : 0;
+	}
+
+	started(start: PacedStart): void {
+		this.cycle.firstStartAt ??= start.at;
+		if (!this.window) return;
+		this.probe.started(this.window, start);
+		this.window.record(start.at);
+	}
+
+	/** LibreBOR refused the request: the limits modelled do not count it. */
+	refused(start: PacedStart): void {
+		this.window?.forget(start.at);
+		this.lastRefusedAt = start.at;
+	}
+
+	/** LibreBOR answered the request fine at `answeredAt`. */
+	fine(start: PacedStart, answeredAt: number): void {
+		const tookMs = answeredAt - start.at;
+		this.lastAnswerMs = tookMs;
+		this.cycle.fines++;
+		const { window } = this;
+		// A burst reaches LibreBOR spread over the time its connections take, another burst spread
+		// otherwise: counted from their answers, the next burst follows the last one's admissions.
+		// One request at a time keeps its spacing from the starts, which probing fits to the limit.
+		if (window && window.capacity > 1) window.settle(start.at, answeredAt);
+		if (!window) {
+			// Refused before the first fine answer: one request at a time, one per answer.
+			if (this.throttledUnmeasured) this.measure(new StartWindow(1, tookMs), 1);
+			return;
+		}
+		this.evidence++;
+		if (this.waitingSince !== undefined) {
+			// LibreBOR took requests again: the window is at most that long, and longer than until
+			// the last request it refused; the next probe aims between the two.
+			const since = this.waitingSince;
+			window.windowMs = Math.max(window.windowMs, start.at - since);
+			const refusedAfter = (this.refusedWhileWaiting ?? since) - since;
+			this.measure(window, this.evidence);
+			if (refusedAfter > 0 && refusedAfter < window.windowMs)
+				this.probe = new WindowProbe(1, undefined, refusedAfter);
+			this.waitingSince = this.refusedWhileWaiting = undefined;
+		}
+		this.probe.fine(window, start, this.told);
+	}
+
+	/**
+	 * The first throttle of a pause that ends `pauseMs` after `time`; `retryAfterMs` is what
+	 * LibreBOR asked for, when it said.
+	 */
+	throttled(time: number, pauseMs: number, retryAfterMs?: number): void {
+		const { cycle, lastCycle } = this;
+		const pauseEndsAt = time + pauseMs;
+		const cycleMs = Math.max(1, time - this.cycleStartedAt) + pauseMs;
+		const twoCycles = {
+			ms: pauseEndsAt - (lastCycle.firstStartAt ?? this.cycleStartedAt),
+			fines: lastCycle.fines + cycle.fines,
+		};
+		if (cycle.fines > 0) this.lastCycle = cycle;
+		this.cycle = { firstStartAt: undefined, fines: 0 };
+		this.cycleStartedAt = pauseEndsAt;
+		this.probe.interrupted();
+		const { window } = this;
+		if (!window) this.firstMeasure(cycle.fines, cycleMs, retryAfterMs);
+		else if (this.probe.active) this.probe.failed(window);
+		else if (cycle.fines === 0 && retryAfterMs === undefined && window.capacity > 1) {
+			// A window's first request refused: wait for LibreBOR to take requests again.
+			this.waitingSince ??= window.oldestStart ?? this.lastCycle.firstStartAt;
+			this.refusedWhileWaiting = this.lastRefusedAt;
+		} else if (retryAfterMs !== undefined && cycle.fines > 0) {
+			this.toldAgain(window, cycle.fines, retryAfterMs);
+		} else if (cycle.fines > 0 || twoCycles.fines >= MIN_FINES || window.capacity === 1) {
+			// Refused within a burst: LibreBOR lets fewer through at once (or not as soon: the rate
+			// below says), but never fewer than half as many on one refusal.
+			if (cycle.fines > 0 && cycle.fines < window.capacity)
+				window.capacity = Math.max(cycle.fines, Math.ceil(window.capacity / 2));
+			// At most the rate LibreBOR let through over the last two cycles, and slower than before;
+			// half as fast when too few answers were fine to tell.
+			const slower = (window.capacity / window.windowMs) * SLOWER;
+			const rate =
+				twoCycles.fines >= MIN_FINES
+					? Math.min(slower, twoCycles.fines / twoCycles.ms)
+					: slower / 2;
+			window.windowMs = window.capacity / rate;
+			this.measure(window, Math.max(twoCycles.fines, Math.min(this.evidence, MIN_FINES)));
+		}
+		// Refused again with nothing through since the last pause: LibreBOR may be struggling rather
+		// than limiting; the pauses deal with it, and the window stays.
+	}
+
+	/**
+	 * Refused at a window that held, LibreBOR saying when to come back: as many at once as it let
+	 * through since the last pause, at most, and no sooner than it said (nor than before, with a
+	 * margin: a Retry-After asked for late in a window is shorter than the window).
+	 */
+	private toldAgain(window: StartWindow, fines: number, retryAfterMs: number) {
+		window.capacity = Math.min(window.capacity, fines);
+		window.windowMs = Math.max(retryAfterMs + WINDOW_MARGIN_MS, window.windowMs + WINDOW_MARGIN_MS);
+		this.measure(window, Math.max(fines, Math.min(this.evidence, MIN_FINES)), RARE_PROBES);
+		this.told = true;
+	}
+
+	private firstMeasure(fines: number, cycleMs: number, retryAfterMs: number | undefined) {
+		// LibreBOR lets as many through again once the time it asked for has passed.
+		const windowMs = retryAfterMs === undefined ? cycleMs : retryAfterMs + WINDOW_MARGIN_MS;
+		// A window LibreBOR said is worth few probes: each that fails costs a whole Retry-After.
+		this.told = retryAfterMs !== undefined;
+		const spacing = this.told ? RARE_PROBES : 1;
+		// Few fine answers tell nothing of a burst: one request at a time then, one per answer.
+		if (fines >= MIN_FINES) this.measure(new StartWindow(fines, windowMs), fines, spacing);
+		else if (fines > 0 && this.lastAnswerMs > 0)
+			this.measure(new StartWindow(1, this.lastAnswerMs), fines, spacing);
+		else this.throttledUnmeasured = true;
+	}
+
+	/** A window measured afresh, resting on `evidence` fine answers, probed after `spacing` windows held. */
+	private measure(window: StartWindow, evidence: number, spacing = 1) {
+		this.window = window;
+		this.probe = new WindowProbe(spacing);
+		this.evidence = evidence;
+	}
+}

@@ -1,0 +1,138 @@
+// The pacer against each shape of rate limit servers use (tools/simulator/rateLimits), in real
+// time at per-second windows: every item done, few requests refused, Retry-After never undercut.
+// How near the floor each shape gets at 50, 250 and 1,000 items is measured by `npm run bench`.
+import { describe, expect, it } from 'vitest';
+
+import { companyNifs } from '../../scripts/bench/nifs.mts';
+import type { RateLimit, Simulator } from '../../tools/simulator/index.mts';
+import { runLibreBor, useSimulator } from '../support/libreBor.mts';
+
+// A new simulator, so a new account, for every test: each run starts knowing nothing of the limit.
+const sim = useSimulator({}, { perTest: true });
+
+const ITEMS = 100;
+/** Requests sent before the 429 reached the node may still arrive this long after it. */
+const IN_FLIGHT_GRACE_MS = 400;
+
+interface Refusal {
+	at: number;
+	status: number;
+	retryAfterMs?: number;
+}
+
+/** Notes every request the limit refuses, with its status and Retry-After. */
+function recordRefusals(simulator: Simulator): Refusal[] {
+	const refusals: Refusal[] = [];
+	const { traffic } = simulator;
+	const admit = traffic.admit.bind(traffic);
+	traffic.admit = () => {
+		const admission = admit();
+		const refusal = admission.refusal;
+		if (refusal) {
+			const retryAfter = refusal.headers['retry-after'];
+			refusals.push({
+				at: Date.now(),
+				status: refusal.status,
+				retryAfterMs: retryAfter === undefined ? undefined : Number(retryAfter) * 1000,
+			});
+		}
+		return admission;
+	};
+	return refusals;
+}
+
+/** Requests that reached the simulator while a Retry-After it sent was still running. */
+function undercuts(simulator: Simulator, refusals: Refusal[]) {
+	return refusals.flatMap(({ at, retryAfterMs }) =>
+		retryAfterMs === undefined
+			? []
+			: simulator.requests
+					.filter((request) => request.time > at + IN_FLIGHT_GRACE_MS)
+					.filter((request) => request.time < at + retryAfterMs)
+					.map((request) => ({ refusedAt: at, retryAfterMs, sentAt: request.time })),
+	);
+}
+
+interface Shape {
+	name: string;
+	limit: RateLimit;
+	status: number;
+	retryAfter: boolean;
+	/** The share of requests refused at most. */
+	mostRefused: number;
+}
+
+const SHAPES: Shape[] = [
+	{
+		name: 'a token bucket',
+		limit: { shape: 'token-bucket', requests: 20, windowMs: 1000 },
+		status: 429,
+		retryAfter: true,
+		mostRefused: 0.15,
+	},
+	{
+		name: "Django REST framework's sliding log",
+		limit: { shape: 'sliding-log-drf', requests: 20, windowMs: 1000 },
+		status: 429,
+		retryAfter: true,
+		mostRefused: 0.15,
+	},
+	{
+		name: "Kong's fixed window",
+		limit: { shape: 'fixed-window', requests: 20, windowMs: 1000 },
+		status: 429,
+		retryAfter: true,
+		mostRefused: 0.15,
+	},
+	{
+		// 20 in one to two seconds (tastypie counts whole seconds). It counts a request once answered,
+		// so a whole round of slow start passes its check and the next round, of 32, is refused whole.
+		name: "tastypie's sliding log, without Retry-After",
+		limit: { shape: 'sliding-log-tastypie', requests: 20, windowMs: 1000 },
+		status: 429,
+		retryAfter: false,
+		mostRefused: 0.35,
+	},
+	{
+		name: "nginx's leaky bucket, 503 without Retry-After",
+		limit: { shape: 'leaky-bucket-nginx', requests: 20, windowMs: 1000 },
+		status: 503,
+		retryAfter: false,
+		mostRefused: 0.15,
+	},
+];
+
+describe('the pacer under each shape of rate limit', () => {
+	it.each(SHAPES)(
+		'follows $name: every item done, few refused, Retry-After never undercut',
+		{ timeout: 60_000 },
+		async ({ limit, status, retryAfter, mostRefused }) => {
+			sim().traffic.rateLimit = limit;
+			const refusals = recordRefusals(sim());
+			const floorMs = sim().traffic.floorMs(ITEMS + 1, Date.now());
+			const startedAt = Date.now();
+			const result = await runLibreBor(
+				sim(),
+				{ resource: 'watchlist', operation: 'follow', nif: '={{ $json.nif }}', options: {} },
+				{ items: companyNifs(ITEMS).map((nif) => ({ nif })) },
+			);
+			const ms = Date.now() - startedAt;
+
+			expect(result.error).toBeUndefined();
+			expect(result.items.filter((item) => item.error)).toEqual([]);
+			expect(sim().state.watchlist).toHaveLength(ITEMS);
+			expect(refusals.length).toBeGreaterThan(0);
+			expect(refusals.every((refusal) => refusal.status === status)).toBe(true);
+			expect(refusals.every((refusal) => (refusal.retryAfterMs !== undefined) === retryAfter)).toBe(
+				true,
+			);
+			expect(undercuts(sim(), refusals)).toEqual([]);
+			const share = refusals.length / sim().requests.length;
+			expect(share, `${refusals.length} of ${sim().requests.length} refused`).toBeLessThanOrEqual(
+				mostRefused,
+			);
+			// Generous for a busy machine: the benchmark measures how near the floor it gets.
+			expect(ms, `${ms} ms for a floor of ${floorMs} ms`).toBeLessThan(2 * floorMs + 1_000);
+		},
+	);
+});

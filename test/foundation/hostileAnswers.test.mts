@@ -44,12 +44,23 @@ describe('Answers that could stall a pattern or flood a message', () => {
 				body: JSON.stringify({ detail: 'x'.repeat(100_000) }),
 			});
 			const result = await runLibreBor(sim(), followingList);
-			const said = `${result.error?.message} ${result.error?.description}`;
-			expect(said).toContain('xxxx…');
-			expect(said.length).toBeLessThan(2_000);
+			expect(result.error?.description).toMatch(
+				new RegExp(`LibreBOR said: "${'x'.repeat(200)}…"$`),
+			);
 		},
 		stallGuardMs,
 	);
+
+	it('keeps a server text of 200 characters whole, with no mark of a cut', async () => {
+		const text = `${'y'.repeat(199)}z`;
+		sim().injectFault({
+			path: '/v2/alerts/following/',
+			status: 400,
+			body: JSON.stringify({ detail: text }),
+		});
+		const result = await runLibreBor(sim(), followingList);
+		expect(result.error?.description).toMatch(new RegExp(`LibreBOR said: "${text}"$`));
+	});
 
 	it(
 		'refuses a custom base URL of 40,000 slashes at once, in the credential test and on a call',

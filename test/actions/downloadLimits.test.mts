@@ -6,6 +6,7 @@ import { jsonOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
 // A download is bounded in time (the Request Timeout covers the whole transfer, not only the wait
 // for headers), in size (Max Download Size), and by the execution's cancel.
 const sim = useSimulator({ documentSizeBytes: 256 * 1024 });
+const MB = 1024 * 1024;
 
 async function orderedDocumentId(): Promise<string> {
 	const ordered = await runLibreBor(sim(), {
@@ -46,18 +47,21 @@ describe('Download limits', () => {
 	}, 15_000);
 
 	it.each([
-		['a Content-Length', false, 'is 0.3 MB, more than the Max Download Size of 0.1 MB'],
+		['a Content-Length', false, 'is 64 MB, more than the Max Download Size of 0.1 MB'],
 		['a chunked body', true, 'is larger than the Max Download Size of 0.1 MB'],
 	])(
-		'stops a file with %s past Max Download Size and keeps nothing of it',
+		'stops a file with %s past Max Download Size early and keeps nothing of it',
 		async (_kind, chunked, said) => {
 			const documentId = await orderedDocumentId();
 			sim().state.downloadChunked = chunked;
+			sim().state.documentSizeBytes = 64 * MB;
 			const result = await download(documentId, { maxDownloadMb: 0.1 });
 			expect(result.items).toHaveLength(1);
 			expect(result.items[0].binary).toBeUndefined();
 			expect(String(result.items[0].json.error)).toContain(said);
 			expect(sim().requestsTo('GET', /^\/files\//, 'download')).toHaveLength(1);
+			// The transfer stopped: what left the host is what the connection's buffers held, not the file.
+			expect(sim().state.downloadBytesSent).toBeLessThan(16 * MB);
 		},
 	);
 

@@ -25,7 +25,7 @@ export type PacedOutcome =
 
 /** A run with no fine answer for this long, or over this many pauses in a row, stops trying. */
 const NO_PROGRESS_LIMIT_MS = 120_000;
-export const MAX_PAUSES_WITHOUT_PROGRESS = 6;
+const MAX_PAUSES_WITHOUT_PROGRESS = 6;
 const FIRST_BACKOFF_MS = 1_000;
 const MAX_BACKOFF_MS = 30_000;
 /** Requests in flight at the start, few so that little is sent past an unknown rate limit. */

@@ -4,7 +4,7 @@ import type { NodeRun, RequestSettings } from './nodeRun';
  * At most `size` holders at once, served in the order they asked. A waiter whose signal fires
  * stops waiting and holds nothing.
  */
-export class Turns {
+class Turns {
 	private held = 0;
 	private readonly waiting: Array<() => void> = [];
 

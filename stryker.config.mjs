@@ -14,7 +14,8 @@ export default {
 	ignoreStatic: true,
 	// The money path (the order slice but its description, and placeOrder.ts, which the download
 	// tests pin), the trigger's memory and the transport's one request path. The mutation tests
-	// halve the order-intent pause (test/support/shortSettle.mts) so that orderIntents.ts fits.
+	// halve the nodes' waits through their clock (test/support/shortSettle.mts), the order-intent
+	// pause among them, so that orderIntents.ts fits.
 	mutate: [
 		'nodes/LibreBor/actions/document/order/order.operation.ts:159-196',
 		'nodes/LibreBor/actions/document/order/orderBatch.ts',

@@ -8,9 +8,8 @@ import { beforeAll, vi } from 'vitest';
 const clockModule = '../../nodes/LibreBor/helpers/clock.ts';
 
 vi.doMock(clockModule, async () => {
-	const real = await vi.importActual<typeof import('../../nodes/LibreBor/helpers/clock.ts')>(
-		clockModule,
-	);
+	const real =
+		await vi.importActual<typeof import('../../nodes/LibreBor/helpers/clock.ts')>(clockModule);
 	return {
 		now: real.now,
 		sleep: async (ms: number, signal?: AbortSignal) => await real.sleep(ms / 2, signal),

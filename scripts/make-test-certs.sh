@@ -36,4 +36,14 @@ openssl x509 -req -sha256 -days "$days" \
 cp "$work/ca.pem" "$work/server.pem" "$work/server-key.pem" "$out_dir/"
 chmod 644 "$out_dir/ca.pem" "$out_dir/server.pem" "$out_dir/server-key.pem"
 
-echo "Wrote $out_dir/{ca.pem,server.pem,server-key.pem}"
+# A self-signed localhost certificate that no client trusts: a simulator started with
+# tlsDir: tools/simulator/tls/untrusted stands for a server whose certificate n8n refuses.
+mkdir -p "$out_dir/untrusted"
+openssl req -x509 -newkey rsa:2048 -nodes -sha256 -days "$days" \
+	-subj "/CN=localhost" \
+	-addext "basicConstraints=critical,CA:FALSE" \
+	-addext "subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1" \
+	-keyout "$out_dir/untrusted/server-key.pem" -out "$out_dir/untrusted/server.pem" 2>/dev/null
+chmod 644 "$out_dir/untrusted/server.pem" "$out_dir/untrusted/server-key.pem"
+
+echo "Wrote $out_dir/{ca.pem,server.pem,server-key.pem,untrusted/}"

@@ -121,15 +121,19 @@ describe('Order with Download: every item waits side by side', () => {
 });
 
 describe('Waiting with the default Poll Interval, on the real clock', () => {
-	it('waits through gaps that grow by a quarter, and outputs the document soon after it is ready', async () => {
+	it('waits through checks while the document is processing, and outputs it soon after it is ready', async () => {
 		sim().state.documentProcessingMs = 2_500;
+		const started = Date.now();
 		const result = await runLibreBor(sim(), orderEach({ waitForCompletion: true }), {
 			items: companies(1),
 		});
 		expect(result.error).toBeUndefined();
 		expect(jsonOf(result)[0].status).toBe('completed');
-		// At 1, 2.25 and 3.8 s after the order, not a minute after it.
-		expect(sim().requestsTo('GET', statusChecks.path)).toHaveLength(3);
+		// Checks at 1, 2.25 and 3.8 s after the order (their exact times: documentPolling.test.mts,
+		// on a virtual clock): at least one saw it processing, and the output came seconds after the
+		// order, not the minute of Poll Interval.
+		expect(sim().requestsTo('GET', statusChecks.path).length).toBeGreaterThanOrEqual(2);
+		expect(Date.now() - started).toBeLessThan(30_000);
 	});
 });
 

@@ -168,11 +168,15 @@ describe('Orders: the order memory of the workflow', () => {
 
 	it('orders again once the Order Memory window has passed', async () => {
 		const workflow = savedWorkflow();
+		// 0.0003 h is 1.08 s: the second order comes 2 s after the first.
 		const shortMemory = { orderMemoryHours: 0.0003 };
-		await runLibreBor(sim(), order({}, shortMemory), { workflow });
-		await new Promise((resolve) => setTimeout(resolve, 1_300));
-		const again = await runLibreBor(sim(), order({}, shortMemory), { workflow });
-		expect(again.error).toBeUndefined();
+		await withClock(async (setTime) => {
+			const placedAt = Date.now();
+			await runLibreBor(sim(), order({}, shortMemory), { workflow });
+			setTime(placedAt + 2_000);
+			const again = await runLibreBor(sim(), order({}, shortMemory), { workflow });
+			expect(again.error).toBeUndefined();
+		});
 		expect(sim().state.documents).toHaveLength(2);
 	});
 

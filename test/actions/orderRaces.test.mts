@@ -45,11 +45,15 @@ describe('Orders: attempts at once, on one worker or several', () => {
 			delayMs: 800,
 		});
 		const [workerA, workerB] = [await onAnotherWorker(), await onAnotherWorker()];
+		// The second starts once the first's order has reached LibreBOR, whatever the machine's load.
+		const firstSending = new Promise<void>((resolve) =>
+			sim().onRequest({ method: 'POST', path: '/v2/documents/order/' }, () => resolve()),
+		);
 		const first = runLibreBor(sim(), order(), {
 			workflow: { id: workflow.id, staticData: {} },
 			nodeType: workerA,
 		});
-		await new Promise((resolve) => setTimeout(resolve, 300));
+		await firstSending;
 		const second = await runLibreBor(sim(), order(), {
 			workflow: { id: workflow.id, staticData: {} },
 			nodeType: workerB,

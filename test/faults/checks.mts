@@ -1,7 +1,5 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { MAX_PAUSES_WITHOUT_PROGRESS } from '../../nodes/LibreBor/helpers/pacer.ts';
-import { RETRY_BUDGET } from '../../nodes/LibreBor/transport/retryPolicy.ts';
 import type { ActionResult } from '../../tools/engine/index.mts';
 import type { RequestMatcher, Simulator } from '../../tools/simulator/index.mts';
 import { requestMatches } from '../../tools/simulator/requestMatcher.mts';
@@ -9,15 +7,18 @@ import { visibleText } from '../support/libreBor.mts';
 import { problemIf, TARGETS, type Problem } from './faultCase.mts';
 import type { FaultKind } from './faultKinds.mts';
 
+/** A read is tried again 3 times at most (docs/operations.md, Retries). */
+const RETRIES = 3;
+/** The run's pacer stops waiting out 429 and 503 after 6 pauses in a row with no progress. */
+const PAUSES_WITHOUT_PROGRESS = 6;
+
 /**
  * The tries of a read whose fault never ends: the first and each retry; 429 and 503 from the API
  * cost no retries, as the run's pacer waits them out until it sees no progress.
  */
 function attemptsWhenPersistent(fault: { status?: number }, origin?: string): number {
 	const throttle = fault.status === 429 || fault.status === 503;
-	return throttle && origin !== 'download'
-		? MAX_PAUSES_WITHOUT_PROGRESS
-		: 1 + RETRY_BUDGET.maxRetries;
+	return throttle && origin !== 'download' ? PAUSES_WITHOUT_PROGRESS : 1 + RETRIES;
 }
 
 const looksRaw = (text: string) => /\[object Object\]|\n\s+at |^undefined$|^Error$/.test(text);

@@ -100,15 +100,18 @@ function readsAfterOrderCase(kind: FaultKind, mode: FaultMode): LaneCase {
 				const noFile = result.items[0]?.binary?.data ? undefined : 'no file in the output';
 				return [...problems, ...recoveryProblems(error, noFile, reads)];
 			}
+			// The fault strikes the reads only: the order itself always goes through.
 			const documentId = sim.state.documents[0]?.id;
 			return [
 				...problems,
 				...persistentFaultProblems(kind, TARGETS.documentRead, error, kind.apiError, reads),
 				...problemIf(
 					'names the placed document',
-					documentId && !tellsHowToResume(errorText(error), documentId)
-						? `the error does not say that document ${documentId} was ordered`
-						: undefined,
+					documentId === undefined
+						? 'no order was placed before the reads failed'
+						: tellsHowToResume(errorText(error), documentId)
+							? undefined
+							: `the error does not say that document ${documentId} was ordered`,
 				),
 			];
 		},

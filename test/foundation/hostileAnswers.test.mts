@@ -1,12 +1,22 @@
 import type { INodeParameters } from 'n8n-workflow';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { LibreBorApi } from '../../credentials/LibreBorApi.credentials.ts';
-import { testCredential } from '../../tools/engine/index.mts';
+import {
+	startHttpsTestServer,
+	testCredential,
+	type HttpsTestServer,
+} from '../../tools/engine/index.mts';
 import { credentialsFor, jsonOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
 
 // Answers and settings no honest server or user sends, but an attacker or a broken proxy can. The
 // vitest timeout below is a stall detector: a pattern that backtracks on these inputs takes minutes.
+// n8n's outbound protection is on, as an administrator turns it on, with the API's host allowed by
+// name: n8n reads it once, before the engine loads.
+vi.hoisted(() => {
+	process.env.N8N_SSRF_PROTECTION_ENABLED = 'true';
+	process.env.N8N_SSRF_ALLOWED_HOSTNAMES = 'localhost';
+});
 const sim = useSimulator({ documentSizeBytes: 1024 });
 const stallGuardMs = 5_000;
 const followingList: INodeParameters = {
@@ -44,12 +54,23 @@ describe('Answers that could stall a pattern or flood a message', () => {
 				body: JSON.stringify({ detail: 'x'.repeat(100_000) }),
 			});
 			const result = await runLibreBor(sim(), followingList);
-			const said = `${result.error?.message} ${result.error?.description}`;
-			expect(said).toContain('xxxx…');
-			expect(said.length).toBeLessThan(2_000);
+			expect(result.error?.description).toMatch(
+				new RegExp(`LibreBOR said: "${'x'.repeat(200)}…"$`),
+			);
 		},
 		stallGuardMs,
 	);
+
+	it('keeps a server text of 200 characters whole, with no mark of a cut', async () => {
+		const text = `${'y'.repeat(199)}z`;
+		sim().injectFault({
+			path: '/v2/alerts/following/',
+			status: 400,
+			body: JSON.stringify({ detail: text }),
+		});
+		const result = await runLibreBor(sim(), followingList);
+		expect(result.error?.description).toMatch(new RegExp(`LibreBOR said: "${text}"$`));
+	});
 
 	it(
 		'refuses a custom base URL of 40,000 slashes at once, in the credential test and on a call',
@@ -69,6 +90,68 @@ describe('Answers that could stall a pattern or flood a message', () => {
 		},
 		stallGuardMs,
 	);
+});
+
+describe('Download links into addresses n8n protects', () => {
+	const metadataUrl = 'https://169.254.169.254/latest/meta-data/iam/';
+	let redirector: HttpsTestServer;
+	beforeAll(async () => {
+		redirector = await startHttpsTestServer((_request, response) =>
+			response.writeHead(302, { location: metadataUrl }).end(),
+		);
+	});
+	afterAll(async () => await redirector.close());
+
+	const placedDocumentId = () => {
+		const placed = sim().state.order({
+			nif: 'B64717838',
+			year: 2023,
+			type: 'cuentas',
+			sendEmail: false,
+		});
+		if (!placed.ok) throw new Error('The simulator refused the order');
+		return placed.document.id;
+	};
+	const downloadFrom = async (link: string) => {
+		sim().state.downloadLinkOverride = () => link;
+		const documentId = placedDocumentId();
+		return await runLibreBor(
+			sim(),
+			{ resource: 'document', operation: 'download', documentId, binaryPropertyName: 'data' },
+			{ continueOnFail: true },
+		);
+	};
+
+	it.each([
+		['a link into the metadata range', false],
+		['a download host that redirects there', true],
+	])('refuses %s, says n8n blocked it, and does not try again', async (_case, redirected) => {
+		const link = redirected
+			? `${redirector.origin.replace('127.0.0.1', 'localhost')}/files/next-hop`
+			: metadataUrl;
+		const seenBefore = redirector.requests.length;
+		const result = await downloadFrom(link);
+		const [item] = result.items;
+		expect(item.binary).toBeUndefined();
+		expect(String(item.json.error)).toBe(
+			`n8n's outbound protection blocked the download of document ${sim().state.documents[0].id} from 169.254.169.254`,
+		);
+		expect(item.error?.description).toMatch(/^Nothing was fetched from that address\./);
+		expect(item.pairedItem).toEqual({ item: 0 });
+		expect(redirector.requests.length - seenBefore).toBe(redirected ? 1 : 0);
+	});
+
+	it('still downloads from the download host, allowed by name', async () => {
+		const documentId = placedDocumentId();
+		const result = await runLibreBor(sim(), {
+			resource: 'document',
+			operation: 'download',
+			documentId,
+			binaryPropertyName: 'data',
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].binary?.data).toMatchObject({ mimeType: 'application/pdf' });
+	});
 });
 
 describe('File names a download host sends', () => {

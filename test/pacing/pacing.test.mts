@@ -76,6 +76,17 @@ describe('one pacer for every request of a run', () => {
 		expect(sim().traffic.maxInFlight).toBe(DEFAULT_PARALLEL_REQUESTS);
 	});
 
+	it('lowers a Parallel Requests above 100 to 100', async () => {
+		sim().state.latencyMs = 1_000;
+		// Doubling from 4 a round, the sixth round of 260 follows would have 128 in flight.
+		const result = await runLibreBor(sim(), follow({ concurrency: 150 }), {
+			items: nifItems(260),
+		});
+		expect(result.error).toBeUndefined();
+		expect(sim().state.watchlist).toHaveLength(260);
+		expect(sim().traffic.maxInFlight).toBe(100);
+	});
+
 	it(
 		'follows a rate limit that halves in the middle of a run, with no failed item and hardly a 429 after the first',
 		{ timeout: 60_000 },

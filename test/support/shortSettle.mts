@@ -1,11 +1,18 @@
-// Mutation tests only: an order's record settles in half a second instead of a whole one, so that
-// the engine tests of the order path run fast enough for each mutant of the order-intent protocol.
-// The pause is the constant of a module of its own: the nodes a test file imports get a stand-in
-// for that module, which writes no state of theirs. Nodes loaded afresh by a test (its "other
-// worker") load the module itself again, and keep the real pause.
+// Mutation tests only: the nodes' waits take half their time, so that an order's record settles in
+// half a second instead of a whole one and the engine tests of the order path run fast enough for
+// each mutant of the order-intent protocol. The nodes a test file imports get the clock seam
+// (nodes/LibreBor/helpers/clock.ts) at half time; the time they read stays real. Nodes loaded
+// afresh by a test (its "other worker") load the clock module itself again, and wait in full.
 import { beforeAll, vi } from 'vitest';
 
-const settleModule = '../../nodes/LibreBor/actions/document/order/orderSettle.ts';
+const clockModule = '../../nodes/LibreBor/helpers/clock.ts';
 
-vi.doMock(settleModule, () => ({ ORDER_SETTLE_MS: 500 }));
-beforeAll(() => vi.doUnmock(settleModule));
+vi.doMock(clockModule, async () => {
+	const real =
+		await vi.importActual<typeof import('../../nodes/LibreBor/helpers/clock.ts')>(clockModule);
+	return {
+		now: real.now,
+		sleep: async (ms: number, signal?: AbortSignal) => await real.sleep(ms / 2, signal),
+	};
+});
+beforeAll(() => vi.doUnmock(clockModule));

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 
-import { MAX_REMEMBERED_ALERTS } from '../../nodes/LibreBor/trigger/knownAlerts.ts';
 import {
 	alertIdsOf,
 	liveStateSize,
@@ -15,6 +14,8 @@ import {
 const sim = useSimulator();
 
 const TOTAL_ALERTS = 10_000;
+/** The most alerts the trigger remembers at once (docs/trigger.md). */
+const MAX_REMEMBERED_ALERTS = 1_000;
 /** Generous room per remembered alert: its id and timestamp, and its id again while pending. */
 const CHARACTERS_PER_ALERT = 150;
 

@@ -5,7 +5,6 @@ import {
 	forgetReadAlerts,
 	isNewAlert,
 	limitState,
-	oldestCreatedAt,
 } from '../../nodes/LibreBor/trigger/knownAlerts.ts';
 import {
 	readPollState,
@@ -133,12 +132,24 @@ describe('limitState', () => {
 	});
 });
 
-describe('oldestCreatedAt', () => {
-	it('ignores alerts without a readable timestamp', () => {
-		expect(
-			oldestCreatedAt([alertAt('a', 300), { id: 'b', created_at: 'soon' }, alertAt('c', 200)]),
-		).toBe(200);
-		expect(oldestCreatedAt([{ id: 'b' }])).toBeUndefined();
+describe('the oldest alert of a listing', () => {
+	it('is the oldest readable timestamp: alerts without one do not move it', () => {
+		// Gone from the listing: kept while at or before its oldest alert (it may sit beyond a capped
+		// listing), counted as missing after it.
+		const gone: KnownAlert[] = [
+			['before', 150],
+			['after', 250],
+		];
+		const listing = [alertAt('a', 300), { id: 'b', created_at: 'soon' }, alertAt('c', 200)];
+		expect(forgetReadAlerts(gone, listing, new Set(), 0)).toEqual([
+			['before', 150],
+			['after', 250, 0, 1],
+		]);
+		// With no readable timestamp in the listing, both are counted as missing.
+		expect(forgetReadAlerts(gone, [{ id: 'b' }], new Set(), 0)).toEqual([
+			['before', 150, 0, 1],
+			['after', 250, 0, 1],
+		]);
 	});
 });
 

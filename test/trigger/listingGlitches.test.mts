@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 
-import { MAX_REMEMBERED_ALERTS } from '../../nodes/LibreBor/trigger/knownAlerts.ts';
 import { recordWarnings } from '../../tools/engine/index.mts';
 import { withCategories } from '../support/actCategoryTable.mts';
 
@@ -19,6 +18,8 @@ import {
 } from './triggerSession.mts';
 
 const sim = useSimulator();
+/** The most alerts the trigger remembers at once (docs/trigger.md). */
+const MAX_REMEMBERED_ALERTS = 1_000;
 
 /** Makes the next listing answer exactly this JSON, whatever is unread. */
 const nextListingAnswers = (value: unknown) =>

@@ -26,10 +26,15 @@ async function* throttled(
 
 /**
  * A stream of exactly `size` bytes starting with `%PDF-1.4` and, when it fits, ending with
- * `%%EOF`, at most `bytesPerSecond` fast when that is set.
+ * `%%EOF`, at most `bytesPerSecond` fast when that is set. `onChunk` hears of every chunk as the
+ * stream hands it on, so that a test can tell how much of a file left before the client stopped it.
  */
-export function pdfLikeStream(size: number, bytesPerSecond = 0): Readable {
-	function* chunks(): Generator<Buffer> {
+export function pdfLikeStream(
+	size: number,
+	bytesPerSecond = 0,
+	onChunk: (bytes: number) => void = () => undefined,
+): Readable {
+	function* pieces(): Generator<Buffer> {
 		const head = HEADER.subarray(0, Math.min(HEADER.length, size));
 		yield head;
 		const tail = size - head.length >= TRAILER.length ? TRAILER : Buffer.alloc(0);
@@ -40,6 +45,12 @@ export function pdfLikeStream(size: number, bytesPerSecond = 0): Readable {
 			fill -= piece;
 		}
 		if (tail.length > 0) yield tail;
+	}
+	function* chunks(): Generator<Buffer> {
+		for (const piece of pieces()) {
+			onChunk(piece.length);
+			yield piece;
+		}
 	}
 	return Readable.from(bytesPerSecond > 0 ? throttled(chunks(), bytesPerSecond) : chunks(), {
 		objectMode: false,
@@ -66,7 +77,10 @@ export function createDownloadHandler(state: SimulatorState): (request: LoggedRe
 				...(state.downloadChunked ? {} : { 'content-length': String(size) }),
 				'content-disposition': `attachment; filename="cuentas-anuales-${document.nif}-${document.year}.pdf"`,
 			},
-			body: () => pdfLikeStream(size, state.downloadBytesPerSecond),
+			body: () =>
+				pdfLikeStream(size, state.downloadBytesPerSecond, (bytes) => {
+					state.downloadBytesSent += bytes;
+				}),
 		};
 	};
 }

@@ -46,6 +46,8 @@ export class SimulatorState {
 	routeNotFoundStyle: 'html' | 'json';
 	latencyMs: number;
 	ordersReceived = 0;
+	/** Bytes of files the download host has handed to its connections. */
+	downloadBytesSent = 0;
 
 	readonly companies = new CompanyDirectory();
 	readonly alerts = new AlertStore();

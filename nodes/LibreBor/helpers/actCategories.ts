@@ -18,7 +18,7 @@ export type ActCategory = (typeof ACT_CATEGORIES)[number];
  * them, each under its category; docs/act-categories.md shows the same table with the reasons.
  * Any label not listed here is `other`: LibreBOR may send labels nobody has listed yet.
  */
-export const CATEGORY_LABELS: Record<Exclude<ActCategory, 'other'>, readonly string[]> = {
+const CATEGORY_LABELS: Record<Exclude<ActCategory, 'other'>, readonly string[]> = {
 	officers: [
 		'Nombramientos',
 		'Reelecciones',

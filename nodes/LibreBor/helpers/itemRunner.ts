@@ -62,10 +62,21 @@ export function pairRecords(itemIndex: number, records: IDataObject[]): ItemResu
 }
 
 /**
+ * The run as its items see it, with a cancel signal that also fires on `stop()`: a first failure
+ * stops the other items' waits, transfers and the requests still queued in the run's pacer.
+ */
+export function stoppableRun(run: NodeRun): { run: NodeRun; stop: () => void } {
+	const stop = new AbortController();
+	const signals = [run.cancelSignal, stop.signal].filter((signal) => signal !== undefined);
+	return { run: { ...run, cancelSignal: AbortSignal.any(signals) }, stop: () => stop.abort() };
+}
+
+/**
  * Starts the node's run and runs one operation for every input item of it, keeping the output in
  * input order. Up to the pacing's ceiling of items run at once; the run's pacer decides how many
  * of their requests are in flight. With "continue on fail", a failing item becomes an error item
- * paired with its input and the other items go on; otherwise the first failure stops the node.
+ * paired with its input and the other items go on; otherwise the first failure stops the node:
+ * nothing more is sent, and the node fails with that item's error.
  */
 export async function runForEachItem(
 	context: IExecuteFunctions,
@@ -73,20 +84,32 @@ export async function runForEachItem(
 	operation: (item: ItemRequest) => Promise<ItemResult>,
 ): Promise<INodeExecutionData[]> {
 	const items = context.getInputData();
-	const run = startNodeRun(context, settings, items.length);
+	const { run, stop } = stoppableRun(startNodeRun(context, settings, items.length));
 	const ceiling = settings.pacing.ceiling;
-	const perItem = await mapWithConcurrency(items.length, ceiling, async (itemIndex) => {
-		try {
-			const result = await operation({ run, itemIndex });
-			run.progress.done++;
-			return result;
-		} catch (error) {
-			const nodeError = asNodeError(context, error, itemIndex);
-			if (!context.continueOnFail()) throw nodeError;
-			return [errorItem(nodeError, itemIndex)];
-		}
-	}).finally(() => endNodeRun(run));
-	return perItem.flat();
+	let firstFailure: { error: Error } | undefined;
+	try {
+		const perItem = await mapWithConcurrency(items.length, ceiling, async (itemIndex) => {
+			try {
+				const result = await operation({ run, itemIndex });
+				run.progress.done++;
+				return result;
+			} catch (error) {
+				const nodeError = asNodeError(context, error, itemIndex);
+				if (!context.continueOnFail()) {
+					firstFailure ??= { error: nodeError };
+					stop();
+					throw nodeError;
+				}
+				return [errorItem(nodeError, itemIndex)];
+			}
+		});
+		return perItem.flat();
+	} catch (error) {
+		// The items the failure stopped fail too, as cancelled: the node reports the first failure.
+		throw firstFailure?.error ?? error;
+	} finally {
+		endNodeRun(run);
+	}
 }
 
 /**
@@ -102,10 +125,9 @@ export async function runAllItems(
 	settings: RunSettings,
 	start: (run: NodeRun) => Array<Promise<ItemResult>>,
 ): Promise<INodeExecutionData[]> {
-	const stop = new AbortController();
-	const started = startNodeRun(context, settings, context.getInputData().length);
-	const signals = [started.cancelSignal, stop.signal].filter((signal) => signal !== undefined);
-	const run: NodeRun = { ...started, cancelSignal: AbortSignal.any(signals) };
+	const { run, stop } = stoppableRun(
+		startNodeRun(context, settings, context.getInputData().length),
+	);
 	const continueOnFail = context.continueOnFail();
 	let firstFailure: { error: Error } | undefined;
 	const perItem = await Promise.all(
@@ -118,7 +140,7 @@ export async function runAllItems(
 				const nodeError = asNodeError(context, error, itemIndex);
 				if (continueOnFail) return [errorItem(nodeError, itemIndex)];
 				firstFailure ??= { error: nodeError };
-				stop.abort();
+				stop();
 				return [];
 			}
 		}),

@@ -37,8 +37,8 @@ export interface NodeRun {
 	readonly pacer: Pacer;
 	readonly progress: RunProgress;
 	/**
-	 * The execution's cancel signal; a poll or a list search has none. A run whose items all start
-	 * at once (runAllItems) also fires it when its first item fails.
+	 * The execution's cancel signal; a poll or a list search has none. Without Continue On Fail, an
+	 * execution's run also fires it when its first item fails (see stoppableRun in itemRunner.ts).
 	 */
 	readonly cancelSignal?: AbortSignal;
 	/** The deadline of each request of the run. */

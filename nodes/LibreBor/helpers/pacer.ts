@@ -33,7 +33,7 @@ export type PacedOutcome =
  */
 const NO_PROGRESS_LIMIT_MS = 120_000;
 const NO_PROGRESS_IN_WINDOW_MS = 30_000;
-export const MAX_PAUSES_WITHOUT_PROGRESS = 6;
+const MAX_PAUSES_WITHOUT_PROGRESS = 6;
 const FIRST_BACKOFF_MS = 1_000;
 const MAX_BACKOFF_MS = 30_000;
 /** Throttles in a row, right after requests got through, waited out by the window's short backoff. */

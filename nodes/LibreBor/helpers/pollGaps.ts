@@ -7,7 +7,7 @@
  * second, after it was (and never more than Poll Interval after), with few checks for one that
  * takes long.
  */
-export const FIRST_POLL_GAP_MS = 1_000;
+const FIRST_POLL_GAP_MS = 1_000;
 const POLL_GAP_GROWTH = 1.25;
 
 /**

@@ -8,7 +8,7 @@ type LibreBorEnvironment = 'production' | 'sandbox' | 'custom';
 type BaseUrlResult = { baseUrl: string } | { problem: string };
 
 /** A loop, not `/\/+$/`, which backtracks quadratically on a long run of slashes. */
-export function withoutTrailingSlashes(text: string): string {
+function withoutTrailingSlashes(text: string): string {
 	let end = text.length;
 	while (end > 0 && text.charCodeAt(end - 1) === 47) end--;
 	return text.slice(0, end);

@@ -1,4 +1,4 @@
-import { waitUnlessCancelled } from '../helpers/cancellation';
+import { cancelledError, waitUnlessCancelled } from '../helpers/cancellation';
 import type { RequestSettings } from '../helpers/nodeRun';
 import type { PacedOutcome } from '../helpers/pacer';
 import { budgetSpentError, type ErrorContext } from './errors';
@@ -48,6 +48,11 @@ export async function withRetries<T>(
 	for (let retry = 0; ; ) {
 		const start = pacer ? await pacer.acquire() : undefined;
 		if (start === false) throw budgetSpentError(errorContext, run.pacer.lastThrottleStatus, run);
+		// A request queued in the pacer when the run stopped (a cancel, a failed item) is not sent.
+		if (pacer && start && run.cancelSignal?.aborted) {
+			pacer.release(start, { kind: 'other' });
+			throw cancelledError(errorContext.node, retryRun.what, errorContext.itemIndex);
+		}
 		let outcome: TryOutcome<T> | undefined;
 		try {
 			outcome = await tryOnce();

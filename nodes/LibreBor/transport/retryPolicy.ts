@@ -1,5 +1,5 @@
 /** How many times an idempotent request is tried again, and how long it may wait in all. */
-export const RETRY_BUDGET = {
+const RETRY_BUDGET = {
 	maxRetries: 3,
 	firstBackoffMs: 500,
 	maxSingleWaitMs: 30_000,

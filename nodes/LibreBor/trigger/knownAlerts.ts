@@ -7,7 +7,7 @@ import type { Delivery, KnownAlert, PollState } from './pollState';
  * capped listing; past it, an alert never seen that sat behind a thousand newer ones could be
  * passed over, a fair price for a state that stays small (about 60 kB at most).
  */
-export const MAX_REMEMBERED_ALERTS = 1000;
+const MAX_REMEMBERED_ALERTS = 1000;
 
 /** Ascending order that also copes with infinities (which subtraction turns into NaN). */
 export function ascending(a: number, b: number): number {
@@ -52,7 +52,7 @@ export function uniqueAlerts(listing: LibreBorAlert[]): LibreBorAlert[] {
 }
 
 /** The created_at of the oldest alert in a listing, ignoring unreadable ones. */
-export function oldestCreatedAt(alerts: LibreBorAlert[]): number | undefined {
+function oldestCreatedAt(alerts: LibreBorAlert[]): number | undefined {
 	let oldest: number | undefined;
 	for (const alert of alerts) {
 		const time = createdAtMs(alert);

@@ -2,6 +2,7 @@ import { NodeApiError, NodeOperationError, type IExecuteFunctions } from 'n8n-wo
 
 import { followCompany, unfollowCompany } from '../../api/watchlist';
 import { mapWithConcurrency } from '../../helpers/concurrency';
+import { stoppableRun } from '../../helpers/itemRunner';
 import type { NodeRun } from '../../helpers/nodeRun';
 import type { SyncStep } from './syncPlan';
 import { sendConfirmed, type WatchlistChange } from './watchlistChange';
@@ -82,6 +83,7 @@ export async function applySyncSteps(
 		(step): step is SyncStep & { action: keyof typeof CHANGES } => step.action !== 'keep',
 	);
 	const continueOnFail = this.continueOnFail();
+	const { run: stoppable, stop } = stoppableRun(run);
 	let stopped = false;
 	run.progress.total = changes.length;
 	const results = await mapWithConcurrency(
@@ -91,12 +93,17 @@ export async function applySyncSteps(
 			const step = changes[index];
 			if (stopped) return { notSent: true };
 			try {
-				const item = { run, itemIndex: step.itemIndex };
+				const item = { run: stoppable, itemIndex: step.itemIndex };
 				const answer = await sendConfirmed.call(this, CHANGES[step.action], step.nif, item);
 				run.progress.done++;
 				return { applied: answer !== undefined };
 			} catch (error) {
-				if (!continueOnFail) stopped = true;
+				// A change the first failure stopped (queued, or cut short) is one not made.
+				if (stopped) return { notSent: true };
+				if (!continueOnFail) {
+					stopped = true;
+					stop();
+				}
 				const failure = asNodeError(this, error, step);
 				// An error item shows only its message: it names the change that failed.
 				const named = `The ${step.action} of ${step.nif} failed: ${failure.message}`;

@@ -3,8 +3,15 @@ import type { IDeduplicationOutput, IExecuteFunctions } from 'n8n-workflow';
 import { waitUnlessCancelled } from '../../../helpers/cancellation';
 import { now } from '../../../helpers/clock';
 import type { RequestSettings } from '../../../helpers/nodeRun';
-import { ORDER_SETTLE_MS } from './orderSettle';
 
+/**
+ * How long an attempt waits between writing its record of an order and checking it. Assumed to
+ * be longer than any read-then-write of the row that started before its own write ended: one
+ * takes milliseconds (attempts that raced on two queue-mode workers sent their orders 61 to 146 ms
+ * apart); a second leaves room for a worker that is busy or collecting garbage, and is little
+ * beside an order that LibreBOR takes minutes to prepare. It is paid once per order sent.
+ */
+const ORDER_SETTLE_MS = 1000;
 const MAX_INTENTS = 5000;
 const STORE_OPTIONS = { mode: 'entries', maxEntries: MAX_INTENTS } as const;
 /**

@@ -370,12 +370,17 @@ const NOTES = `## Why the figures are what they are
   0 ms row, with the median of 3 runs: where the two disagree, 2a is the figure to trust.
 - **Under a rate limit.** The HTTP Request node sends everything at once and stops at the first 429 (or,
   with "continue on fail", fails most items), unless the machine is too busy to send faster than the limit. The
-  LibreBOR node pauses every item for \`Retry-After\`, halves the number in flight and from then on starts
-  requests no faster than the rate it measured (fine answers since the last throttle over the time they took),
-  raising that rate while answers stay fine to find a higher limit and measuring it again at each throttle. Its
-  first throttle ends a slow-start round that went past the limit: what that round sent beyond it, already on
-  its way, is answered 429. That is a handful of requests whatever the job size, so a larger share of a small
-  job: on 50 items, 5 requests answered 429 are already 10%.
+  LibreBOR node pauses every item for \`Retry-After\`, never less (without one, for a backoff, after which one
+  request goes alone first), and from then on keeps to a window of starts learned from the throttles: as many
+  at once as LibreBOR let through, and as many again once it let as many through again, probed upward while
+  answers stay fine. Its first throttle ends a slow-start round that went past the limit: what that round sent
+  beyond it, already on its way, is refused. That is a handful of requests whatever the job size, so a larger
+  share of a small job (on 50 items, 5 refusals are already 10%), and with a floor of one or two seconds the
+  first whole-second \`Retry-After\` is a large part of the time: why the 50-item rows miss their goals. A
+  window of a minute or of 20 s is met by a slow-start round that is refused whole. A second run starts from
+  the window the first learned (2d) and is rarely refused, but counts each window from the answers of the
+  previous one, not its starts, which stretches every window by the time the answers take.
+  [docs/performance.md](docs/performance.md) says more.
 - **Trigger.** LibreBOR's GET /alerts/ has no paging and no "since" parameter: every poll downloads and
   parses all unread alerts, so a poll's cost follows the number of unread alerts, while the trigger's state
   stays capped (1,000 remembered alerts). The undici column of section 3 is the floor any client pays for

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { entriesOf, operationsNotIn } from '../../tools/nodeOperations.mts';
 import { useSimulator } from '../support/libreBor.mts';
 import { ACTION_LANES } from './actionLanes.mts';
-import { STOP_ON_FAILURE_LANE } from './stopOnFailureLane.mts';
+import { STOP_ON_FAILURE_LANES } from './stopOnFailureLane.mts';
 import { TRIGGER_LANES } from './triggerLanes.mts';
 
 const actionLanes = entriesOf(ACTION_LANES);
@@ -20,7 +20,7 @@ describe('the fault lanes', () => {
 // run one after another.
 const lanes = [
 	...actionLanes.flatMap(({ value }) => value),
-	STOP_ON_FAILURE_LANE,
+	...STOP_ON_FAILURE_LANES,
 	...TRIGGER_LANES,
 ];
 for (const lane of lanes) {

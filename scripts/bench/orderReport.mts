@@ -1,3 +1,4 @@
+import { table, type Goal } from './markdown.mts';
 import type { ConcurrentDownloadMemory } from './engine/downloadMemory.measure.mts';
 import {
 	DEFAULT_OPTIONS_READY_AFTER_MS,
@@ -7,23 +8,9 @@ import {
 import type { OrderVia } from './n8n/orderWorkflows.mts';
 import { median } from './stats.mts';
 
-interface Goal {
-	goal: string;
-	measured: string;
-	met: boolean;
-}
-
 const MB = 1024 * 1024;
 const seconds = (ms: number) => (Number.isNaN(ms) ? 'n/a' : `${(ms / 1000).toFixed(2)} s`);
 const times = (value: number) => `${value.toFixed(2)}x`;
-
-function markdownTable(header: string[], rows: string[][]): string {
-	return [
-		`| ${header.join(' | ')} |`,
-		`| ${header.map(() => '---').join(' | ')} |`,
-		...rows.map((row) => `| ${row.join(' | ')} |`),
-	].join('\n');
-}
 
 /** The median time of a job over its repetitions. */
 function medianMs(runs: OrderRun[], via: OrderVia, orders: number, download: boolean): number {
@@ -134,7 +121,7 @@ from the start of the node that posts the orders to the end of the last node of 
 alone, or the HTTP Request nodes with their loop); median of ${repetitions} runs each, in one \`n8n execute\` per run.
 In brackets: the time over one document's wait.
 
-${markdownTable(
+${table(
 	[
 		'Orders',
 		'LibreBOR node',

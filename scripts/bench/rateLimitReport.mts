@@ -1,5 +1,6 @@
 // The rate-limit sections of BENCHMARKS.md: each shape of limit at each job size, the long windows,
 // and the same job run twice (see n8n/rateLimitRuns.mts).
+import { count, table, type Goal } from './markdown.mts';
 import {
 	BENCH_SHAPES,
 	LIMITED_ROUND_TRIP_MS,
@@ -8,13 +9,6 @@ import {
 	type RateLimitRun,
 } from './n8n/rateLimitRuns.mts';
 
-export interface Goal {
-	goal: string;
-	measured: string;
-	met: boolean;
-}
-
-const count = (value: number) => value.toLocaleString('en');
 const ms = (value: number) => `${Math.round(value).toLocaleString('en')} ms`;
 const ratio = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)}x` : 'n/a');
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
@@ -22,14 +16,6 @@ const share = (run: RateLimitRun) => run.throttled / Math.max(1, run.requests);
 const ofFloor = (run: RateLimitRun) => (run.floorMs > 0 ? run.ms / run.floorMs : NaN);
 const refused = (run: RateLimitRun) =>
 	`${count(run.throttled)} of ${count(run.requests)} (${percent(share(run))})`;
-
-function table(header: string[], rows: string[][]): string {
-	return [
-		`| ${header.join(' | ')} |`,
-		`| ${header.map(() => '---').join(' | ')} |`,
-		...rows.map((row) => `| ${row.join(' | ')} |`),
-	].join('\n');
-}
 
 /** Without a Retry-After the node must find the wait itself: its goal is 1.25x the floor, not 1.15x. */
 const saysRetryAfter = (run: RateLimitRun) =>

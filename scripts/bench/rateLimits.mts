@@ -8,7 +8,8 @@ import path from 'node:path';
 import { measureRateLimits } from './n8n/rateLimitsInN8n.mts';
 import { RATE_LIMIT_SIZES } from './n8n/rateLimitRuns.mts';
 import { buildAndPack } from './packageBuild.mts';
-import { rateLimitSections, type Goal } from './rateLimitReport.mts';
+import type { Goal } from './markdown.mts';
+import { rateLimitSections } from './rateLimitReport.mts';
 
 async function main() {
 	const quick = process.argv.includes('--quick');

@@ -1,3 +1,4 @@
+import { count, table, verdict, type Goal } from './markdown.mts';
 import type { ColdLoadResult } from './coldLoad.mts';
 import type { DownloadMemoryResult } from './engine/downloadMemory.measure.mts';
 import type { MarkingResult } from './engine/marking.measure.mts';
@@ -10,7 +11,7 @@ import type { RealN8nResult } from './n8n/realN8n.mts';
 import { ordersSection } from './orderReport.mts';
 import type { PackedPackage } from './packageBuild.mts';
 import type { RateLimitResult } from './n8n/rateLimitRuns.mts';
-import { rateLimitSections, type Goal } from './rateLimitReport.mts';
+import { rateLimitSections } from './rateLimitReport.mts';
 import { median } from './stats.mts';
 
 export interface BenchResults {
@@ -44,16 +45,6 @@ const ratio = (value: number) => `${value.toFixed(2)}x`;
 const mib = (bytes: number) => `${(bytes / MiB).toFixed(1)} MiB`;
 const kb = (bytes: number) =>
 	bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${(bytes / 1000).toFixed(1)} kB`;
-const count = (value: number) => value.toLocaleString('en');
-const verdict = (met: boolean) => (met ? 'met' : '**missed**');
-
-function table(header: string[], rows: string[][]): string {
-	return [
-		`| ${header.join(' | ')} |`,
-		`| ${header.map(() => '---').join(' | ')} |`,
-		...rows.map((row) => `| ${row.join(' | ')} |`),
-	].join('\n');
-}
 
 const NODE = 'LibreBOR node in n8n-core';
 const UNDICI = 'undici';

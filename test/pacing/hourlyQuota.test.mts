@@ -1,24 +1,16 @@
 // The action node under an hourly quota smaller than the job: the simulator counts the quota on a
 // clock of its own (ManualClock), so that an hour passes when the test says; the node's time is real.
-import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { companyNifs } from '../../scripts/bench/nifs.mts';
 import { ManualClock } from '../../tools/simulator/index.mts';
 import { pairedItemsOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
+import { follow, nifItems } from './followJob.mts';
 
 const HOUR_MS = 3_600_000;
 const clock = new ManualClock();
 // A new simulator, so a new account, for every test: no earlier run taught the node its limit.
 const sim = useSimulator({ clock }, { perTest: true });
 
-const follow = (options: INodeParameters = {}): INodeParameters => ({
-	resource: 'watchlist',
-	operation: 'follow',
-	nif: '={{ $json.nif }}',
-	options,
-});
-const nifItems = (count: number) => companyNifs(count).map((nif) => ({ nif }));
 const RESUME = /run the node again on the items that were not done/;
 /** A run of follows reads the watch list once before its first follow: one request of the quota. */
 const QUOTA_FOR = (follows: number) => follows + 1;

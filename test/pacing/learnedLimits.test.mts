@@ -1,38 +1,26 @@
 // What a run learns of the account's limit, kept for the next runs with the same credential: in
 // the process, and in the workflow's static data for another process; stale after a day.
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { LEARNED_LIMIT_TTL_MS } from '../../nodes/LibreBor/helpers/learnedLimits.ts';
 import { DEFAULT_PARALLEL_REQUESTS } from '../../nodes/LibreBor/helpers/pacer.ts';
-import { companyNifs } from '../../scripts/bench/nifs.mts';
 import { copyOf, onAnotherWorker, savedWorkflow, withClock } from '../actions/orderRuns.mts';
 import { runLibreBor, useSimulator, type RunOptions } from '../support/libreBor.mts';
+import { follow, nifItems } from './followJob.mts';
 
 // A new simulator, so a new account, for every test: the first run of each knows nothing yet.
 const sim = useSimulator({}, { perTest: true });
 
-const follow: INodeParameters = {
-	resource: 'watchlist',
-	operation: 'follow',
-	nif: '={{ $json.nif }}',
-	options: {},
-};
 /** A job of Parallel Requests items, and one large enough for slow start to reach them (4, 8, 16, 32, then 50). */
 const JOB = DEFAULT_PARALLEL_REQUESTS;
 const TEACHING_JOB = 3 * DEFAULT_PARALLEL_REQUESTS;
-
-/** `count` companies, none of them followed by an earlier run of the test. */
-const companies = (count: number, from: number) =>
-	companyNifs(from + count)
-		.slice(from)
-		.map((nif) => ({ nif }));
 
 /** Follows `count` new companies, every one of them; how long it took, the 429s, the most in flight. */
 async function followRun(count: number, from: number, options: RunOptions = {}) {
 	sim().traffic.resetCounters();
 	const startedAt = Date.now();
-	const result = await runLibreBor(sim(), follow, { items: companies(count, from), ...options });
+	const result = await runLibreBor(sim(), follow(), { items: nifItems(count, from), ...options });
 	expect(result.error).toBeUndefined();
 	expect(result.items.filter((item) => item.error)).toEqual([]);
 	return {

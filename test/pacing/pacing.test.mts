@@ -1,21 +1,13 @@
-import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { DEFAULT_PARALLEL_REQUESTS } from '../../nodes/LibreBor/helpers/pacer.ts';
-import { companyNifs } from '../../scripts/bench/nifs.mts';
 import { jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
+import { follow, nifItems } from './followJob.mts';
 
 // A new simulator, so a new account, for every test: each run starts knowing nothing of the limit.
 const sim = useSimulator({}, { perTest: true });
 const FOLLOW = { method: 'POST', path: '/v2/alerts/follow/' } as const;
 
-const follow = (options: INodeParameters = {}): INodeParameters => ({
-	resource: 'watchlist',
-	operation: 'follow',
-	nif: '={{ $json.nif }}',
-	options,
-});
-const nifItems = (count: number) => companyNifs(count).map((nif) => ({ nif }));
 const share429 = () => sim().traffic.throttled / sim().requests.length;
 
 describe('one pacer for every request of a run', () => {

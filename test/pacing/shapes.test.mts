@@ -3,9 +3,9 @@
 // How near the floor each shape gets at 50, 250 and 1,000 items is measured by `npm run bench`.
 import { describe, expect, it } from 'vitest';
 
-import { companyNifs } from '../../scripts/bench/nifs.mts';
 import type { RateLimit, Simulator } from '../../tools/simulator/index.mts';
 import { runLibreBor, useSimulator } from '../support/libreBor.mts';
+import { follow, nifItems } from './followJob.mts';
 
 // A new simulator, so a new account, for every test: each run starts knowing nothing of the limit.
 const sim = useSimulator({}, { perTest: true });
@@ -111,11 +111,7 @@ describe('the pacer under each shape of rate limit', () => {
 			const refusals = recordRefusals(sim());
 			const floorMs = sim().traffic.floorMs(ITEMS + 1, Date.now());
 			const startedAt = Date.now();
-			const result = await runLibreBor(
-				sim(),
-				{ resource: 'watchlist', operation: 'follow', nif: '={{ $json.nif }}', options: {} },
-				{ items: companyNifs(ITEMS).map((nif) => ({ nif })) },
-			);
+			const result = await runLibreBor(sim(), follow(), { items: nifItems(ITEMS) });
 			const ms = Date.now() - startedAt;
 
 			expect(result.error).toBeUndefined();

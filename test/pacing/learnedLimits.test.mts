@@ -3,11 +3,13 @@
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { LEARNED_LIMIT_TTL_MS } from '../../nodes/LibreBor/helpers/learnedLimits.ts';
 import { DEFAULT_PARALLEL_REQUESTS } from '../../nodes/LibreBor/helpers/pacer.ts';
 import { copyOf, onAnotherWorker, savedWorkflow, withClock } from '../actions/orderRuns.mts';
 import { runLibreBor, useSimulator, type RunOptions } from '../support/libreBor.mts';
 import { follow, nifItems } from './followJob.mts';
+
+/** How long a learned limit is kept, as docs/performance.md says: 24 hours. */
+const LEARNED_LIMIT_TTL_MS = 24 * 3_600_000;
 
 // A new simulator, so a new account, for every test: the first run of each knows nothing yet.
 const sim = useSimulator({}, { perTest: true });

@@ -9,7 +9,7 @@ import { HOUR_MS } from './units';
  * learned or confirmed: an account's limit can change, and a run that finds it changed learns it
  * again (a limit that fell draws a throttle at once; one that rose is found by probing).
  */
-export const LEARNED_LIMIT_TTL_MS = 24 * HOUR_MS;
+const LEARNED_LIMIT_TTL_MS = 24 * HOUR_MS;
 /** Accounts this process remembers, the least recently learned forgotten first. */
 const MAX_ACCOUNTS_IN_PROCESS = 100;
 /** Accounts a workflow's static data remembers. */

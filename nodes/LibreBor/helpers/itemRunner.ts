@@ -72,6 +72,32 @@ export function stoppableRun(run: NodeRun): { run: NodeRun; stop: () => void } {
 }
 
 /**
+ * Settles the items of a run one by one: a finished item counts as done; under "continue on fail" a
+ * failed one becomes an error item paired with its input, otherwise the first failure stops the
+ * run (`stop`) and is the one the node reports.
+ */
+function itemSettler(context: IExecuteFunctions, run: NodeRun, stop: () => void) {
+	const continueOnFail = context.continueOnFail();
+	let firstFailure: Error | undefined;
+	return {
+		firstFailure: () => firstFailure,
+		async settle(itemIndex: number, work: () => Promise<ItemResult>): Promise<ItemResult> {
+			try {
+				const result = await work();
+				run.progress.done++;
+				return result;
+			} catch (error) {
+				const nodeError = asNodeError(context, error, itemIndex);
+				if (continueOnFail) return [errorItem(nodeError, itemIndex)];
+				firstFailure ??= nodeError;
+				stop();
+				throw nodeError;
+			}
+		},
+	};
+}
+
+/**
  * Starts the node's run and runs one operation for every input item of it, keeping the output in
  * input order. Up to the pacing's ceiling of items run at once; the run's pacer decides how many
  * of their requests are in flight. With "continue on fail", a failing item becomes an error item
@@ -85,28 +111,15 @@ export async function runForEachItem(
 ): Promise<INodeExecutionData[]> {
 	const items = context.getInputData();
 	const { run, stop } = stoppableRun(startNodeRun(context, settings, items.length));
-	const ceiling = settings.pacing.ceiling;
-	let firstFailure: { error: Error } | undefined;
+	const settler = itemSettler(context, run, stop);
 	try {
-		const perItem = await mapWithConcurrency(items.length, ceiling, async (itemIndex) => {
-			try {
-				const result = await operation({ run, itemIndex });
-				run.progress.done++;
-				return result;
-			} catch (error) {
-				const nodeError = asNodeError(context, error, itemIndex);
-				if (!context.continueOnFail()) {
-					firstFailure ??= { error: nodeError };
-					stop();
-					throw nodeError;
-				}
-				return [errorItem(nodeError, itemIndex)];
-			}
-		});
+		const perItem = await mapWithConcurrency(items.length, settings.pacing.ceiling, (itemIndex) =>
+			settler.settle(itemIndex, async () => await operation({ run, itemIndex })),
+		);
 		return perItem.flat();
 	} catch (error) {
 		// The items the failure stopped fail too, as cancelled: the node reports the first failure.
-		throw firstFailure?.error ?? error;
+		throw settler.firstFailure() ?? error;
 	} finally {
 		endNodeRun(run);
 	}
@@ -128,23 +141,13 @@ export async function runAllItems(
 	const { run, stop } = stoppableRun(
 		startNodeRun(context, settings, context.getInputData().length),
 	);
-	const continueOnFail = context.continueOnFail();
-	let firstFailure: { error: Error } | undefined;
+	const settler = itemSettler(context, run, stop);
 	const perItem = await Promise.all(
-		start(run).map(async (work, itemIndex) => {
-			try {
-				const result = await work;
-				run.progress.done++;
-				return result;
-			} catch (error) {
-				const nodeError = asNodeError(context, error, itemIndex);
-				if (continueOnFail) return [errorItem(nodeError, itemIndex)];
-				firstFailure ??= { error: nodeError };
-				stop();
-				return [];
-			}
-		}),
+		start(run).map(async (work, itemIndex) =>
+			settler.settle(itemIndex, async () => await work).catch((): ItemResult => []),
+		),
 	).finally(() => endNodeRun(run));
-	if (firstFailure) throw firstFailure.error;
+	const firstFailure = settler.firstFailure();
+	if (firstFailure) throw firstFailure;
 	return perItem.flat();
 }

@@ -87,6 +87,11 @@ export class Pacer {
 		this.inFlight = new InFlightLimit(settings.ceiling);
 	}
 
+	/** Whether the run's account is known yet (useAccount). */
+	get knowsAccount(): boolean {
+		return this.memory !== undefined;
+	}
+
 	/**
 	 * The account the run's requests go to, known once the first request has read its credential:
 	 * the run starts from what earlier runs learned of that account's limit. Only the first call counts.

@@ -110,7 +110,7 @@ async function buildOptions(
 	const { baseUrl } = resolved;
 	// The run starts from what earlier runs learned of this account's limit (first request only).
 	const { run } = settings;
-	if (run.learnsLimits) {
+	if (run.learnsLimits && !run.pacer.knowsAccount) {
 		const account = accountKey(baseUrl, String(credentials.username ?? ''));
 		run.pacer.useAccount({ account, store: run.limitStore });
 	}

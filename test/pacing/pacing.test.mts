@@ -39,7 +39,7 @@ describe('one pacer for every request of a run', () => {
 			);
 			expect(sim().state.watchlist).toHaveLength(500);
 			expect(share429()).toBeLessThanOrEqual(0.1);
-			// Issue 32's goal for long runs under a rate limit: within 1.15x of the floor (items / limit).
+			// docs/performance.md's bound for long runs under a rate limit: within 1.15x of the floor (items / limit).
 			expect(ofFloor, `${ofFloor.toFixed(2)}x the floor`).toBeLessThanOrEqual(1.15);
 		},
 	);

@@ -1,0 +1,160 @@
+// Mutation testing one area at a time: the shipped modules of one part of the nodes, and the engine
+// tests that pin them. A mutant runs only the tests that cover it, but a module every request
+// passes through (the pacer, the transport) is covered by nearly every test: run against the whole
+// suite, each of its surviving mutants costs minutes. Each area's tests are the ones written about
+// its modules, so that an area runs in well under an hour on a 2-core machine.
+//
+// `LIBREBOR_MUTATION_AREA=transport npm run test:mutation` runs one area (stryker.config.mjs and
+// vitest.mutation.config.mts both read it); without it, every area, against every area's tests.
+// test/release/mutationAreas.test.mts checks that every module Stryker may mutate is in one area.
+
+export interface MutationArea {
+	/** The modules, as Stryker globs below the repository root. */
+	mutate: string[];
+	/** The test files below test/, without `.test.mts`. */
+	tests: string[];
+	/**
+	 * Whether the nodes' waits take half their time (test/support/shortSettle.mts): the order
+	 * path's one-second settle pause per order would otherwise make its mutants time out; the
+	 * pacing tests measure real waits against a limit.
+	 */
+	halvedWaits?: boolean;
+}
+
+/** Field declarations: no logic to mutate. Left out of every area. */
+export const DECLARATIONS = [
+	'nodes/LibreBor/descriptions/**',
+	'nodes/**/*.node.ts',
+	'nodes/**/node.type.ts',
+	'nodes/**/index.ts',
+	'nodes/LibreBor/trigger/description.ts',
+];
+
+export const MUTATION_AREAS: Record<string, MutationArea> = {
+	transport: {
+		mutate: [
+			'nodes/LibreBor/transport/**/*.ts',
+			'!nodes/LibreBor/transport/account.ts',
+			'credentials/**/*.ts',
+			'nodes/LibreBor/helpers/cancellation.ts',
+			'nodes/LibreBor/helpers/clock.ts',
+			'nodes/LibreBor/helpers/fileName.ts',
+		],
+		tests: [
+			'foundation/clock',
+			'foundation/credential',
+			'foundation/hostileAnswers',
+			'foundation/redirects',
+			'foundation/transport',
+			'actions/downloadLimits',
+		],
+	},
+	pacing: {
+		mutate: [
+			'nodes/LibreBor/helpers/concurrency.ts',
+			'nodes/LibreBor/helpers/inFlightLimit.ts',
+			'nodes/LibreBor/helpers/itemRunner.ts',
+			'nodes/LibreBor/helpers/learnedLimits.ts',
+			'nodes/LibreBor/helpers/limitModel.ts',
+			'nodes/LibreBor/helpers/nodeRun.ts',
+			'nodes/LibreBor/helpers/pacer.ts',
+			'nodes/LibreBor/helpers/startWindow.ts',
+			'nodes/LibreBor/helpers/turns.ts',
+			'nodes/LibreBor/helpers/windowProbe.ts',
+			'nodes/LibreBor/transport/account.ts',
+		],
+		tests: [
+			'pacing/hourlyQuota',
+			'pacing/learnedLimits',
+			'pacing/pacing',
+			'pacing/shapes',
+			'foundation/transport',
+			'trigger/quota',
+		],
+	},
+	actions: {
+		mutate: [
+			'nodes/LibreBor/actions/*.ts',
+			'nodes/LibreBor/actions/alert/**/*.ts',
+			'nodes/LibreBor/actions/watchlist/**/*.ts',
+			'nodes/LibreBor/api/alerts.ts',
+			'nodes/LibreBor/api/watchlist.ts',
+			'nodes/LibreBor/methods/**/*.ts',
+			'nodes/LibreBor/helpers/actCategories.ts',
+			'nodes/LibreBor/helpers/alertFilter.ts',
+			'nodes/LibreBor/helpers/alerts.ts',
+			'nodes/LibreBor/helpers/categoryFilter.ts',
+			'nodes/LibreBor/helpers/identifierParameters.ts',
+			'nodes/LibreBor/helpers/nif.ts',
+			'nodes/LibreBor/helpers/numericOption.ts',
+			'nodes/LibreBor/helpers/units.ts',
+			'nodes/LibreBor/helpers/validation.ts',
+		],
+		tests: [
+			'actions/actCategories',
+			'actions/alert',
+			'actions/alertFilters',
+			'actions/expressionOptions',
+			'actions/listSearch',
+			'actions/nodeVersions',
+			'actions/watchlist',
+			'actions/watchlistSync',
+			'foundation/validation',
+			'trigger/filters',
+		],
+	},
+	trigger: {
+		mutate: [
+			'nodes/LibreBor/trigger/**/*.ts',
+			'nodes/LibreBor/helpers/alertRecords.ts',
+			'nodes/LibreBor/helpers/zonedTime.ts',
+		],
+		tests: [
+			'trigger/cappedList',
+			'trigger/exactlyOnce',
+			'trigger/failures',
+			'trigger/filters',
+			'trigger/knownAlerts',
+			'trigger/listingGlitches',
+			'trigger/manual',
+			'trigger/output',
+			'trigger/quota',
+			'trigger/scheduler',
+			'trigger/stops',
+			'trigger/timeout',
+		],
+	},
+	documents: {
+		mutate: [
+			'nodes/LibreBor/actions/document/**/*.ts',
+			// The Order operation's fields are declarations: only its execute function is logic.
+			'!nodes/LibreBor/actions/document/order/order.operation.ts',
+			'nodes/LibreBor/actions/document/order/order.operation.ts:159-196',
+			'nodes/LibreBor/api/documents.ts',
+			'nodes/LibreBor/helpers/pollGaps.ts',
+		],
+		tests: [
+			'actions/document',
+			'actions/documentPolling',
+			'actions/documentWaits',
+			'actions/downloadLimits',
+			'actions/orderAnswers',
+			'actions/orderBatch',
+			'actions/orderLimits',
+			'actions/orderMemory',
+			'actions/orderRaces',
+		],
+		halvedWaits: true,
+	},
+};
+
+/** The area of that name (by default the one LIBREBOR_MUTATION_AREA names), declarations left out. */
+export function mutationArea(name = process.env.LIBREBOR_MUTATION_AREA): MutationArea | undefined {
+	if (!name) return undefined;
+	const area = MUTATION_AREAS[name];
+	if (!area) {
+		const names = Object.keys(MUTATION_AREAS).join(', ');
+		throw new Error(`LIBREBOR_MUTATION_AREA=${name} is no area; the areas are ${names}`);
+	}
+	return { ...area, mutate: [...area.mutate, ...DECLARATIONS.map((glob) => `!${glob}`)] };
+}

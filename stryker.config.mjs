@@ -1,11 +1,12 @@
 // Mutation testing of every shipped module with logic: nodes/ and credentials/, the field
 // declarations aside (descriptions/, the *.node.ts entry files, node.type.ts, index files and the
 // trigger's description.ts). It runs one area at a time (scripts/mutation/areas.mts: the modules
-// of one part of the nodes and the tests that pin them), each with its own incremental file and
-// report under reports/mutation/<area>/: `npm run test:mutation -- <area>`. For a change, the
-// modules it touches: `npm run test:mutation -- <area> --mutate <file>`. Only mutants whose code
-// or tests changed since the area's last run are run again. The full run takes hours on a busy
-// 2-core machine: it runs weekly in GitHub Actions (.github/workflows/mutation.yml), not in CI.
+// of one part of the nodes and the tests that pin them): `npm run test:mutation -- <area>`, report
+// under reports/mutation/<area>/. For a change, the modules it touches: `npm run test:mutation --
+// <area> --mutate <file>`. Each area's incremental file is committed (scripts/mutation/incremental/),
+// so that only mutants whose code or tests changed since the area's last run are run again: the
+// full run takes hours on a busy 2-core machine. It runs weekly in GitHub Actions
+// (.github/workflows/mutation.yml), not in CI.
 import { mutationArea } from './scripts/mutation/areas.mts';
 
 const area = mutationArea();
@@ -27,7 +28,7 @@ export default {
 	concurrency: 2,
 	timeoutMS: 10_000,
 	incremental: true,
-	incrementalFile: `${reports}/stryker-incremental.json`,
+	incrementalFile: `scripts/mutation/incremental/${process.env.LIBREBOR_MUTATION_AREA}.json`,
 	reporters: ['clear-text', 'progress', 'html', 'json'],
 	htmlReporter: { fileName: `${reports}/mutation.html` },
 	jsonReporter: { fileName: `${reports}/mutation.json` },

@@ -30,6 +30,16 @@ describe('LibreBOR API credential', () => {
 		expect(result.message).not.toContain('wrong-password-123');
 	});
 
+	it.each([
+		[403, /has no access to alerts and documents: they need an API subscription/],
+		[404, /Nothing answers at this base URL\. It must end in the version segment/],
+	])('fails the credential test on a %d with what to do about it', async (status, advice) => {
+		sim().injectFault({ path: '/v2/alerts/following/', status, body: '{"detail":"no"}' });
+		const result = await test();
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(advice);
+	});
+
 	it('refuses an http:// custom URL in the credential test, saying why, and sends nothing', async () => {
 		const result = await test({ baseUrl: sim().baseUrl.replace('https://', 'http://') });
 		expect(result.status).toBe('Error');

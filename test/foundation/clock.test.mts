@@ -10,6 +10,18 @@ describe('Clock', () => {
 		expect(performance.now() - started).toBeGreaterThanOrEqual(19);
 	});
 
+	it('waits a delay without a signal, as the pacer does between requests', async () => {
+		const started = performance.now();
+		await sleep(20);
+		expect(performance.now() - started).toBeGreaterThanOrEqual(19);
+	});
+
+	it('does not wait at all when its signal has already aborted', { timeout: 5_000 }, async () => {
+		const started = performance.now();
+		await sleep(60_000, AbortSignal.abort());
+		expect(performance.now() - started).toBeLessThan(1_000);
+	});
+
 	it('ends a wait at once when its signal aborts', async () => {
 		const cancel = new AbortController();
 		const started = performance.now();

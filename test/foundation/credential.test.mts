@@ -1,15 +1,77 @@
-import type { IDataObject } from 'n8n-workflow';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes, NodeHelpers } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { LibreBorApi } from '../../credentials/LibreBorApi.credentials.ts';
 import { resolveBaseUrl } from '../../nodes/LibreBor/transport/baseUrl.ts';
 import { runAction, testCredential } from '../../tools/engine/index.mts';
+import { repoRoot } from '../../tools/repoPaths.mts';
 import { AuthenticatedGetTestNode } from '../harness/selfTestNodes.mts';
-import { credentialsFor, runLibreBor, useSimulator } from '../support/libreBor.mts';
+import { credentialsFor, runLibreBor, useSimulator, type Simulator } from '../support/libreBor.mts';
 
 const sim = useSimulator();
 const test = (overrides: IDataObject = {}) =>
 	testCredential(new LibreBorApi(), credentialsFor(sim(), overrides).libreBorApi);
+
+const testNode = (name: string, more: Partial<INodeTypeDescription>): INodeTypeDescription => ({
+	displayName: name,
+	name: name.replace(/ /g, ''),
+	group: ['transform'],
+	version: 1,
+	description: `Test-only node: ${name}`,
+	defaults: { name },
+	inputs: [NodeConnectionTypes.Main],
+	outputs: [NodeConnectionTypes.Main],
+	credentials: [{ name: 'libreBorApi', required: true }],
+	properties: [],
+	...more,
+});
+
+/** A declarative node: n8n's RoutingNode sends its paths with `requestDefaults.baseURL`. */
+const declarativeNode = (baseURL: string): INodeType => ({
+	description: testNode('Declarative Get', {
+		requestDefaults: { baseURL },
+		properties: [
+			{
+				displayName: 'Path',
+				name: 'path',
+				type: 'string',
+				default: '',
+				routing: { request: { method: 'GET', url: '={{$value}}' } },
+			},
+		],
+	}),
+});
+
+/** A node on n8n's legacy helper, `requestWithAuthentication`, which follows a GET's redirects. */
+class LegacyGetTestNode implements INodeType {
+	description = testNode('Legacy Get', {
+		properties: [{ displayName: 'URL', name: 'url', type: 'string', default: '' }],
+	});
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const answer = (await this.helpers.requestWithAuthentication.call(this, 'libreBorApi', {
+			url: this.getNodeParameter('url', 0) as string,
+			method: 'GET',
+			json: true,
+		})) as INodeExecutionData['json'];
+		return [[{ json: answer }]];
+	}
+}
+
+const basicOf = (sim: Simulator) =>
+	`Basic ${Buffer.from(`${sim.credentials.username}:${sim.credentials.password}`).toString('base64')}`;
 
 describe('LibreBOR API credential', () => {
 	it('passes the credential test with the right user and password, with a read-only call', async () => {
@@ -21,6 +83,10 @@ describe('LibreBOR API credential', () => {
 
 	it('tolerates a trailing slash on a custom base URL', async () => {
 		expect(await test({ baseUrl: `${sim().baseUrl}/` })).toMatchObject({ status: 'OK' });
+	});
+
+	it('tolerates a custom base URL pasted with a trailing non-breaking space', async () => {
+		expect(await test({ baseUrl: `${sim().baseUrl}\u00a0` })).toMatchObject({ status: 'OK' });
 	});
 
 	it('fails the credential test with a wrong password, without showing it', async () => {
@@ -73,10 +139,16 @@ describe('LibreBOR API credential', () => {
 		).toEqual({
 			baseUrl: 'https://proxy.example.com/librebor/v2',
 		});
+		expect(resolveBaseUrl({ environment: 'custom', baseUrl: 'https://x.example/v10' })).toEqual({
+			baseUrl: 'https://x.example/v10',
+		});
 		for (const bad of [
 			'https://proxy.example.com/',
+			'https://x.example/v2/alerts',
 			'ftp://x/v2',
 			'https://u:p@x.example/v2',
+			'https://u@x.example/v2',
+			'https://:p@x.example/v2',
 			'not a url',
 		]) {
 			expect(resolveBaseUrl({ environment: 'custom', baseUrl: bad })).toHaveProperty('problem');
@@ -105,5 +177,161 @@ describe('LibreBOR API credential', () => {
 			`${credentials.libreBorApi.username}:${credentials.libreBorApi.password}`,
 		).toString('base64');
 		expect(sim().requestsTo('GET', '/v2/alerts/')[0].headers.authorization).toBe(`Basic ${basic}`);
+	});
+
+	it.each([
+		['another host, at the API path', (s: Simulator) => `${s.downloadOrigin}/v2/alerts/`],
+		[
+			'the API host over plain http://',
+			(s: Simulator) => `${s.baseUrl.replace('https:', 'http:')}/alerts/`,
+		],
+		['a path that only starts like the base path', (s: Simulator) => `${s.baseUrl}evil/alerts/`],
+		['a protocol-relative address', (s: Simulator) => `${s.baseUrl.replace('https:', '')}/alerts/`],
+		['an address without a host', () => 'alerts/'],
+	])('refuses to sign a request to %s, and sends nothing', async (_target, url) => {
+		const result = await runAction({
+			nodeType: new AuthenticatedGetTestNode(),
+			parameters: { url: url(sim()) },
+			credentials: credentialsFor(sim()),
+		});
+		expect(result.error?.message).toMatch(/only sent over HTTPS to/);
+		expect(sim().requests).toEqual([]);
+	});
+
+	it('signs a request to the base URL itself', async () => {
+		await runAction({
+			nodeType: new AuthenticatedGetTestNode(),
+			parameters: { url: sim().baseUrl },
+			credentials: credentialsFor(sim()),
+		});
+		expect(sim().requests.map((request) => [request.path, request.headers.authorization])).toEqual([
+			['/v2', basicOf(sim())],
+		]);
+	});
+
+	it.each([
+		['the API base URL', (s: Simulator) => s.baseUrl, '/alerts/'],
+		['the API host', (s: Simulator) => new URL(s.baseUrl).origin, 'v2/alerts/'],
+	])(
+		'signs the paths a declarative node sends below %s as its baseURL',
+		async (_base, baseURL, path) => {
+			const result = await runAction({
+				nodeType: declarativeNode(baseURL(sim())),
+				parameters: { path },
+				credentials: credentialsFor(sim()),
+			});
+			expect(result.error).toBeUndefined();
+			expect(sim().requestsTo('GET', '/v2/alerts/')[0].headers.authorization).toBe(basicOf(sim()));
+		},
+	);
+
+	it('refuses an absolute URL to another host that a declarative node sends with the API baseURL', async () => {
+		// A `next` link from an answer, or a URL from an expression: n8n sends an absolute URL as it
+		// is, whatever the baseURL, so that URL is the one to check.
+		const result = await runAction({
+			nodeType: declarativeNode(sim().baseUrl),
+			parameters: { path: `${sim().downloadOrigin}/files/next` },
+			credentials: credentialsFor(sim()),
+		});
+		expect(result.error?.message).toMatch(/only sent over HTTPS to/);
+		expect(sim().requests).toEqual([]);
+		expect(sim().requestsTo('GET', '/files/next', 'download')).toEqual([]);
+	});
+
+	it('refuses a declarative node whose baseURL is another host, and sends nothing', async () => {
+		const result = await runAction({
+			nodeType: declarativeNode(sim().downloadOrigin),
+			parameters: { path: '/v2/alerts/' },
+			credentials: credentialsFor(sim()),
+		});
+		expect(result.error?.message).toMatch(/only sent over HTTPS to/);
+		expect(sim().requests).toEqual([]);
+	});
+
+	it("keeps the password off another host when n8n's legacy helper follows a redirect", async () => {
+		sim().injectFault({
+			path: '/v2/alerts/',
+			status: 302,
+			headers: { location: `${sim().downloadOrigin}/files/moved` },
+			body: '',
+		});
+		await runAction({
+			nodeType: new LegacyGetTestNode(),
+			parameters: { url: `${sim().baseUrl}/alerts/` },
+			credentials: credentialsFor(sim()),
+		});
+		expect(sim().requestsTo('GET', '/v2/alerts/')[0].headers.authorization).toBe(basicOf(sim()));
+		const hop = sim().requestsTo('GET', '/files/moved', 'download');
+		expect(hop).toHaveLength(1);
+		expect(hop[0].headers.authorization).toBeUndefined();
+	});
+});
+
+// The dialog as n8n's editor shows it: which fields appear for the chosen environment
+// (NodeHelpers.displayParameter evaluates displayOptions as the editor does), which are masked, and
+// which the editor flags as missing (NodeHelpers.getParameterIssues, as for a node's required fields).
+const { properties } = new LibreBorApi();
+// A credential has no node of its own; the issue check reads only a node's type version.
+const node = { typeVersion: 1 } as INode;
+
+/** The fields the dialog shows for these values, after the credential type's defaults. */
+function shown(values: INodeParameters) {
+	const filled = NodeHelpers.getNodeParameters(properties, values, true, false, null, null) ?? {};
+	return properties.filter((field) => NodeHelpers.displayParameter(filled, field, null, null));
+}
+
+describe('LibreBOR API credential dialog', () => {
+	it('shows its icon in light and dark themes, from files the package ships', () => {
+		const { icon } = new LibreBorApi();
+		const files = Object.values(icon as Record<string, string>).map((file) =>
+			path.resolve(repoRoot, 'credentials', file.replace(/^file:/, '')),
+		);
+		expect(files.map((file) => path.basename(file))).toEqual(['librebor.svg', 'librebor.dark.svg']);
+		expect(files.filter((file) => !existsSync(file))).toEqual([]);
+	});
+
+	const apiFields = ['Environment', 'API User', 'API Password'];
+
+	it.each([
+		['production', apiFields],
+		['sandbox', apiFields],
+		['custom', ['Environment', 'Base URL', 'API User', 'API Password']],
+	])('shows where to get the user and password, and for %s: %j', (environment, fields) => {
+		const [notice, ...rest] = shown({ environment });
+		expect(notice).toMatchObject({
+			type: 'notice',
+			displayName: expect.stringMatching(/API > Credentials/),
+		});
+		expect(rest.map((field) => field.displayName)).toEqual(fields);
+	});
+
+	it('offers production and sandbox, each naming the address its requests go to, and a custom URL', () => {
+		const environment = properties.find((field) => field.name === 'environment');
+		const options = (environment?.options ?? []) as Array<{
+			name: string;
+			value: string;
+			description: string;
+		}>;
+		expect(options.map((option) => option.name)).toEqual(['Production', 'Sandbox', 'Custom']);
+		for (const option of options.slice(0, 2)) {
+			const resolved = resolveBaseUrl({ environment: option.value }) as { baseUrl: string };
+			expect(option.description).toContain(resolved.baseUrl);
+		}
+		expect(resolveBaseUrl({ environment: options[2].value })).toHaveProperty('problem');
+	});
+
+	it('masks the password and flags an empty user and password as missing', () => {
+		const values = { environment: 'custom', baseUrl: '', username: '', password: '' };
+		const fields = shown(values);
+		expect(
+			fields.filter((field) => field.typeOptions?.password).map((field) => field.name),
+		).toEqual(['password']);
+		const missing = fields.flatMap((field) =>
+			Object.values(NodeHelpers.getParameterIssues(field, values, '', node, null).parameters ?? {}),
+		);
+		expect(missing.flat()).toEqual([
+			'Parameter "API User" is required.',
+			'Parameter "API Password" is required.',
+		]);
 	});
 });

@@ -58,16 +58,19 @@ export function resolveBaseUrl(credentials: ICredentialDataDecryptedObject): Bas
 	return { baseUrl: `${url.origin}${path}` };
 }
 
+/** A URL that n8n (axios) sends as it is, whatever the request's `baseURL`. */
+const ABSOLUTE_URL = /^([a-z][a-z\d+\-.]*:)?\/\//i;
+
 /**
- * Where a request to sign goes: its URL, below its own `baseURL` when it has one, or below the API
- * base URL when it is a bare path, as the credential's test request is.
+ * Where a request to sign goes: its URL when it is absolute, below its own `baseURL` when it has
+ * one, or below the API base URL when it is a bare path, as the credential's test request is.
  */
 export function requestTarget(
 	request: { url?: string; baseURL?: string },
 	baseUrl: string,
 ): string | undefined {
 	const { url } = request;
-	if (request.baseURL)
+	if (request.baseURL && !ABSOLUTE_URL.test(url ?? ''))
 		return `${withoutTrailingSlashes(request.baseURL)}/${(url ?? '').replace(/^\/+/, '')}`;
 	return url?.startsWith('/') && !url.startsWith('//') ? `${baseUrl}${url}` : url;
 }

@@ -1,74 +1,24 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INode,
-	INodeExecutionData,
-	INodeParameters,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
-import { NodeConnectionTypes, NodeHelpers } from 'n8n-workflow';
+import type { IDataObject, INode, INodeParameters } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { LibreBorApi } from '../../credentials/LibreBorApi.credentials.ts';
 import { resolveBaseUrl } from '../../nodes/LibreBor/transport/baseUrl.ts';
 import { runAction, testCredential } from '../../tools/engine/index.mts';
 import { repoRoot } from '../../tools/repoPaths.mts';
-import { AuthenticatedGetTestNode } from '../harness/selfTestNodes.mts';
+import {
+	AuthenticatedGetTestNode,
+	declarativeGetTestNode,
+	LegacyGetTestNode,
+} from '../harness/selfTestNodes.mts';
 import { credentialsFor, runLibreBor, useSimulator, type Simulator } from '../support/libreBor.mts';
 
 const sim = useSimulator();
 const test = (overrides: IDataObject = {}) =>
 	testCredential(new LibreBorApi(), credentialsFor(sim(), overrides).libreBorApi);
-
-const testNode = (name: string, more: Partial<INodeTypeDescription>): INodeTypeDescription => ({
-	displayName: name,
-	name: name.replace(/ /g, ''),
-	group: ['transform'],
-	version: 1,
-	description: `Test-only node: ${name}`,
-	defaults: { name },
-	inputs: [NodeConnectionTypes.Main],
-	outputs: [NodeConnectionTypes.Main],
-	credentials: [{ name: 'libreBorApi', required: true }],
-	properties: [],
-	...more,
-});
-
-/** A declarative node: n8n's RoutingNode sends its paths with `requestDefaults.baseURL`. */
-const declarativeNode = (baseURL: string): INodeType => ({
-	description: testNode('Declarative Get', {
-		requestDefaults: { baseURL },
-		properties: [
-			{
-				displayName: 'Path',
-				name: 'path',
-				type: 'string',
-				default: '',
-				routing: { request: { method: 'GET', url: '={{$value}}' } },
-			},
-		],
-	}),
-});
-
-/** A node on n8n's legacy helper, `requestWithAuthentication`, which follows a GET's redirects. */
-class LegacyGetTestNode implements INodeType {
-	description = testNode('Legacy Get', {
-		properties: [{ displayName: 'URL', name: 'url', type: 'string', default: '' }],
-	});
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const answer = (await this.helpers.requestWithAuthentication.call(this, 'libreBorApi', {
-			url: this.getNodeParameter('url', 0) as string,
-			method: 'GET',
-			json: true,
-		})) as INodeExecutionData['json'];
-		return [[{ json: answer }]];
-	}
-}
 
 const basicOf = (sim: Simulator) =>
 	`Basic ${Buffer.from(`${sim.credentials.username}:${sim.credentials.password}`).toString('base64')}`;
@@ -216,7 +166,7 @@ describe('LibreBOR API credential', () => {
 		'signs the paths a declarative node sends below %s as its baseURL',
 		async (_base, baseURL, path) => {
 			const result = await runAction({
-				nodeType: declarativeNode(baseURL(sim())),
+				nodeType: declarativeGetTestNode(baseURL(sim())),
 				parameters: { path },
 				credentials: credentialsFor(sim()),
 			});
@@ -229,7 +179,7 @@ describe('LibreBOR API credential', () => {
 		// A `next` link from an answer, or a URL from an expression: n8n sends an absolute URL as it
 		// is, whatever the baseURL, so that URL is the one to check.
 		const result = await runAction({
-			nodeType: declarativeNode(sim().baseUrl),
+			nodeType: declarativeGetTestNode(sim().baseUrl),
 			parameters: { path: `${sim().downloadOrigin}/files/next` },
 			credentials: credentialsFor(sim()),
 		});
@@ -240,7 +190,7 @@ describe('LibreBOR API credential', () => {
 
 	it('refuses a declarative node whose baseURL is another host, and sends nothing', async () => {
 		const result = await runAction({
-			nodeType: declarativeNode(sim().downloadOrigin),
+			nodeType: declarativeGetTestNode(sim().downloadOrigin),
 			parameters: { path: '/v2/alerts/' },
 			credentials: credentialsFor(sim()),
 		});

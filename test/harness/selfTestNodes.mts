@@ -103,6 +103,40 @@ export class AuthenticatedGetTestNode implements INodeType {
 	}
 }
 
+/** A declarative node: n8n's RoutingNode sends its Path with `requestDefaults.baseURL`. */
+export const declarativeGetTestNode = (baseURL: string): INodeType => ({
+	description: {
+		...actionDescription('Declarative Get', [
+			{
+				displayName: 'Path',
+				name: 'path',
+				type: 'string',
+				default: '',
+				routing: { request: { method: 'GET', url: '={{$value}}' } },
+			},
+		]),
+		// One credential: with two, n8n asks which through an Authentication parameter.
+		credentials: [{ name: 'libreBorApi', required: true }],
+		requestDefaults: { baseURL },
+	},
+});
+
+/** One GET through n8n's legacy helper, `requestWithAuthentication`, which follows redirects. */
+export class LegacyGetTestNode implements INodeType {
+	description = actionDescription('Legacy Get', [
+		{ displayName: 'URL', name: 'url', type: 'string', default: '' },
+	]);
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const answer = (await this.helpers.requestWithAuthentication.call(this, 'libreBorApi', {
+			url: this.getNodeParameter('url', 0) as string,
+			method: 'GET',
+			json: true,
+		})) as INodeExecutionData['json'];
+		return [[{ json: answer }]];
+	}
+}
+
 /** Where a new-numbers trigger reads from; tests change it between polls. */
 export interface NumberSource {
 	numbers: number[];

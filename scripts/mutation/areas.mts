@@ -40,13 +40,23 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 			'nodes/LibreBor/helpers/clock.ts',
 			'nodes/LibreBor/helpers/fileName.ts',
 		],
+		// With the tests of other areas that read what the transport makes: the error of a spent
+		// quota (hourlyQuota), a throttle the trigger skips (quota, failures), an order's lost answer,
+		// the account a run learns limits for (learnedLimits), an unfollow that may have been done.
 		tests: [
 			'foundation/clock',
 			'foundation/credential',
 			'foundation/hostileAnswers',
 			'foundation/redirects',
 			'foundation/transport',
+			'foundation/answers',
 			'actions/downloadLimits',
+			'actions/orderAnswers',
+			'actions/watchlist',
+			'pacing/hourlyQuota',
+			'pacing/learnedLimits',
+			'trigger/failures',
+			'trigger/quota',
 		],
 	},
 	pacing: {

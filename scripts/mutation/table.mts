@@ -40,7 +40,9 @@ for (const area of areas) {
 		rows.push(
 			`| \`${shortName(file)}\` | ${area} | ${score.toFixed(1)}% | ${killed} | ${timedOut} | ${survived} | ${uncovered} |`,
 		);
-		for (const mutant of mutants.filter((m) => m.status === 'Survived' || m.status === 'NoCoverage')) {
+		for (const mutant of mutants.filter(
+			(m) => m.status === 'Survived' || m.status === 'NoCoverage',
+		)) {
 			const { line, column } = mutant.location.start;
 			const replacement = (mutant.replacement ?? '').replace(/\s+/g, ' ').slice(0, 80);
 			survivors.push(
@@ -49,7 +51,9 @@ for (const area of areas) {
 		}
 	}
 }
-console.log('| File (below `nodes/LibreBor/`) | Area | Score | Killed | Timed out | Survived | No coverage |');
+console.log(
+	'| File (below `nodes/LibreBor/`) | Area | Score | Killed | Timed out | Survived | No coverage |',
+);
 console.log('| --- | --- | --- | --- | --- | --- | --- |');
 console.log(rows.join('\n'));
 if (listSurvivors) console.log(`\n${survivors.join('\n')}`);

@@ -1,0 +1,347 @@
+import type { INodeParameters } from 'n8n-workflow';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+import {
+	startHttpsTestServer,
+	triggerSession,
+	type HttpsTestServer,
+} from '../../tools/engine/index.mts';
+import type { Fault } from '../../tools/simulator/index.mts';
+import { runLibreBor, useSimulator } from '../support/libreBor.mts';
+import { inVirtualTime, virtualClock } from '../support/virtualTime.mts';
+
+// The answers LibreBOR (or a proxy in front of it) can give, and what the user reads of each. The
+// nodes wait on a virtual clock, as in transport.test.mts.
+vi.mock(
+	'../../nodes/LibreBor/helpers/clock.ts',
+	async () => (await import('../support/virtualTime.mts')).nodeClock,
+);
+
+const sim = useSimulator();
+const alerts = '/v2/alerts/';
+const alertId = '3f1c2b9e-8d4a-4c6b-9f0e-2a7d5c1b8e34';
+const getAlerts: INodeParameters = { resource: 'alert', operation: 'getMany' };
+const markAsRead: INodeParameters = { resource: 'alert', operation: 'markAsRead', alertId };
+const order: INodeParameters = {
+	resource: 'document',
+	operation: 'order',
+	nif: 'B64717838',
+	year: 2023,
+};
+const run = (parameters: INodeParameters, options: Parameters<typeof runLibreBor>[2] = {}) =>
+	inVirtualTime(runLibreBor(sim(), parameters, options));
+const answerOf = async (fault: Fault, parameters = getAlerts) => {
+	sim().injectFault({ path: alerts, ...fault });
+	const { error } = await run(parameters);
+	return { message: error?.message, description: (error as { description?: string })?.description };
+};
+
+describe('What LibreBOR said, in the error of a refused request', () => {
+	const refused = 'Check the values sent; the answer from the service is shown below.';
+	it.each<[string, string, string | undefined, string | undefined]>([
+		[
+			'skips a blank message for the detail',
+			'{"message":" \\n","detail":"Unknown NIF"}',
+			undefined,
+			'Unknown NIF',
+		],
+		[
+			'reads the errors key last',
+			'{"message":"","detail":"","error":" ","errors":"Bad year"}',
+			undefined,
+			'Bad year',
+		],
+		['says nothing of a list of errors', '{"errors":["Bad year"]}', undefined, undefined],
+		['says nothing of a JSON array', '["Bad year"]', undefined, undefined],
+		['says nothing of a JSON null', 'null', undefined, undefined],
+		['quotes a text body', 'Bad things happened', 'text/plain', 'Bad things happened'],
+		['folds whitespace', '{"detail":"Bad \\n\\n\\t  year"}', undefined, 'Bad year'],
+		[
+			'cuts a 300-character text at 200',
+			JSON.stringify({ detail: 'x'.repeat(300) }),
+			undefined,
+			`${'x'.repeat(200)}…`,
+		],
+		[
+			'keeps a text of 800 characters, mostly spaces, whole',
+			JSON.stringify({ detail: `Bad${' '.repeat(793)}year` }),
+			undefined,
+			'Bad year',
+		],
+		[
+			'marks a cut past 800 characters, even of spaces',
+			JSON.stringify({ detail: `Bad${' '.repeat(1000)}year` }),
+			undefined,
+			'Bad…',
+		],
+	])('%s', async (_case, body, contentType, said) => {
+		const { message, description } = await answerOf({ status: 400, body, contentType });
+		expect(message).toBe('LibreBOR answered with an unexpected status (400)');
+		expect(description).toBe(said ? `${refused} LibreBOR said: "${said}"` : refused);
+	});
+});
+
+describe('The message of each status', () => {
+	const redirect = (status: number) =>
+		`LibreBOR answered with a redirect (${status}), which the node does not follow`;
+	it.each([
+		[300, redirect(300)],
+		[399, redirect(399)],
+		[400, 'LibreBOR answered with an unexpected status (400)'],
+		[418, 'LibreBOR answered with an unexpected status (418)'],
+		[599, 'LibreBOR had a server error (599)'],
+	])('%d', async (status, expected) => {
+		const { message } = await answerOf({ status, body: '{}', retryAfter: 0, times: Infinity });
+		expect(message).toBe(expected);
+	});
+});
+
+describe('A 2xx answer that is not the JSON expected', () => {
+	const shape = (what: string) =>
+		`LibreBOR answered GET /alerts/ with ${what} instead of the expected JSON`;
+	it.each<[string, string, string, string]>([
+		[
+			'HTML by its content type, in any letter case',
+			'Text/HTML; Charset=UTF-8',
+			'Down for maintenance',
+			shape('an HTML page ("Down for maintenance")'),
+		],
+		[
+			'HTML by its leading tag, whatever the content type',
+			'text/plain',
+			'\n  <!DOCTYPE html><title>Gateway</title>',
+			shape('an HTML page ("Gateway")'),
+		],
+		[
+			'text with a tag further on',
+			'text/plain',
+			'Upstream sent <html>',
+			shape('text that is not JSON ("Upstream sent")'),
+		],
+		['only whitespace', 'application/json', ' \n\t ', shape('an empty body')],
+	])('%s', async (_case, contentType, body, expected) => {
+		const { message } = await answerOf({ status: 200, contentType, body });
+		expect(message).toBe(expected);
+	});
+
+	describe('from a server that sends no content type', () => {
+		let bare: HttpsTestServer;
+		beforeAll(async () => {
+			bare = await startHttpsTestServer((request, response) =>
+				request.url?.endsWith('/alerts/')
+					? response.writeHead(200).end('Not JSON')
+					: response.writeHead(204).end(),
+			);
+		});
+		afterAll(async () => await bare.close());
+
+		it.each([
+			[
+				'/alerts/',
+				getAlerts,
+				'LibreBOR answered GET /alerts/ with text that is not JSON ("Not JSON") instead of the expected JSON',
+			],
+			[
+				'204',
+				markAsRead,
+				`LibreBOR answered GET /alerts/mark_as_read/${alertId}/ with an empty body instead of the expected JSON`,
+			],
+		])('%s', async (_case, parameters, expected) => {
+			const baseUrl = `${bare.origin.replace('127.0.0.1', 'localhost')}/v2`;
+			const result = await run(parameters, { credentials: { baseUrl } });
+			expect(result.error?.message).toBe(expected);
+		});
+	});
+});
+
+describe('A change LibreBOR does not confirm', () => {
+	it.each<[string, string, string]>([
+		['null', 'null', 'JSON of an unexpected shape'],
+		['a list', '[{"result":"success"}]', 'JSON of an unexpected shape'],
+		['a string', '"success"', 'JSON of an unexpected shape'],
+	])('fails on %s instead of an object', async (_case, body, what) => {
+		const { message } = await answerOf(
+			{ path: `${alerts}mark_as_read/*`, status: 200, body },
+			markAsRead,
+		);
+		expect(message).toBe(
+			`LibreBOR answered GET /alerts/mark_as_read/${alertId}/ with ${what} instead of the expected JSON`,
+		);
+	});
+
+	it('fails on a result other than success, and says what LibreBOR said', async () => {
+		const body = '{"result":"failed","detail":"Alert not found"}';
+		const { message, description } = await answerOf(
+			{ path: `${alerts}mark_as_read/*`, status: 200, body },
+			markAsRead,
+		);
+		expect(message).toBe(
+			`LibreBOR did not confirm GET /alerts/mark_as_read/${alertId}/: it answered with result "failed"`,
+		);
+		expect(description).toBe(
+			'Nothing shows that the change was made. LibreBOR said: "Alert not found" Check the value sent, then run the item again.',
+		);
+	});
+
+	it.each(['{}', '{"result":"success"}'])('takes %s as done', async (body) => {
+		sim().injectFault({ path: `${alerts}mark_as_read/*`, status: 200, body });
+		const result = await run(markAsRead);
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(1);
+	});
+});
+
+describe('Retry-After', () => {
+	it.each<[string, string, number]>([
+		['decimal seconds', '1.5', 1500],
+		['hundredths of a second', '1.25', 1250],
+		['a past HTTP date', 'Wed, 21 Oct 2015 07:28:00 GMT', 0],
+	])('as %s, waits what it asks', async (_case, retryAfter, waitMs) => {
+		sim().injectFault({ path: alerts, status: 503, retryAfter });
+		const started = virtualClock.now();
+		const result = await run(getAlerts);
+		expect(result.error).toBeUndefined();
+		expect(virtualClock.now() - started).toBe(waitMs);
+		expect(sim().requestsTo('GET', alerts)).toHaveLength(2);
+	});
+});
+
+describe('An order, sent once', () => {
+	const lost =
+		"The order of the 2023 annual accounts of B64717838 may have been placed: LibreBOR's answer was lost";
+	const check =
+		'It was not sent again, so that it is not charged twice. Check the Documents section of the LibreBOR user panel (or the balance) before ordering again; if it is there, use its document ID with the Download operation.';
+	const throttled =
+		'Too many requests in a short time; they were retried within a small budget and still refused.';
+	const slowDown = " Lower the node's concurrency or space the executions out.";
+	it.each<[string, Fault, string, string]>([
+		[
+			'a 429 that asks to wait 1.5 s',
+			{ status: 429, retryAfter: '1.5', body: '{}' },
+			'LibreBOR is rate limiting the requests (429)',
+			`${throttled} LibreBOR asked to wait 2 s.${slowDown}`,
+		],
+		[
+			'a 429 without Retry-After',
+			{ status: 429, body: '{}' },
+			'LibreBOR is rate limiting the requests (429)',
+			`${throttled}${slowDown}`,
+		],
+		[
+			'a 429 whose Retry-After is a past date in ISO form',
+			{ status: 429, retryAfter: '2015-10-21 07:28:00', body: '{}' },
+			'LibreBOR is rate limiting the requests (429)',
+			`${throttled} LibreBOR asked to wait 0 s.${slowDown}`,
+		],
+		[
+			'a 404 for a company the registry does not have',
+			{ status: 404, body: '{"detail":"No such company"}' },
+			'LibreBOR could not order the annual accounts of B64717838 for 2023 (404)',
+			'Check that the company and the year exist in the registry. LibreBOR said: "No such company"',
+		],
+		['a 500', { status: 500 }, lost, `${check} (LibreBOR answered with a server error, 500.)`],
+		[
+			'a 200 HTML page',
+			{ status: 200, contentType: 'text/html', body: '<html>Busy</html>' },
+			lost,
+			`${check} (LibreBOR answered 200 with an answer that could not be read.)`,
+		],
+		['a dropped connection', { drop: true }, lost, `${check} (network error ECONNRESET)`],
+	])('says what %s means', async (_case, fault, message, description) => {
+		const answer = await answerOf(
+			{ method: 'POST', path: '/v2/documents/order/', ...fault },
+			order,
+		);
+		expect(answer).toEqual({ message, description });
+		expect(sim().requestsTo('POST', '/v2/documents/order/')).toHaveLength(1);
+	});
+});
+
+describe('A run that LibreBOR keeps throttling', () => {
+	it('says the time budget it spent, in minutes', async () => {
+		const { message } = await answerOf(
+			{ path: `${alerts}mark_as_read/*`, status: 429, retryAfter: 3600, times: Infinity },
+			{ ...markAsRead, options: { budgetMinutes: 0.25 } },
+		);
+		expect(message).toBe(
+			"LibreBOR kept rate limiting the requests (429): stopped because the run's time budget of 0.25 min is spent; 0 of 1 items were done",
+		);
+	});
+
+	it('says nothing was sent, in a poll of the trigger, which counts no items', async () => {
+		sim().injectFault({ path: alerts, status: 429, retryAfter: 3600, times: Infinity });
+		await expect(triggerSession(sim()).poll()).rejects.toThrow(
+			"LibreBOR kept rate limiting the requests (429): stopped because the run's time budget of 5 min is spent; nothing more was sent",
+		);
+	});
+
+	it('says nothing of a wait LibreBOR did not ask for', async () => {
+		const { message, description } = await answerOf(
+			{ path: `${alerts}mark_as_read/*`, status: 429, times: Infinity },
+			markAsRead,
+		);
+		expect(message).toMatch(/stopped because LibreBOR refused every request for too long/);
+		expect(description).toMatch(
+			/^LibreBOR asked the node to slow down; it waited and sent fewer requests at once\. To resume/,
+		);
+	});
+});
+
+describe('What LibreBOR receives', () => {
+	it('a read asks for JSON and carries no body', async () => {
+		await run(getAlerts);
+		const [read] = sim().requestsTo('GET', alerts);
+		expect(read.headers.accept).toBe('application/json');
+		expect(read.headers['content-type']).toBeUndefined();
+		expect(read.body).toBe('');
+	});
+
+	it('a change asks for JSON and sends its fields as a form', async () => {
+		await run({ resource: 'watchlist', operation: 'follow', nif: 'B64717838' });
+		const [follow] = sim().requestsTo('POST', '/v2/alerts/follow/');
+		expect(follow.headers.accept).toBe('application/json');
+		expect(follow.headers['content-type']).toBe('application/x-www-form-urlencoded');
+		expect(follow.form).toEqual({ nif: 'B64717838', type: 'company' });
+	});
+});
+
+describe('Errors with no answer', () => {
+	it('gives no HTTP code to a connection that got no answer', async () => {
+		sim().injectFault({ path: alerts, drop: true, times: Infinity });
+		const result = await run(getAlerts);
+		expect(result.error?.message).toBe('Could not reach LibreBOR for GET /alerts/');
+		expect((result.error as { httpCode?: unknown }).httpCode).toBeNull();
+	});
+
+	it('says to fix a base URL it cannot use, and sends nothing', async () => {
+		const result = await run(getAlerts, { credentials: { baseUrl: 'http://localhost/v2' } });
+		expect((result.error as { description?: string }).description).toBe(
+			'Open the LibreBOR credential and fix the base URL.',
+		);
+		expect(sim().requests).toEqual([]);
+	});
+});
+
+describe('A download', () => {
+	it('keeps the media type of the file without its parameters or spaces', async () => {
+		const placed = sim().state.order({
+			nif: 'B64717838',
+			year: 2023,
+			type: 'cuentas',
+			sendEmail: false,
+		});
+		if (!placed.ok) throw new Error('The simulator refused the order');
+		sim().injectFault({
+			origin: 'download',
+			afterHandling: true,
+			headers: { 'content-type': 'application/pdf ; name=cuentas.pdf' },
+		});
+		const result = await runLibreBor(sim(), {
+			resource: 'document',
+			operation: 'download',
+			documentId: placed.document.id,
+			binaryPropertyName: 'data',
+		});
+		expect(result.items[0].binary?.data.mimeType).toBe('application/pdf');
+	});
+});

@@ -50,6 +50,7 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 			'foundation/redirects',
 			'foundation/transport',
 			'foundation/answers',
+			'actions/downloadAnswers',
 			'actions/downloadLimits',
 			'actions/orderAnswers',
 			'actions/watchlist',

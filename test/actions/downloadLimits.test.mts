@@ -45,6 +45,9 @@ describe('Download limits', () => {
 		expect(String(result.items[0].json.error)).toContain(
 			`The download of document ${documentId} did not finish within the request timeout of 1 s`,
 		);
+		expect(result.items[0].error?.description).toMatch(
+			/too slowly or stopped sending; nothing of the file was kept.*"Request Timeout \(Seconds\)"/,
+		);
 		expect(result.items[0].pairedItem).toEqual({ item: 0 });
 	}, 30_000);
 
@@ -61,6 +64,9 @@ describe('Download limits', () => {
 			expect(result.items).toHaveLength(1);
 			expect(result.items[0].binary).toBeUndefined();
 			expect(String(result.items[0].json.error)).toContain(said);
+			expect(result.items[0].error?.description).toMatch(
+				/nothing of the file was kept.*raise "Max Download Size \(MB\)"/,
+			);
 			expect(sim().requestsTo('GET', /^\/files\//, 'download')).toHaveLength(1);
 			// The transfer stopped: what left the host is what the connection's buffers held, not the file.
 			expect(sim().state.downloadBytesSent).toBeLessThan(16 * MB);
@@ -71,6 +77,20 @@ describe('Download limits', () => {
 		const documentId = await orderedDocumentId();
 		sim().state.downloadChunked = true;
 		const result = await download(documentId, { maxDownloadMb: 0.3 });
+		expect(result.items[0].json.error).toBeUndefined();
+		expect(
+			result.items[0].binary?.data.bytes ??
+				Buffer.from(result.items[0].binary?.data.data ?? '', 'base64').length,
+		).toBe(256 * 1024);
+	});
+
+	it.each([
+		['a Content-Length', false],
+		['a chunked body', true],
+	])('downloads a file with %s of exactly Max Download Size whole', async (_kind, chunked) => {
+		const documentId = await orderedDocumentId();
+		sim().state.downloadChunked = chunked;
+		const result = await download(documentId, { maxDownloadMb: 0.25 });
 		expect(result.items[0].json.error).toBeUndefined();
 		expect(
 			result.items[0].binary?.data.bytes ??

@@ -36,9 +36,10 @@ for (const area of areas) {
 		const survived = count(mutants, 'Survived');
 		const uncovered = count(mutants, 'NoCoverage');
 		const valid = killed + timedOut + survived + uncovered;
-		const score = valid === 0 ? 100 : ((killed + timedOut) / valid) * 100;
+		const score =
+			valid === 0 ? 'no mutant' : `${(((killed + timedOut) / valid) * 100).toFixed(1)}%`;
 		rows.push(
-			`| \`${shortName(file)}\` | ${area} | ${score.toFixed(1)}% | ${killed} | ${timedOut} | ${survived} | ${uncovered} |`,
+			`| \`${shortName(file)}\` | ${area} | ${score} | ${killed} | ${timedOut} | ${survived} | ${uncovered} |`,
 		);
 		for (const mutant of mutants.filter(
 			(m) => m.status === 'Survived' || m.status === 'NoCoverage',

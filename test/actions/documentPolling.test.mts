@@ -4,7 +4,7 @@
 // at an exact time.
 import { describe, expect, it, vi } from 'vitest';
 
-import { jsonOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
+import { jsonOf, placedDocument, runLibreBor, useSimulator } from '../support/libreBor.mts';
 import { inVirtualTime, virtualClock } from '../support/virtualTime.mts';
 import { order } from './orderRuns.mts';
 
@@ -66,23 +66,17 @@ describe('Waiting for a document: when the node checks it', () => {
 		// It finishes without a file: the checks are all this test follows (a download's deadline
 		// waits on the virtual clock too).
 		sim().state.downloadLinkOverride = () => null;
-		const placed = sim().state.order({
-			nif: 'B64717838',
-			year: 2023,
-			type: 'accounts',
-			sendEmail: false,
-		});
-		if (!placed.ok) throw new Error('The simulator refused the order');
+		const document = placedDocument(sim());
 		const result = await inVirtualTime(
 			runLibreBor(sim(), {
 				resource: 'document',
 				operation: 'download',
-				documentId: placed.document.id,
+				documentId: document.id,
 				binaryPropertyName: 'data',
 			}),
 		);
 		expect(result.error?.message).toMatch(/finished with status "completed" and no download link/);
-		expect(checksOfTheDocument(placed.document.orderedAtMs)).toEqual([0, 1000, 2250, 3813, 5767]);
+		expect(checksOfTheDocument(document.orderedAtMs)).toEqual([0, 1000, 2250, 3813, 5767]);
 	});
 
 	it('makes its last check at the end of Max Wait, then fails with the document to pick up later', async () => {

@@ -8,7 +8,13 @@ import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { binaryFilePath } from '../../tools/engine/index.mts';
-import { jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
+import {
+	jsonOf,
+	pairedItemsOf,
+	placedDocument,
+	runLibreBor,
+	useSimulator,
+} from '../support/libreBor.mts';
 import { companies, orderEach } from './orderRuns.mts';
 
 const sim = useSimulator({ documentSizeBytes: 2048 });
@@ -149,11 +155,7 @@ describe('Download of documents still processing', () => {
 	/** Documents ordered now, as input items of Download. */
 	function ordered(count: number) {
 		sim().state.balance = count * sim().state.orderPrice;
-		return companies(count).map(({ nif }) => {
-			const placed = sim().state.order({ nif, year: 2023, type: 'accounts', sendEmail: false });
-			if (!placed.ok) throw new Error('The simulator refused the order');
-			return { documentId: placed.document.id };
-		});
+		return companies(count).map(({ nif }) => ({ documentId: placedDocument(sim(), nif).id }));
 	}
 
 	it('waits for more documents than Parallel Requests side by side: a wait holds no request', async () => {

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import type { Fault } from '../../tools/simulator/index.mts';
-import { runLibreBor, useSimulator } from '../support/libreBor.mts';
+import { placedDocument, runLibreBor, useSimulator } from '../support/libreBor.mts';
 
 // What the download host may answer for a document's public link: redirects, statuses, broken
 // connections, and the file name it gives. The link is the document's own (/files/<token>).
@@ -10,14 +10,7 @@ const sim = useSimulator({ documentSizeBytes: 4096 });
 
 /** A finished document, placed with the simulator directly, and its download link. */
 function finishedDocument(): { documentId: string; link: string } {
-	const placed = sim().state.order({
-		nif: 'B64717838',
-		year: 2023,
-		type: 'accounts',
-		sendEmail: false,
-	});
-	if (!placed.ok) throw new Error('The simulator refused the order');
-	const { id, downloadToken } = placed.document;
+	const { id, downloadToken } = placedDocument(sim());
 	return { documentId: id, link: `${sim().downloadOrigin}/files/${downloadToken}` };
 }
 

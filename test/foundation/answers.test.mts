@@ -7,7 +7,7 @@ import {
 	type HttpsTestServer,
 } from '../../tools/engine/index.mts';
 import type { Fault } from '../../tools/simulator/index.mts';
-import { runLibreBor, useSimulator } from '../support/libreBor.mts';
+import { placedDocument, runLibreBor, useSimulator } from '../support/libreBor.mts';
 import { inVirtualTime, virtualClock } from '../support/virtualTime.mts';
 
 // The answers LibreBOR (or a proxy in front of it) can give, and what the user reads of each. The
@@ -324,13 +324,7 @@ describe('Errors with no answer', () => {
 
 describe('A download', () => {
 	it('keeps the media type of the file without its parameters or spaces', async () => {
-		const placed = sim().state.order({
-			nif: 'B64717838',
-			year: 2023,
-			type: 'cuentas',
-			sendEmail: false,
-		});
-		if (!placed.ok) throw new Error('The simulator refused the order');
+		const document = placedDocument(sim());
 		sim().injectFault({
 			origin: 'download',
 			afterHandling: true,
@@ -339,7 +333,7 @@ describe('A download', () => {
 		const result = await runLibreBor(sim(), {
 			resource: 'document',
 			operation: 'download',
-			documentId: placed.document.id,
+			documentId: document.id,
 			binaryPropertyName: 'data',
 		});
 		expect(result.items[0].binary?.data.mimeType).toBe('application/pdf');

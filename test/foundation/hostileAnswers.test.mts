@@ -7,7 +7,13 @@ import {
 	testCredential,
 	type HttpsTestServer,
 } from '../../tools/engine/index.mts';
-import { credentialsFor, jsonOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
+import {
+	credentialsFor,
+	jsonOf,
+	placedDocument,
+	runLibreBor,
+	useSimulator,
+} from '../support/libreBor.mts';
 
 // Answers and settings no honest server or user sends, but an attacker or a broken proxy can. The
 // vitest timeout below is a stall detector: a pattern that backtracks on these inputs takes minutes.
@@ -102,19 +108,9 @@ describe('Download links into addresses n8n protects', () => {
 	});
 	afterAll(async () => await redirector.close());
 
-	const placedDocumentId = () => {
-		const placed = sim().state.order({
-			nif: 'B64717838',
-			year: 2023,
-			type: 'cuentas',
-			sendEmail: false,
-		});
-		if (!placed.ok) throw new Error('The simulator refused the order');
-		return placed.document.id;
-	};
 	const downloadFrom = async (link: string) => {
 		sim().state.downloadLinkOverride = () => link;
-		const documentId = placedDocumentId();
+		const documentId = placedDocument(sim()).id;
 		return await runLibreBor(
 			sim(),
 			{ resource: 'document', operation: 'download', documentId, binaryPropertyName: 'data' },
@@ -142,7 +138,7 @@ describe('Download links into addresses n8n protects', () => {
 	});
 
 	it('still downloads from the download host, allowed by name', async () => {
-		const documentId = placedDocumentId();
+		const documentId = placedDocument(sim()).id;
 		const result = await runLibreBor(sim(), {
 			resource: 'document',
 			operation: 'download',

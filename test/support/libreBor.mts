@@ -116,5 +116,12 @@ export async function runLibreBor(
 	return result;
 }
 
+/** A document placed with the simulator directly, as an order would have placed it, for Get and Download. */
+export function placedDocument(sim: Simulator, nif = 'B64717838') {
+	const placed = sim.state.order({ nif, year: 2023, type: 'accounts', sendEmail: false });
+	if (!placed.ok) throw new Error('The simulator refused the order');
+	return placed.document;
+}
+
 export const jsonOf = (result: ActionResult) => result.items.map((item) => item.json);
 export const pairedItemsOf = (result: ActionResult) => result.items.map((item) => item.pairedItem);

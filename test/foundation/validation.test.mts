@@ -138,6 +138,120 @@ describe('input validation, before any request', () => {
 	);
 });
 
+describe('NIF rules: each kind of identifier with its own check character', () => {
+	it.each([
+		['K1234567L', undefined],
+		['L7654321J', undefined],
+		['M2345678T', undefined],
+		['K1234567A', 'its check letter does not match'],
+		['P1234567D', undefined],
+		['P12345674', 'its CIF check character does not match'],
+		['G1234567D', undefined],
+		['G12345674', undefined],
+		['G12345670', 'its CIF check character does not match'],
+		['I1234567A', expect.stringMatching(/^it is not a DNI/)],
+		['B6471783', 'it has 8 characters instead of 9'],
+	])('judges %s: %s', (nif, problem) => {
+		expect(explainInvalidNif(nif)).toEqual(problem);
+	});
+
+	it('removes an ES prefix only from an 11-character NIF, and says how long the rest is', async () => {
+		const result = await runLibreBor(sim(), {
+			resource: 'watchlist',
+			operation: 'follow',
+			nif: 'ES-B6471783',
+		});
+		expect(result.error?.message).toBe(
+			'The NIF "ES-B6471783" is not valid: it has 10 characters instead of 9',
+		);
+		expect(sim().requests).toEqual([]);
+	});
+});
+
+describe('years and document URLs', () => {
+	it.each([1990, new Date().getUTCFullYear(), '2023', ' 2023 '])(
+		'orders the accounts of year %j',
+		async (year) => {
+			const result = await runLibreBor(
+				sim(),
+				{
+					resource: 'document',
+					operation: 'order',
+					nif: 'B64717838',
+					year: '={{ $json.year }}',
+				},
+				{ items: [{ year }] },
+			);
+			expect(result.error).toBeUndefined();
+			expect(sim().state.ordersReceived).toBe(1);
+		},
+	);
+
+	it.each([1989, ' 1989 '])('quotes the refused year %j without spaces', async (year) => {
+		const result = await runLibreBor(
+			sim(),
+			{ resource: 'document', operation: 'order', nif: 'B64717838', year: '={{ $json.year }}' },
+			{ items: [{ year }] },
+		);
+		expect(result.error?.message).toBe('The year "1989" is not valid');
+		expect(sim().requests).toEqual([]);
+	});
+
+	it('reads the document ID from /documents/<id>/ and /order/<id>/ URLs, double slashes included', async () => {
+		const ordered = await runLibreBor(sim(), {
+			resource: 'document',
+			operation: 'order',
+			nif: 'B64717838',
+			year: 2023,
+		});
+		const documentId = jsonOf(ordered)[0].document_id as string;
+		for (const url of [
+			`https://librebor.me/documents/${documentId}`,
+			`https://librebor.me/v2//documents//${documentId}/`,
+			`https://librebor.me/v2/order/${documentId}/`,
+		]) {
+			const result = await runLibreBor(sim(), {
+				resource: 'document',
+				operation: 'get',
+				documentId: { __rl: true, mode: 'url', value: url },
+			});
+			expect(result.error).toBeUndefined();
+			expect(jsonOf(result)).toEqual([expect.objectContaining({ document_id: documentId })]);
+		}
+	});
+
+	it.each(['https://librebor.me/v2/documents/', 'not a url'])(
+		'says no document ID can be read from the URL %j, and asks for nothing',
+		async (value) => {
+			const result = await runLibreBor(sim(), {
+				resource: 'document',
+				operation: 'get',
+				documentId: { __rl: true, mode: 'url', value },
+			});
+			expect(result.error?.message).toMatch(/^No document ID can be read from the URL/);
+			expect(sim().requests).toEqual([]);
+		},
+	);
+});
+
+describe('number options from expressions', () => {
+	it.each([
+		['={{ true }}', 'not "true"'],
+		[`={{ "${'9'.repeat(5)}${'x'.repeat(60)}" }}`, `not "99999${'x'.repeat(35)}"`],
+	])('refuses Parallel Requests %s, quoting at most 40 characters', async (concurrency, quoted) => {
+		const result = await runLibreBor(sim(), {
+			resource: 'watchlist',
+			operation: 'follow',
+			nif: 'B64717838',
+			options: { concurrency },
+		});
+		expect(result.error?.message).toBe(
+			`"Parallel Requests" must be a number of at least 1, ${quoted}`,
+		);
+		expect(sim().requests).toEqual([]);
+	});
+});
+
 describe('continue on fail', () => {
 	it('turns one bad NIF among valid ones into one error item, the others followed, each paired with its input', async () => {
 		const result = await runLibreBor(

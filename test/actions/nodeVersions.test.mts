@@ -125,7 +125,7 @@ describe('Version 2 resource locators', () => {
 		]);
 	});
 
-	it('reads the document ID from a document URL', async () => {
+	it('reads the document ID from a document or order URL, double slashes included', async () => {
 		const ordered = await runLibreBor(sim(), {
 			resource: 'document',
 			operation: 'order',
@@ -135,6 +135,9 @@ describe('Version 2 resource locators', () => {
 		const documentId = jsonOf(ordered)[0].document_id as string;
 		for (const url of [
 			`${sim().baseUrl}/documents/${documentId}/`,
+			`https://librebor.me/documents/${documentId}`,
+			`https://librebor.me/v2//documents//${documentId}/`,
+			`https://librebor.me/v2/order/${documentId}/`,
 			`https://librebor.me/panel/documents/?document_id=${documentId}`,
 		]) {
 			const result = await runLibreBor(sim(), {

@@ -197,29 +197,6 @@ describe('years and document URLs', () => {
 		expect(sim().requests).toEqual([]);
 	});
 
-	it('reads the document ID from /documents/<id>/ and /order/<id>/ URLs, double slashes included', async () => {
-		const ordered = await runLibreBor(sim(), {
-			resource: 'document',
-			operation: 'order',
-			nif: 'B64717838',
-			year: 2023,
-		});
-		const documentId = jsonOf(ordered)[0].document_id as string;
-		for (const url of [
-			`https://librebor.me/documents/${documentId}`,
-			`https://librebor.me/v2//documents//${documentId}/`,
-			`https://librebor.me/v2/order/${documentId}/`,
-		]) {
-			const result = await runLibreBor(sim(), {
-				resource: 'document',
-				operation: 'get',
-				documentId: { __rl: true, mode: 'url', value: url },
-			});
-			expect(result.error).toBeUndefined();
-			expect(jsonOf(result)).toEqual([expect.objectContaining({ document_id: documentId })]);
-		}
-	});
-
 	it.each(['https://librebor.me/v2/documents/', 'not a url'])(
 		'says no document ID can be read from the URL %j, and asks for nothing',
 		async (value) => {

@@ -1,18 +1,25 @@
-// The pacer against each shape of rate limit servers use (tools/simulator/rateLimits), in real
-// time at per-second windows: every item done, few requests refused, Retry-After never undercut.
-// How near the floor each shape gets at 50, 250 and 1,000 items is measured by `npm run bench`.
-import { describe, expect, it } from 'vitest';
+// The pacer against each shape of rate limit servers use (tools/simulator/rateLimits), at
+// per-second windows: every item done, few requests refused, Retry-After never undercut. The
+// nodes and the simulator share a virtual clock and every answer takes the same latency on it, so
+// how many are refused is the pacer's doing, not the machine's: a busy machine that runs the
+// requests of a slow start slowly would let a limit refill in between. How near the floor each
+// shape gets in real time, at 50, 250 and 1,000 items, is measured by `npm run bench`.
+import { describe, expect, it, vi } from 'vitest';
 
 import type { RateLimit, Simulator } from '../../tools/simulator/index.mts';
-import { runLibreBor, useSimulator } from '../support/libreBor.mts';
+import { useSimulator } from '../support/libreBor.mts';
+import { runInVirtualTime, virtualClock } from '../support/virtualTime.mts';
 import { follow, nifItems } from './followJob.mts';
 
+vi.mock(
+	'../../nodes/LibreBor/helpers/clock.ts',
+	async () => (await import('../support/virtualTime.mts')).nodeClock,
+);
+
 // A new simulator, so a new account, for every test: each run starts knowing nothing of the limit.
-const sim = useSimulator({}, { perTest: true });
+const sim = useSimulator({ clock: virtualClock, latencyMs: 50 }, { perTest: true });
 
 const ITEMS = 100;
-/** Requests sent before the 429 reached the node may still arrive this long after it. */
-const IN_FLIGHT_GRACE_MS = 400;
 
 interface Refusal {
 	at: number;
@@ -31,7 +38,7 @@ function recordRefusals(simulator: Simulator): Refusal[] {
 		if (refusal) {
 			const retryAfter = refusal.headers['retry-after'];
 			refusals.push({
-				at: Date.now(),
+				at: virtualClock.now(),
 				status: refusal.status,
 				retryAfterMs: retryAfter === undefined ? undefined : Number(retryAfter) * 1000,
 			});
@@ -47,7 +54,7 @@ function undercuts(simulator: Simulator, refusals: Refusal[]) {
 		retryAfterMs === undefined
 			? []
 			: simulator.requests
-					.filter((request) => request.time > at + IN_FLIGHT_GRACE_MS)
+					.filter((request) => request.time > at)
 					.filter((request) => request.time < at + retryAfterMs)
 					.map((request) => ({ refusedAt: at, retryAfterMs, sentAt: request.time })),
 	);
@@ -58,7 +65,7 @@ interface Shape {
 	limit: RateLimit;
 	status: number;
 	retryAfter: boolean;
-	/** The share of requests refused at most. */
+	/** The share of requests refused at most: the round of slow start that met the limit, mostly. */
 	mostRefused: number;
 }
 
@@ -68,21 +75,23 @@ const SHAPES: Shape[] = [
 		limit: { shape: 'token-bucket', requests: 20, windowMs: 1000 },
 		status: 429,
 		retryAfter: true,
-		mostRefused: 0.15,
+		mostRefused: 0.1,
 	},
 	{
 		name: "Django REST framework's sliding log",
 		limit: { shape: 'sliding-log-drf', requests: 20, windowMs: 1000 },
 		status: 429,
 		retryAfter: true,
-		mostRefused: 0.15,
+		mostRefused: 0.1,
 	},
 	{
+		// Kong counts a request once answered: slow start's round of 16 passes its check beside 12
+		// answered, and the next round, of 32, is refused whole.
 		name: "Kong's fixed window",
 		limit: { shape: 'fixed-window', requests: 20, windowMs: 1000 },
 		status: 429,
 		retryAfter: true,
-		mostRefused: 0.15,
+		mostRefused: 0.25,
 	},
 	{
 		// 20 in one to two seconds (tastypie counts whole seconds). It counts a request once answered,
@@ -98,7 +107,7 @@ const SHAPES: Shape[] = [
 		limit: { shape: 'leaky-bucket-nginx', requests: 20, windowMs: 1000 },
 		status: 503,
 		retryAfter: false,
-		mostRefused: 0.15,
+		mostRefused: 0.1,
 	},
 ];
 
@@ -107,12 +116,14 @@ describe('the pacer under each shape of rate limit', () => {
 		'follows $name: every item done, few refused, Retry-After never undercut',
 		{ timeout: 60_000 },
 		async ({ limit, status, retryAfter, mostRefused }) => {
+			// Each run starts as a minute starts, so a fixed window's edges fall alike whatever ran before.
+			virtualClock.set(Math.ceil(virtualClock.now() / 60_000) * 60_000);
 			sim().traffic.rateLimit = limit;
 			const refusals = recordRefusals(sim());
-			const floorMs = sim().traffic.floorMs(ITEMS + 1, Date.now());
-			const startedAt = Date.now();
-			const result = await runLibreBor(sim(), follow(), { items: nifItems(ITEMS) });
-			const ms = Date.now() - startedAt;
+			const floorMs = sim().traffic.floorMs(ITEMS + 1, virtualClock.now());
+			const startedAt = virtualClock.now();
+			const result = await runInVirtualTime(sim, follow(), { items: nifItems(ITEMS) });
+			const ms = virtualClock.now() - startedAt;
 
 			expect(result.error).toBeUndefined();
 			expect(result.items.filter((item) => item.error)).toEqual([]);
@@ -127,7 +138,7 @@ describe('the pacer under each shape of rate limit', () => {
 			expect(share, `${refusals.length} of ${sim().requests.length} refused`).toBeLessThanOrEqual(
 				mostRefused,
 			);
-			// Generous for a busy machine: the benchmark measures how near the floor it gets.
+			// How near the floor it gets in real time is for the benchmark to measure.
 			expect(ms, `${ms} ms for a floor of ${floorMs} ms`).toBeLessThan(2 * floorMs + 1_000);
 		},
 	);

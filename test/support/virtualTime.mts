@@ -3,9 +3,14 @@
 // it with
 //   vi.mock('../../nodes/LibreBor/helpers/clock.ts', async () => (await import('../support/virtualTime.mts')).nodeClock);
 // and gives the simulator `{ clock: virtualClock }`.
+import { subscribe } from 'node:diagnostics_channel';
+import type { ClientRequest, IncomingMessage } from 'node:http';
 import { setTimeout as realSleep } from 'node:timers/promises';
 
-import { ManualClock } from '../../tools/simulator/index.mts';
+import type { INodeParameters } from 'n8n-workflow';
+
+import { ManualClock, type Simulator } from '../../tools/simulator/index.mts';
+import { runLibreBor, type RunOptions } from './libreBor.mts';
 
 export const virtualClock = new ManualClock();
 
@@ -34,4 +39,52 @@ export async function inVirtualTime<T>(
 		if (wakeAt !== undefined && beforeJump(wakeAt)) virtualClock.set(wakeAt);
 	}
 	return await finished;
+}
+
+/** HTTP requests this process has sent and not yet read the whole answer of (or seen fail). */
+let httpInFlight = 0;
+const open = new WeakSet<ClientRequest>();
+const done = (request: ClientRequest) => {
+	if (open.delete(request)) httpInFlight--;
+};
+subscribe('http.client.request.start', (message) => {
+	const { request } = message as { request: ClientRequest };
+	open.add(request);
+	httpInFlight++;
+});
+subscribe('http.client.request.error', (message) =>
+	done((message as { request: ClientRequest }).request),
+);
+subscribe('http.client.response.finish', (message) => {
+	const { request, response } = message as { request: ClientRequest; response: IncomingMessage };
+	response.once('end', () => done(request));
+	response.once('close', () => done(request));
+});
+
+/**
+ * For `inVirtualTime` when many requests run side by side, each taking the simulator's latency
+ * (`latencyMs`) on the virtual clock: the clock jumps only once every request in flight waits at
+ * the simulator, on two looks in a row, so a request takes exactly its latency in virtual time
+ * however slowly the machine runs it.
+ */
+export function onlyWhenRequestsWait(simulator: () => Simulator): (wakeAt: number) => boolean {
+	let settledAt: number | undefined;
+	return (wakeAt) => {
+		const settled = httpInFlight === simulator().traffic.holding;
+		const twice = settled && settledAt === wakeAt;
+		settledAt = settled ? wakeAt : undefined;
+		return twice;
+	};
+}
+
+/** Runs the action node on the virtual clock, its requests side by side (see onlyWhenRequestsWait). */
+export async function runInVirtualTime(
+	simulator: () => Simulator,
+	parameters: INodeParameters,
+	options?: RunOptions,
+) {
+	return await inVirtualTime(
+		runLibreBor(simulator(), parameters, options),
+		onlyWhenRequestsWait(simulator),
+	);
 }

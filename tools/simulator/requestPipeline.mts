@@ -25,7 +25,7 @@ export interface PipelineContext {
 	hooks: RequestHooks;
 	latencyMs: () => number;
 	traffic: () => Traffic;
-	/** The simulator's clock: request times, and the waits the rate limit imposes. */
+	/** The simulator's clock: the time each request is logged at (its waits go through Traffic.hold). */
 	clock: Clock;
 	/** Whether the rate limit applies (the API origin, not the file host). */
 	rateLimited: boolean;
@@ -73,8 +73,8 @@ export async function runPipeline(
 
 	const admission = context.rateLimited ? traffic.admit() : undefined;
 	if (admission?.refusal) return writeAnswer(res, admission.refusal, request.method);
-	if (admission?.delayMs) await sleepOn(context.clock, admission.delayMs);
-	await serve(res, request, context, (status) => admission?.answered(status));
+	if (admission?.delayMs) await traffic.hold(admission.delayMs);
+	await serve(res, request, context, traffic, (status) => admission?.answered(status));
 }
 
 /** Everything after the rate limit; `answered` learns the status sent (0 for a cut connection). */
@@ -82,6 +82,7 @@ async function serve(
 	res: ServerResponse,
 	request: LoggedRequest,
 	context: PipelineContext,
+	traffic: Traffic,
 	answered: (status: number) => void,
 ): Promise<void> {
 	const send = (answer: Answer) => {
@@ -89,7 +90,7 @@ async function serve(
 		return writeAnswer(res, answer, request.method);
 	};
 	const latency = context.latencyMs();
-	if (latency > 0) await sleep(latency);
+	if (latency > 0) await traffic.hold(latency);
 
 	const fault = context.faults.take(request);
 	if (fault && !fault.afterHandling) {
@@ -116,10 +117,6 @@ async function serve(
 				: withFaultHeaders(answer, fault);
 	}
 	await send(answer);
-}
-
-function sleepOn(clock: Clock, ms: number): Promise<unknown> {
-	return clock.sleep ? clock.sleep(ms) : sleep(ms);
 }
 
 /** A lost API answer is a connection cut before any byte; a lost download is a truncated body. */

@@ -1,5 +1,7 @@
 // Traffic the simulator sees: how many requests are in flight (and the most at once), and the
 // API's rate limit, one of the shapes of rateLimits/, with what it admitted and refused.
+import { setTimeout as realSleep } from 'node:timers/promises';
+
 import { systemClock, type Clock } from './clock.mts';
 import type { Answer } from './httpIo.mts';
 import {
@@ -30,6 +32,11 @@ export class Traffic {
 	throttledByStatus: Record<string, number> = {};
 	/** Admitted requests the limit held back before handling (nginx's burst queue). */
 	delayed = 0;
+	/**
+	 * Requests waiting on the simulator's clock now (network latency, a limit's queue): on a
+	 * virtual clock, a test moves time only once every request in flight waits so.
+	 */
+	holding = 0;
 	private readonly clock: Clock;
 	private limit: Required<RateLimit> | undefined;
 	private limiter: Limiter | undefined;
@@ -66,6 +73,16 @@ export class Traffic {
 
 	end(): void {
 		this.inFlight--;
+	}
+
+	/** Holds a request `ms` on the simulator's clock: in real time unless a test gave it a clock of its own. */
+	async hold(ms: number): Promise<void> {
+		this.holding++;
+		try {
+			await (this.clock.sleep ? this.clock.sleep(ms) : realSleep(ms));
+		} finally {
+			this.holding--;
+		}
 	}
 
 	/** The limit's verdict on a request arriving now. */

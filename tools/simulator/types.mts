@@ -186,7 +186,7 @@ export interface SimulatorOptions {
 	disablePrimaryDocumentPaths?: boolean;
 	/** Shape of route-level 404s: Django's HTML page (default) or DRF's `{"detail":"Not found."}`. */
 	routeNotFoundStyle?: 'html' | 'json';
-	/** Added delay on every API answer, in milliseconds. */
+	/** Added delay on every API answer, in milliseconds of the simulator's clock (its network latency). */
 	latencyMs?: number;
 	/** Requests per second the API allows, as a token bucket, before answering 429 (default: no limit). */
 	rateLimitPerSecond?: number;

@@ -62,6 +62,12 @@ export class LimitModel {
 	private lastAnswerMs = 0;
 	/** Throttled before any window could be measured. */
 	private throttledUnmeasured = false;
+	/**
+	 * Set when a throttle measured the window's capacity from the fine answers so far: LibreBOR
+	 * refuses sooner than it answers, so requests started before that throttle and answered fine
+	 * after it got through in the same burst, and each raises the capacity, up to `upTo`.
+	 */
+	private lateFines: { before: number; counted: number; upTo: number } | undefined;
 
 	constructor(startedAt: number, learned?: LearnedLimit) {
 		this.cycleStartedAt = startedAt;
@@ -128,8 +134,14 @@ export class LimitModel {
 	fine(start: PacedStart, answeredAt: number): void {
 		const tookMs = answeredAt - start.at;
 		this.lastAnswerMs = tookMs;
+		const { window, lateFines } = this;
+		if (window && lateFines && start.at <= lateFines.before) {
+			lateFines.counted++;
+			window.capacity = Math.max(window.capacity, Math.min(lateFines.upTo, lateFines.counted));
+			this.evidence++;
+			return;
+		}
 		this.cycle.fines++;
-		const { window } = this;
 		// A burst reaches LibreBOR spread over the time its connections take, another burst spread
 		// otherwise: counted from their answers, the next burst follows the last one's admissions.
 		// One request at a time keeps its spacing from the starts, which probing fits to the limit.
@@ -171,14 +183,14 @@ export class LimitModel {
 		this.cycleStartedAt = pauseEndsAt;
 		this.probe.interrupted();
 		const { window } = this;
-		if (!window) this.firstMeasure(cycle.fines, cycleMs, retryAfterMs);
+		if (!window) this.firstMeasure(time, cycle.fines, cycleMs, retryAfterMs);
 		else if (this.probe.active) this.probe.failed(window);
 		else if (cycle.fines === 0 && retryAfterMs === undefined && window.capacity > 1) {
 			// A window's first request refused: wait for LibreBOR to take requests again.
 			this.waitingSince ??= window.oldestStart ?? this.lastCycle.firstStartAt;
 			this.refusedWhileWaiting = this.lastRefusedAt;
-		} else if (retryAfterMs !== undefined && cycle.fines > 0) {
-			this.toldAgain(window, cycle.fines, retryAfterMs);
+		} else if (retryAfterMs !== undefined && cycle.firstStartAt !== undefined) {
+			this.toldAgain(time, window, cycle.fines, retryAfterMs);
 		} else if (cycle.fines > 0 || twoCycles.fines >= MIN_FINES || window.capacity === 1) {
 			// Refused within a burst: LibreBOR lets fewer through at once (or not as soon: the rate
 			// below says), but never fewer than half as many on one refusal.
@@ -203,22 +215,32 @@ export class LimitModel {
 	 * through since the last pause, at most, and no sooner than it said (nor than before, with a
 	 * margin: a Retry-After asked for late in a window is shorter than the window).
 	 */
-	private toldAgain(window: StartWindow, fines: number, retryAfterMs: number) {
-		window.capacity = Math.min(window.capacity, fines);
+	private toldAgain(time: number, window: StartWindow, fines: number, retryAfterMs: number) {
+		const held = window.capacity;
+		// Never fewer than half as many on one refusal: the answers still on their way may add to them.
+		window.capacity = Math.min(held, Math.max(fines, Math.ceil(held / 2)));
 		window.windowMs = Math.max(retryAfterMs + WINDOW_MARGIN_MS, window.windowMs + WINDOW_MARGIN_MS);
 		this.measure(window, Math.max(fines, Math.min(this.evidence, MIN_FINES)), RARE_PROBES);
+		this.lateFines = { before: time, counted: fines, upTo: held };
 		this.told = true;
 	}
 
-	private firstMeasure(fines: number, cycleMs: number, retryAfterMs: number | undefined) {
+	private firstMeasure(
+		time: number,
+		fines: number,
+		cycleMs: number,
+		retryAfterMs: number | undefined,
+	) {
 		// LibreBOR lets as many through again once the time it asked for has passed.
 		const windowMs = retryAfterMs === undefined ? cycleMs : retryAfterMs + WINDOW_MARGIN_MS;
 		// A window LibreBOR said is worth few probes: each that fails costs a whole Retry-After.
 		this.told = retryAfterMs !== undefined;
 		const spacing = this.told ? RARE_PROBES : 1;
 		// Few fine answers tell nothing of a burst: one request at a time then, one per answer.
-		if (fines >= MIN_FINES) this.measure(new StartWindow(fines, windowMs), fines, spacing);
-		else if (fines > 0 && this.lastAnswerMs > 0)
+		if (fines >= MIN_FINES) {
+			this.measure(new StartWindow(fines, windowMs), fines, spacing);
+			this.lateFines = { before: time, counted: fines, upTo: Infinity };
+		} else if (fines > 0 && this.lastAnswerMs > 0)
 			this.measure(new StartWindow(1, this.lastAnswerMs), fines, spacing);
 		else this.throttledUnmeasured = true;
 	}
@@ -226,6 +248,7 @@ export class LimitModel {
 	/** A window measured afresh, resting on `evidence` fine answers, probed after `spacing` windows held. */
 	private measure(window: StartWindow, evidence: number, spacing = 1) {
 		this.window = window;
+		this.lateFines = undefined;
 		this.probe = new WindowProbe(spacing);
 		this.evidence = evidence;
 	}

@@ -4,6 +4,7 @@ import path from 'node:path';
 
 import { findFreePort } from './freePort.mts';
 import type { N8nUserFolder } from './n8nUserFolder.mts';
+import { stopWithThisProcess } from './stopWithThisProcess.mts';
 
 /** Settings of the test runner's own process that must not leak into n8n. */
 const notInherited =
@@ -89,6 +90,7 @@ export async function spawnN8n(
 		stdio: ['ignore', 'pipe', 'pipe'],
 		detached: true,
 	});
+	stopWithThisProcess(child, { group: true });
 	const output = new CapturedOutput();
 	output.attach(child);
 	const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(

@@ -3,6 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import net from 'node:net';
 
 import { findFreePort } from '../freePort.mts';
+import { stopWithThisProcess } from '../stopWithThisProcess.mts';
 
 /** A Redis of its own on 127.0.0.1, keeping nothing on disk. */
 export interface PrivateRedis {
@@ -42,6 +43,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
 		],
 		{ stdio: 'ignore' },
 	);
+	stopWithThisProcess(child);
 	const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 	const deadline = Date.now() + 20_000;
 	while (!(await answersPing(port))) {

@@ -12,6 +12,7 @@ const change = (operation: 'follow' | 'unfollow', nif: string, options?: INodePa
 	...(options && { options }),
 });
 const followed = () => sim().state.watchlist.map((entity) => entity.nif);
+const FOLLOWING = '/v2/alerts/following/';
 
 describe('Watch List: Follow', () => {
 	it('follows a company by its NIF, normalised, and says it changed the list', async () => {
@@ -124,10 +125,16 @@ describe('Watch List answers that say they failed', () => {
 });
 
 describe('Watch List: Unfollow', () => {
-	it('removes a followed company', async () => {
+	it('removes a followed company, once for two items naming it', async () => {
 		sim().state.follow('J99216582');
-		const result = await runLibreBor(sim(), change('unfollow', 'J99216582'));
-		expect(jsonOf(result)).toEqual([{ result: 'success', nif: 'J99216582', change: 'unfollowed' }]);
+		const result = await runLibreBor(sim(), change('unfollow', '={{ $json.nif }}'), {
+			items: [{ nif: 'J99216582' }, { nif: 'J99216582' }],
+		});
+		expect(jsonOf(result)).toEqual([
+			{ result: 'success', nif: 'J99216582', change: 'unfollowed' },
+			{ result: 'success', nif: 'J99216582', change: 'not_followed' },
+		]);
+		expect(sim().requestsTo('POST', '/v2/alerts/unfollow/')).toHaveLength(1);
 		expect(followed()).toEqual([]);
 	});
 
@@ -142,9 +149,7 @@ describe('Watch List: Unfollow', () => {
 		const result = await runLibreBor(sim(), change('unfollow', 'J99216582'));
 		expect(result.error).toBeUndefined();
 		expect(sim().requestsTo('POST', '/v2/alerts/unfollow/')).toHaveLength(2);
-		expect(jsonOf(result)).toEqual([
-			expect.objectContaining({ nif: 'J99216582', change: 'unfollowed' }),
-		]);
+		expect(jsonOf(result)).toEqual([{ result: 'success', nif: 'J99216582', change: 'unfollowed' }]);
 		expect(followed()).toEqual([]);
 	});
 
@@ -179,6 +184,21 @@ describe('Watch List: Get Many', () => {
 			expect(result.error?.message).toMatch(/"Limit" must be a number of at least 1/);
 		},
 	);
+
+	it('refuses a watch list that is not a list of companies', async () => {
+		const body = '{"entities":{"nif":"A86212420"}}';
+		sim().injectFault({
+			method: 'GET',
+			path: FOLLOWING,
+			status: 200,
+			body,
+			contentType: 'application/json',
+		});
+		const result = await runLibreBor(sim(), { resource: 'watchlist', operation: 'getMany' });
+		expect(result.error?.message).toBe(
+			'LibreBOR answered GET /alerts/following/ with JSON of an unexpected shape instead of the expected JSON',
+		);
+	});
 
 	it('limits the number of items when Return All is off', async () => {
 		['A86212420', 'B64717838', 'J99216582'].forEach((nif) => sim().state.follow(nif));
@@ -230,11 +250,28 @@ describe('Watch List answers the contract does not show', () => {
 				sim().injectFault({ method: 'POST', path, status, body });
 				const result = await runLibreBor(sim(), { resource: 'watchlist', operation, nif });
 				expect(result.error).toBeUndefined();
-				expect(jsonOf(result)).toEqual([expect.objectContaining({ nif, change })]);
+				expect(jsonOf(result)).toEqual([{ result: 'success', nif, change }]);
 				expect(followed()).toEqual(after);
 			},
 		);
 	});
+
+	// A refusal of the request itself (access, a server error, an answer of no kind, no answer)
+	// says nothing about the list: the error stands, without a second look at the list.
+	it.each([
+		{ answer: '403', fault: { status: 403 }, error: '(403)' },
+		{ answer: '500', fault: { status: 500, retryAfter: 0 }, error: '(500)' },
+		{ answer: '300', fault: { status: 300 }, error: '(300)' },
+		{ answer: 'nothing (the connection drops)', fault: { drop: true }, error: 'Could not reach' },
+	])(
+		'fails a change answered $answer without reading the watch list again',
+		async ({ fault, error }) => {
+			sim().injectFault({ method: 'POST', path: '/v2/alerts/follow/', times: Infinity, ...fault });
+			const result = await runLibreBor(sim(), change('follow', 'B64717838'));
+			expect(result.error?.message).toContain(error);
+			expect(sim().requestsTo('GET', FOLLOWING)).toHaveLength(1);
+		},
+	);
 
 	it('still fails a change LibreBOR refused, when the watch list shows it was not made', async () => {
 		sim().injectFault({
@@ -246,5 +283,13 @@ describe('Watch List answers the contract does not show', () => {
 		const result = await runLibreBor(sim(), change('follow', 'B64717838'));
 		expect(result.error?.message).toContain('(400)');
 		expect(followed()).toEqual([]);
+	});
+});
+
+describe('Watch List operations the node does not have', () => {
+	it('refuses one by name before sending anything', async () => {
+		const result = await runLibreBor(sim(), { resource: 'watchlist', operation: 'archive' });
+		expect(result.error?.message).toBe('The operation "archive" of "watchlist" is not supported');
+		expect(sim().requests).toEqual([]);
 	});
 });

@@ -1,11 +1,16 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
+import { companyNifs } from '../../scripts/bench/nifs.mts';
 import { jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
 
 const sim = useSimulator();
 const FOLLOW = '/v2/alerts/follow/';
 const UNFOLLOW = '/v2/alerts/unfollow/';
+const FOLLOWING = '/v2/alerts/following/';
+const JSON_TYPE = 'application/json';
+/** A change LibreBOR refuses, as it says so. */
+const BAD = { status: 400, body: '{"result":"error","message":"bad"}', contentType: JSON_TYPE };
 
 /** Watch List > Sync of the input items' `nif`, with Unfollow Others and the options given. */
 const sync = (unfollowOthers = false, options: INodeParameters = {}): INodeParameters => ({
@@ -28,6 +33,8 @@ const nameOf = (nif: string) => sim().state.companies.get(nif).name;
 const hintsOf = (result: Awaited<ReturnType<typeof runLibreBor>>) =>
 	(result.runData[result.nodeName]?.[0]?.hints ?? []).map((hint) => hint.message);
 const everyItem = (count: number) => Array.from({ length: count }, (_, item) => ({ item }));
+const descriptionOf = (error: unknown) =>
+	(error as { description?: string } | undefined)?.description;
 
 describe('Watch List: Sync', () => {
 	it('follows the NIFs the watch list lacks, keeps the others it holds, and leaves the rest alone', async () => {
@@ -105,8 +112,8 @@ describe('Watch List: Sync', () => {
 		expect(result.error?.message).toBe(
 			'Sync would unfollow 3 companies, more than Max Unfollows (2): nothing was changed',
 		);
-		expect((result.error as { description?: string }).description).toMatch(
-			/set Max Unfollows in Options to 3 or more; turn on Dry Run/,
+		expect(descriptionOf(result.error)).toMatch(
+			/^The input names 2 companies; .* set Max Unfollows in Options to 3 or more; turn on Dry Run/,
 		);
 		expect(changesSent()).toEqual([]);
 		expect(followed()).toEqual([...watched].sort());
@@ -128,7 +135,25 @@ describe('Watch List: Sync', () => {
 		expect(jsonOf(dry).filter((item) => item.action === 'unfollow')).toHaveLength(3);
 		expect(hintsOf(dry)[0]).toMatch(/A real run would be refused: .* Max Unfollows \(2\)/);
 		expect(changesSent()).toEqual([]);
+
+		const allowed = await runLibreBor(sim(), sync(true, { maxUnfollows: 3 }), {
+			items: rows('A86212420', 'B64717838'),
+		});
+		expect(allowed.error).toBeUndefined();
+		expect(followed()).toEqual(['A86212420', 'B64717838']);
 	});
+
+	it.each(['={{ -1 }}', '={{ "" }}'])(
+		'refuses a Max Unfollows of %s set by an expression, sending nothing',
+		async (maxUnfollows) => {
+			const result = await runLibreBor(sim(), sync(true, { maxUnfollows }), {
+				items: rows('A86212420'),
+			});
+			expect(result.error?.message).toMatch(/^"Max Unfollows" must be a number of at least 0/);
+			expect(descriptionOf(result.error)).toMatch(/^Nothing was changed\. /);
+			expect(sim().requests).toEqual([]);
+		},
+	);
 
 	it('refuses an invalid NIF by name before sending anything, without Continue On Fail', async () => {
 		sim().state.follow('J99216582');
@@ -140,25 +165,72 @@ describe('Watch List: Sync', () => {
 		expect(followed()).toEqual(['J99216582']);
 	});
 
-	it('with Continue On Fail, gives an invalid or empty NIF an error item, syncs the rest and unfollows nothing', async () => {
+	it('with Continue On Fail, gives an invalid, empty or unreadable NIF an error item, syncs the rest and unfollows nothing', async () => {
 		sim().state.follow('J99216582');
-		const result = await runLibreBor(sim(), sync(true), {
-			items: rows('A86212420', 'B64717839', '', 'B64717838'),
-			continueOnFail: true,
-		});
+		const result = await runLibreBor(
+			sim(),
+			{ ...sync(true), nif: '={{ $json.broken ? $("Missing").item.json.nif : $json.nif }}' },
+			{
+				items: [...rows('A86212420', 'B64717839', '', 'B64717838'), { broken: true }],
+				continueOnFail: true,
+			},
+		);
 		expect(jsonOf(result)).toEqual([
 			{ nif: 'A86212420', name: null, action: 'follow', applied: true },
 			{ error: expect.stringMatching(/^The NIF "B64717839" is not valid/) },
 			{ error: 'The NIF is empty' },
 			{ nif: 'B64717838', name: null, action: 'follow', applied: true },
+			{ error: "Referenced node doesn't exist" },
 		]);
-		expect(pairedItemsOf(result)).toEqual(everyItem(4));
+		expect(result.items[4].error?.context.itemIndex).toBe(4);
+		expect(pairedItemsOf(result)).toEqual(everyItem(5));
 		// The invalid rows may stand for watched companies: the input is not known to be the whole list.
 		expect(followed()).toEqual(['A86212420', 'B64717838', 'J99216582']);
 		expect(sim().requestsTo('POST', UNFOLLOW)).toEqual([]);
 		expect(hintsOf(result)).toEqual([
-			expect.stringMatching(/^Unfollow Others unfollowed none of the 1 watched companies/),
+			'Unfollow Others unfollowed none of the 1 watched companies the input leaves out: 3 input item(s) have no valid NIF (their error items say why), so the input may not be the whole list. Fix the input and run Sync again.',
 		]);
+	});
+
+	it('leaves alone watched entries without a NIF, and names a NIF listed twice as its first entry does', async () => {
+		sim().state.follow('J99216582');
+		const entity = (nif: string, name: string) => ({ type: 'company', name, nif });
+		const entities = [
+			{ type: 'person', name: 'Ana Pérez García' },
+			entity('', 'Blank'),
+			entity('  ', 'Spaces'),
+			entity('A86212420', 'First'),
+			entity('a-86212420', 'Second'),
+			entity('J99216582', 'Other'),
+		];
+		const body = JSON.stringify({ entities });
+		sim().injectFault({
+			method: 'GET',
+			path: FOLLOWING,
+			status: 200,
+			body,
+			contentType: JSON_TYPE,
+		});
+		const result = await runLibreBor(sim(), sync(true), { items: rows('A86212420') });
+		expect(jsonOf(result)).toEqual([
+			{ nif: 'A86212420', name: 'First', action: 'keep', applied: false },
+			{ nif: 'J99216582', name: 'Other', action: 'unfollow', applied: true },
+		]);
+		expect(changesSent().map((request) => request.form.nif)).toEqual(['J99216582']);
+	});
+
+	it('says applied false for an unfollow LibreBOR had nothing left to do for', async () => {
+		sim().state.follow('J99216582');
+		// Someone else unfollows it right after Sync read the watch list.
+		sim().onRequest({ method: 'GET', path: FOLLOWING }, () => {
+			sim().state.unfollow('J99216582');
+		});
+		const result = await runLibreBor(sim(), sync(true), { items: rows('A86212420') });
+		expect(jsonOf(result)).toEqual([
+			{ nif: 'A86212420', name: null, action: 'follow', applied: true },
+			{ nif: 'J99216582', name: nameOf('J99216582'), action: 'unfollow', applied: false },
+		]);
+		expect(sim().requestsTo('GET', FOLLOWING)).toHaveLength(1);
 	});
 
 	it('never unfollows anything for an input that names no valid NIF', async () => {
@@ -172,53 +244,100 @@ describe('Watch List: Sync', () => {
 		expect(followed()).toEqual(['A86212420', 'J99216582']);
 	});
 
-	it('says which changes were made when one fails part-way, and sends no further one', async () => {
+	it.each([
+		{
+			answer: 'LibreBOR refuses it',
+			fault: BAD,
+			error: /an unexpected status \(400\)$/,
+			said: /LibreBOR said: "bad"$/,
+			httpCode: '400',
+		},
+		{
+			answer: 'LibreBOR keeps rate limiting past the time budget',
+			fault: { status: 429, retryAfter: 3600 },
+			error: /rate limiting the requests \(429\): stopped because .*; 2 of 5 items were done$/,
+			said: /Raise the Time Budget option/,
+			httpCode: '429',
+		},
+	])(
+		'says which changes were made when one fails part-way ($answer), and sends no further one',
+		async ({ fault, error: reason, said, httpCode }) => {
+			sim().state.follow('J99216582');
+			let follows = 0;
+			sim().onRequest(
+				{ method: 'POST', path: FOLLOW },
+				() => {
+					if (++follows === 2) sim().injectFault({ method: 'POST', path: FOLLOW, ...fault });
+				},
+				Infinity,
+			);
+			const result = await runLibreBor(sim(), sync(true, { concurrency: 1 }), {
+				items: rows('A86212420', 'B64717838', 'A28012342', 'B12345674'),
+			});
+			expect(result.error?.message).toMatch(/^Sync stopped at the follow of A28012342: /);
+			expect(result.error?.message).toMatch(reason);
+			// An API error stays one: n8n shows its status as the error code.
+			expect(result.error).toMatchObject({ httpCode });
+			expect(descriptionOf(result.error)).toMatch(
+				/^2 of 5 changes were made before it stopped: follow A86212420, follow B64717838\. Not made: follow A28012342, follow B12345674, unfollow J99216582\. Run Sync again to make the rest: it only changes what still differs\. \S/,
+			);
+			// Then what the failed request's own error says.
+			expect(descriptionOf(result.error)).toMatch(said);
+			expect(sim().requestsTo('POST', FOLLOW)).toHaveLength(3);
+			expect(followed()).toEqual(['A86212420', 'B64717838', 'J99216582']);
+		},
+	);
+
+	it.each([
+		{ changes: 50, more: '' },
+		{ changes: 51, more: ' and 1 more' },
+	])(
+		'lists at most 50 changes in the error of a failed Sync ($changes changes)',
+		async ({ changes, more }) => {
+			const nifs = companyNifs(changes);
+			sim().injectFault({ method: 'POST', path: FOLLOW, ...BAD });
+			const result = await runLibreBor(sim(), sync(false, { concurrency: 1 }), {
+				items: rows(...nifs),
+			});
+			const listed = nifs.slice(0, 50).map((nif) => `follow ${nif}`);
+			expect(descriptionOf(result.error)).toContain(
+				`0 of ${changes} changes were made before it stopped: none. Not made: ${listed.join(', ')}${more}. Run Sync again`,
+			);
+			expect(sim().requestsTo('POST', FOLLOW)).toHaveLength(1);
+		},
+	);
+
+	it('sends no change again that waits for its retry when another one fails', async () => {
 		sim().state.follow('J99216582');
-		let follows = 0;
-		sim().onRequest(
-			{ method: 'POST', path: FOLLOW },
-			() => {
-				if (++follows === 2)
-					sim().injectFault({
-						method: 'POST',
-						path: FOLLOW,
-						status: 400,
-						body: '{"result":"error","message":"bad"}',
-					});
-			},
-			Infinity,
-		);
-		const result = await runLibreBor(sim(), sync(true, { concurrency: 1 }), {
-			items: rows('A86212420', 'B64717838', 'A28012342', 'B12345674'),
+		sim().injectFault({ method: 'POST', path: FOLLOW, status: 502, retryAfter: 2 });
+		sim().injectFault({ method: 'POST', path: UNFOLLOW, ...BAD });
+		const result = await runLibreBor(sim(), sync(true, { concurrency: 2 }), {
+			items: rows('A86212420'),
 		});
-		const error = result.error as Error & { description?: string };
-		expect(error.message).toMatch(/^Sync stopped at the follow of A28012342: .*\(400\)/);
-		expect(error.description).toMatch(
-			/^2 of 5 changes were made before it stopped: follow A86212420, follow B64717838\. Not made: follow A28012342, follow B12345674, unfollow J99216582\. Run Sync again/,
+		expect(result.error?.message).toMatch(/^Sync stopped at the unfollow of J99216582: .*\(400\)$/);
+		expect(descriptionOf(result.error)).toMatch(
+			/^0 of 2 changes were made before it stopped: none\. Not made: follow A86212420, unfollow J99216582\./,
 		);
-		expect(followed()).toEqual(['A86212420', 'B64717838', 'J99216582']);
+		expect(sim().requestsTo('POST', FOLLOW)).toHaveLength(1);
+		expect(followed()).toEqual(['J99216582']);
 	});
 
-	it('with Continue On Fail, gives a failed change an error item and makes the others', async () => {
-		sim().injectFault({
-			method: 'POST',
-			path: UNFOLLOW,
-			status: 400,
-			body: '{"result":"error","message":"bad"}',
-		});
+	it('with Continue On Fail, gives each failed change an error item and makes the others', async () => {
+		for (const path of [FOLLOW, UNFOLLOW]) sim().injectFault({ method: 'POST', path, ...BAD });
 		sim().state.follow('J99216582');
-		const result = await runLibreBor(sim(), sync(true), {
+		const result = await runLibreBor(sim(), sync(true, { concurrency: 1 }), {
 			items: rows('A86212420', 'B64717838'),
 			continueOnFail: true,
 		});
 		expect(jsonOf(result)).toEqual([
-			{ nif: 'A86212420', name: null, action: 'follow', applied: true },
+			{ error: expect.stringMatching(/^The follow of A86212420 failed: .*\(400\)$/) },
 			{ nif: 'B64717838', name: null, action: 'follow', applied: true },
-			{ error: expect.stringMatching(/^The unfollow of J99216582 failed: .*\(400\)/) },
+			{ error: expect.stringMatching(/^The unfollow of J99216582 failed: .*\(400\)$/) },
 		]);
-		expect(result.items[2].error).toBeDefined();
-		expect(pairedItemsOf(result)[2]).toEqual(everyItem(2));
-		expect(followed()).toEqual(['A86212420', 'B64717838', 'J99216582']);
+		const said = expect.stringMatching(/LibreBOR said: "bad"$/);
+		expect(result.items.map((item) => item.error?.description)).toEqual([said, undefined, said]);
+		expect(pairedItemsOf(result)).toEqual([{ item: 0 }, { item: 1 }, everyItem(2)]);
+		expect(followed()).toEqual(['B64717838', 'J99216582']);
 	});
 
 	it('with Continue On Fail, gives every item the error when the watch list cannot be read, and changes nothing', async () => {
@@ -241,6 +360,16 @@ describe('Watch List: Sync', () => {
 			typeVersion: 1,
 		});
 		expect(result.error?.message).toMatch(/version 2/);
+		expect(descriptionOf(result.error)).toMatch(/^This node is version 1, which has no Sync\. /);
 		expect(sim().requests).toEqual([]);
+	});
+
+	it('keeps what it learned of the rate limit in the workflow, for the runs after it', async () => {
+		// Slow answers keep requests in flight together: the run learns how many went fine at once.
+		sim().state.latencyMs = 100;
+		const workflow = { id: 'sync-workflow', staticData: {} };
+		const result = await runLibreBor(sim(), sync(), { items: rows(...companyNifs(12)), workflow });
+		expect(result.error).toBeUndefined();
+		expect(JSON.stringify(workflow.staticData)).toMatch(/"inFlight":\d+/);
 	});
 });

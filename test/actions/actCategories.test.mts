@@ -79,7 +79,7 @@ describe('Act categories', () => {
 		expect(jsonOf(alerts)).toEqual([withCategories(alert)]);
 	});
 
-	it('ignores case and accents, and files every label it does not know, or no label, under other', async () => {
+	it('ignores case and accents, files every label it does not know, or no label, under other, and skips what is not an entry', async () => {
 		const labels = [
 			'SITUACION CONCURSAL',
 			'nombramientos',
@@ -90,7 +90,8 @@ describe('Act categories', () => {
 			'Situación',
 		];
 		sim().state.addAlert({ labels });
-		sim().state.addAlert({ data: [{ positions: [] }, { label: 7 }] });
+		sim().state.addAlert({ data: [{ positions: [] }, 'not an entry', { label: 7 }] });
+		sim().state.addAlert({ extra: { data: null } });
 		const result = await runLibreBor(sim(), getMany({ output: 'entry' }));
 		expect(jsonOf(result).map((entry) => entry.category)).toEqual([
 			'other',
@@ -108,6 +109,7 @@ describe('Act categories', () => {
 
 describe('Alert: Get Many, Categories filter', () => {
 	it('keeps the alerts with an entry in a picked category or with a picked label', async () => {
+		sim().state.addAlert({ data: [{ label: 7 }, { positions: [] }] });
 		sim().state.addAlert({ label: 'Nombramientos' });
 		const dissolved = sim().state.addAlert({ labels: ['Revocaciones', 'Disolución'] });
 		const capital = sim().state.addAlert({ label: 'Ampliación de capital' });
@@ -133,9 +135,11 @@ describe('Alert: Get Many, Categories filter', () => {
 		const insolvent = sim().state.addAlert({ label: 'Situación concursal' });
 		const fromText = await runLibreBor(
 			sim(),
-			getMany({ options: { categories: '={{ "Distress, officers" }}' } }),
+			getMany({ options: { categories: '={{ "Distress, officers," }}' } }),
 		);
 		expect(idsOf(fromText)).toEqual([insolvent.id, appointed.id]);
+		const none = await runLibreBor(sim(), getMany({ options: { categories: '={{ null }}' } }));
+		expect(idsOf(none)).toHaveLength(3);
 
 		sim().clearLog();
 		const typo = await runLibreBor(
@@ -146,13 +150,16 @@ describe('Alert: Get Many, Categories filter', () => {
 		expect((typo.error as { description?: string }).description).toMatch(
 			/officers, ownership, capital, identity, restructuring, distress, other/,
 		);
+		const sentence = 'officers and whoever else the bulletin names';
+		const long = await runLibreBor(sim(), getMany({ options: { categories: [sentence] } }));
+		expect(long.error?.message).toBe(`"${sentence.slice(0, 40)}" is not an act category`);
 		expect(sim().requests).toEqual([]);
 	});
 });
 
 describe('Alert: Get Many, one item per person change', () => {
 	it('gives each person an entry lists, with what changed for them and the entry and alert alongside', async () => {
-		const [ana, ben, eva, luis, marta, pedro, rosa] = [
+		const [ana, ben, eva, luis, marta, pedro, rosa, sara] = [
 			'ANA',
 			'BEN',
 			'EVA',
@@ -160,6 +167,7 @@ describe('Alert: Get Many, one item per person change', () => {
 			'MARTA',
 			'PEDRO',
 			'ROSA',
+			'SARA',
 		].map((name) => person(name));
 		const alert = sim().state.addAlert({
 			entries: [
@@ -169,12 +177,13 @@ describe('Alert: Get Many, one item per person change', () => {
 				{ label: 'Revocaciones', positions: [marta] },
 				{ label: 'Cancelaciones de oficio de nombramientos', positions: [pedro] },
 				{ label: 'Modificación de poderes', positions: [rosa] },
+				{ label: undefined, positions: [sara] },
 				{ label: 'Ampliación de capital', positions: [] },
 				{ label: 'Disolución' },
 			],
 		});
 		const result = await runLibreBor(sim(), getMany({ output: 'position' }));
-		const [appointed, reelected, ceased, revoked, cancelled, powers] = alert.data;
+		const [appointed, reelected, ceased, revoked, cancelled, powers, unlabelled] = alert.data;
 		expect(jsonOf(result)).toEqual([
 			personChange(alert, appointed, ana, 'appointed'),
 			personChange(alert, appointed, ben, 'appointed'),
@@ -183,6 +192,7 @@ describe('Alert: Get Many, one item per person change', () => {
 			personChange(alert, revoked, marta, 'removed'),
 			personChange(alert, cancelled, pedro, 'removed'),
 			personChange(alert, powers, rosa, 'other'),
+			personChange(alert, unlabelled, sara, 'other'),
 		]);
 		expect(pairedItemsOf(result)).toEqual(jsonOf(result).map(() => ({ item: 0 })));
 	});
@@ -208,12 +218,20 @@ describe('Alert: Get Many, one item per person change', () => {
 });
 
 describe('Alert: Get Many in version 1', () => {
-	it('outputs alerts and entries as it always did, without categories', async () => {
-		const alert = sim().state.addAlert({ labels: ['Nombramientos', 'Situación concursal'] });
+	it('outputs alerts and entries as it always did, without categories, and entries of the labels given', async () => {
+		const alert = sim().state.addAlert({
+			entries: [{ label: 'Nombramientos' }, { label: 'Situación concursal' }, { label: undefined }],
+		});
 		const alerts = await runLibreBor(sim(), getMany(), { typeVersion: 1 });
 		expect(jsonOf(alerts)).toEqual([alert]);
 		const entries = await runLibreBor(sim(), getMany({ output: 'entry' }), { typeVersion: 1 });
-		expect(jsonOf(entries)).toHaveLength(2);
+		expect(jsonOf(entries)).toHaveLength(3);
 		for (const entry of jsonOf(entries)) expect(entry).not.toHaveProperty('category');
+		const labelled = await runLibreBor(
+			sim(),
+			getMany({ output: 'entry', options: { labels: 'NOMBRAMIENTOS' } }),
+			{ typeVersion: 1 },
+		);
+		expect(jsonOf(labelled).map((entry) => entry.label)).toEqual(['Nombramientos']);
 	});
 });

@@ -7,14 +7,29 @@ const sim = useSimulator();
 
 describe('Alert: Get Many', () => {
 	it('returns every unread alert, one item per alert, as the API returns it with the category of each entry', async () => {
-		const [older, newer] = [
+		const [empty, older, newer] = [
+			sim().state.addAlert({ data: [] }),
 			sim().state.addAlert({ label: 'Revocaciones' }),
 			sim().state.addAlert({ label: 'Nombramientos' }),
 		];
 		const result = await runLibreBor(sim(), { resource: 'alert', operation: 'getMany' });
 		expect(result.error).toBeUndefined();
-		expect(jsonOf(result)).toEqual([newer, older].map(withCategories));
-		expect(pairedItemsOf(result)).toEqual([{ item: 0 }, { item: 0 }]);
+		expect(jsonOf(result)).toEqual([newer, older, empty].map(withCategories));
+		expect(pairedItemsOf(result)).toEqual([{ item: 0 }, { item: 0 }, { item: 0 }]);
+	});
+
+	it('fails with what LibreBOR answered when its listing is not a list', async () => {
+		sim().injectFault({
+			method: 'GET',
+			path: '/v2/alerts/',
+			status: 200,
+			body: '{"detail":"Not found."}',
+			contentType: 'application/json',
+		});
+		const result = await runLibreBor(sim(), { resource: 'alert', operation: 'getMany' });
+		expect(result.error?.message).toBe(
+			'LibreBOR answered GET /alerts/ with JSON of an unexpected shape instead of the expected JSON',
+		);
 	});
 
 	it("wraps each alert as an item's json, so that an answer cannot set binary, error or pairedItem", async () => {

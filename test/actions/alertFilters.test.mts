@@ -18,7 +18,7 @@ const idsOf = (result: Awaited<ReturnType<typeof runLibreBor>>) =>
 	jsonOf(result).map((json) => json.alert_id ?? json.id);
 
 describe('Alert: Get Many filters', () => {
-	it('keeps alerts with a label picked from the list or typed as free text', async () => {
+	it('keeps alerts with a label picked from the list, given by an expression or typed as free text', async () => {
 		const appointed = sim().state.addAlert({ label: 'Nombramientos' });
 		sim().state.addAlert({ label: 'Revocaciones' });
 		const unusual = sim().state.addAlert({ label: 'Depósito de cuentas anuales' });
@@ -28,6 +28,11 @@ describe('Alert: Get Many filters', () => {
 		);
 		expect(result.error).toBeUndefined();
 		expect(idsOf(result)).toEqual([unusual.id, appointed.id]);
+		const fromExpression = await runLibreBor(
+			sim(),
+			getMany({ actLabels: '={{ ["Nombramientos", null] }}' }),
+		);
+		expect(idsOf(fromExpression)).toEqual([appointed.id]);
 	});
 
 	it('keeps only the entries with a matching label when the output is one item per entry', async () => {
@@ -38,15 +43,17 @@ describe('Alert: Get Many filters', () => {
 		]);
 	});
 
-	it('keeps only the alerts about the company picked from the watch list, or given by NIF', async () => {
+	it('keeps only the alerts about the company picked from the watch list, or given by NIF, and every alert when it is left blank', async () => {
 		sim().state.follow('A86212420');
 		sim().state.follow('B64717838');
-		sim().state.addAlert({ nif: 'A86212420' });
+		const altamira = sim().state.addAlert({ nif: 'A86212420' });
 		const brisas = sim().state.addAlert({ nif: 'B64717838' });
 		const picked = await runLibreBor(sim(), aboutCompany('list', 'B64717838'));
 		expect(idsOf(picked)).toEqual([brisas.id]);
 		const typed = await runLibreBor(sim(), aboutCompany('id', 'es-b64717838'));
 		expect(idsOf(typed)).toEqual([brisas.id]);
+		const blank = await runLibreBor(sim(), aboutCompany('id', '  '));
+		expect(idsOf(blank)).toEqual([brisas.id, altamira.id]);
 	});
 
 	it('says to follow the company first when the NIF is not on the watch list', async () => {
@@ -61,6 +68,17 @@ describe('Alert: Get Many filters', () => {
 		const recent = sim().state.addAlert({ created_at: '2026-02-01T00:00:00.000Z' });
 		const result = await createdAfter('2026-02-01T00:00:00', 'UTC');
 		expect(idsOf(result)).toEqual([recent.id]);
+	});
+
+	it('keeps an alert whose creation time cannot be read only while Created After is empty', async () => {
+		const undated = ['sometime', 2026, undefined].map((time) =>
+			sim().state.addAlert({ extra: { created_at: time } }),
+		);
+		const dated = sim().state.addAlert({ created_at: '2026-01-10T08:00:00.000Z' });
+		const every = new Set([dated, ...undated].map(({ id }) => id));
+		for (const empty of ['', '={{ null }}'])
+			expect(new Set(idsOf(await createdAfter(empty, 'UTC')))).toEqual(every);
+		expect(idsOf(await createdAfter('1969-12-31', 'UTC'))).toEqual([dated.id]);
 	});
 
 	it("reads a Created After without an offset in the workflow's timezone, as the editor shows it", async () => {
@@ -92,7 +110,46 @@ describe('Alert: Get Many filters', () => {
 	it('refuses a Created After that is not a date, before calling LibreBOR', async () => {
 		const result = await runLibreBor(sim(), getMany({ createdAfter: '={{ "last tuesday" }}' }));
 		expect(result.error?.message).toBe('The date "last tuesday" of Created After is not valid');
+		expect((result.error as { description?: string }).description).toMatch(/ISO 8601/);
 		expect(sim().requestsTo('GET', '/v2/alerts/')).toEqual([]);
+	});
+});
+
+describe('Alert: Get Many, company filter when LibreBOR leaves out a slug or a name', () => {
+	it.each([
+		{ entity: 'as listed', changes: {}, kept: ['unslugged', 'renamed'] },
+		{
+			entity: 'with a slug that is not text',
+			changes: { slug: 7 },
+			kept: ['unslugged', 'namesake'],
+		},
+		{ entity: 'with a name that is not text', changes: { name: 7 }, kept: ['renamed'] },
+	])('matches by slug, else by name, the watched company $entity', async ({ changes, kept }) => {
+		const entity = sim().state.follow('B64717838');
+		// A followed person (no NIF) comes first.
+		const person = { type: 'person', name: 'GARCIA LOPEZ MARIA', slug: 'garcia-lopez-maria' };
+		sim().injectFault({
+			method: 'GET',
+			path: '/v2/alerts/following/',
+			status: 200,
+			body: JSON.stringify({ entities: [person, { ...entity, ...changes }] }),
+			contentType: 'application/json',
+		});
+		const noSlug = { entity_slug: undefined };
+		const alerts: Record<string, { id: string }> = {
+			renamed: sim().state.addAlert({ nif: 'B64717838', entity_name: 'BRISAS DEL BESOS SL' }),
+			namesake: sim().state.addAlert({ nif: 'B64717838', entity_slug: 'brisas-2' }),
+			unslugged: sim().state.addAlert({
+				nif: 'B64717838',
+				entity_name: 'Brisas del  Llobregat SL',
+				extra: noSlug,
+			}),
+			other: sim().state.addAlert({ nif: 'A86212420', extra: noSlug }),
+			anonymous: sim().state.addAlert({ extra: { ...noSlug, entity_name: undefined } }),
+		};
+		const result = await runLibreBor(sim(), aboutCompany('list', 'B64717838'));
+		expect(result.error).toBeUndefined();
+		expect(idsOf(result)).toEqual(kept.map((name) => alerts[name].id));
 	});
 });
 

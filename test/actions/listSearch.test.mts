@@ -72,6 +72,26 @@ describe('Alert list (Mark as Read, From List)', () => {
 		]);
 	});
 
+	it('names an alert LibreBOR lists without a company name, act label or date by what it has', async () => {
+		const bySlug = sim().state.addAlert({
+			nif: 'B64717838',
+			data: [{ label: 7 }],
+			created_at: '2026-03-04T10:00:00.000Z',
+			extra: { entity_name: undefined },
+		});
+		const unknown = sim().state.addAlert({
+			extra: { entity_name: undefined, entity_slug: undefined, created_at: undefined },
+		});
+		const { results } = await search('searchUnreadAlerts');
+		expect(results).toEqual([
+			{ name: 'Unknown company · Nombramientos', value: unknown.id },
+			{ name: `${bySlug.entity_slug} · No act label · 2026-03-04`, value: bySlug.id },
+		]);
+		expect((await search('searchUnreadAlerts', 'nombra')).results.map((r) => r.value)).toEqual([
+			unknown.id,
+		]);
+	});
+
 	it('is empty, not an error, when nothing is unread', async () => {
 		expect((await search('searchUnreadAlerts')).results).toEqual([]);
 	});
@@ -91,18 +111,44 @@ describe('Company list (Unfollow, Order, From List)', () => {
 		expect(results).toHaveLength(2);
 	});
 
-	it('lists a long watch list a page of 100 at a time, as the editor scrolls', async () => {
-		const nifs = companyNifs(250);
-		nifs.forEach((nif) => sim().state.follow(nif));
-		const pages: string[][] = [];
-		let token: string | undefined;
-		do {
-			const page = await search('searchWatchedCompanies', undefined, undefined, token);
-			pages.push(page.results.map((result) => String(result.value)));
-			token = page.paginationToken as string | undefined;
-		} while (token !== undefined);
-		expect(pages.map((page) => page.length)).toEqual([100, 100, 50]);
-		expect(pages.flat()).toEqual(sim().state.watchlist.map((entity) => entity.nif));
+	it.each([
+		[250, [100, 100, 50]],
+		[200, [100, 100]],
+	])(
+		'lists a watch list of %i a page of 100 at a time, as the editor scrolls',
+		async (count, sizes) => {
+			const nifs = companyNifs(count);
+			nifs.forEach((nif) => sim().state.follow(nif));
+			const pages: string[][] = [];
+			let token: string | undefined;
+			do {
+				const page = await search('searchWatchedCompanies', undefined, undefined, token);
+				pages.push(page.results.map((result) => String(result.value)));
+				token = page.paginationToken as string | undefined;
+			} while (token !== undefined);
+			expect(pages.map((page) => page.length)).toEqual(sizes);
+			expect(pages.flat()).toEqual(sim().state.watchlist.map((entity) => entity.nif));
+		},
+	);
+
+	it('names a company LibreBOR lists without a name by its slug or NIF, and leaves out entries without a NIF', async () => {
+		const entities = [
+			{ type: 'person', name: 'GARCIA LOPEZ MARIA', slug: 'garcia-lopez-maria' },
+			{ type: 'company', name: 'NUMBERED SL', nif: 64717838 },
+			{ type: 'company', slug: 'brisas-del-llobregat-sl', nif: 'B64717838' },
+			{ type: 'company', nif: 'A86212420' },
+		];
+		sim().injectFault({
+			method: 'GET',
+			path: '/v2/alerts/following/',
+			status: 200,
+			body: JSON.stringify({ entities }),
+			contentType: 'application/json',
+		});
+		expect((await search('searchWatchedCompanies')).results).toEqual([
+			{ name: 'brisas-del-llobregat-sl (B64717838)', value: 'B64717838' },
+			{ name: 'A86212420 (A86212420)', value: 'A86212420' },
+		]);
 	});
 
 	it('searches by name or NIF', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 
-import type { CursorStorage } from '../../tools/engine/index.mts';
+import { recordWarnings, type CursorStorage } from '../../tools/engine/index.mts';
 import {
 	ALERTS_PATH,
 	alertIdsOf,
@@ -119,24 +119,27 @@ describe.each(CURSOR_STORAGES)(
 			expect(unreadIds(sim())).toEqual([second.id]);
 		});
 
-		it('tries a mark again at later polls while LibreBOR answers it without success, and emits the alert once', async () => {
+		it('tries a mark again at later polls while LibreBOR answers it without success, says so in the log, and emits the alert once', async () => {
 			const {
 				session,
 				alerts: [alert],
 			} = await markingSessionThatEmitted(cursorStorage, 1);
 
-			// A 2xx that does not say success: the service did not mark it.
-			const body = JSON.stringify({ result: 'error', message: 'Try again later.' });
-			sim().injectFault({
-				method: 'GET',
-				path: `${MARK_PATH}${alert.id}/`,
-				status: 200,
-				body,
-				times: 2,
-			});
-			expect(await session.poll()).toBeNull();
-			expect(await session.poll()).toBeNull();
+			// 2xx answers that do not say success: the service did not mark it.
+			for (const body of [JSON.stringify({ result: 'error', message: 'Try again later.' }), 'null'])
+				sim().injectFault({ method: 'GET', path: `${MARK_PATH}${alert.id}/`, status: 200, body });
+			const warnings = recordWarnings();
+			try {
+				expect(await session.poll()).toBeNull();
+				expect(await session.poll()).toBeNull();
+			} finally {
+				warnings.stop();
+			}
 			expect(unreadIds(sim())).toEqual([alert.id]);
+			expect(warnings.messages).toEqual([
+				expect.stringContaining('it answered with result "error"'),
+				expect.stringContaining('it answered with result "none"'),
+			]);
 
 			expect(await session.poll()).toBeNull();
 			expect(sim().state.unreadAlerts()).toEqual([]);

@@ -66,21 +66,39 @@ describe('LibreBOR Trigger, Fetch Test Event', () => {
 		expect(error?.description).toContain('sandbox');
 	});
 
-	it('says when no unread alert matches the labels', async () => {
-		sim().state.addAlerts(2, { label: 'Nombramientos' });
-		const session = triggerSession(sim(), { parameters: { options: { labels: 'Disolución' } } });
+	it.each([
+		{
+			// Quoted as typed, without the spaces around.
+			filters: 'labels',
+			options: { labels: ' Disolución ' },
+			says: 'matches the labels "Disolución"',
+		},
+		{
+			filters: 'labels or the categories',
+			options: { labels: 'Disolución', categories: ['capital', 'ownership'] },
+			says: 'matches the labels "Disolución" or the categories capital, ownership',
+		},
+		{
+			filters: 'categories',
+			options: { categories: ['capital'] },
+			says: 'matches the categories capital',
+		},
+		{
+			filters: 'company',
+			options: { company: { __rl: true, mode: 'list', value: 'A86212420' } },
+			says: 'passes the filters in Options',
+		},
+		{
+			filters: 'date',
+			options: { createdAfter: '2099-01-01' },
+			says: 'passes the filters in Options',
+		},
+	])('says when no unread alert matches the $filters', async ({ options, says }) => {
+		sim().state.follow('A86212420');
+		sim().state.addAlerts(2, { nif: 'B64717838', label: 'Nombramientos' });
+		const session = triggerSession(sim(), { parameters: { options } });
 		await expect(session.poll('manual')).rejects.toThrow(
-			'None of the 2 unread LibreBOR alerts matches the labels "Disolución"',
-		);
-	});
-
-	it('says when no unread alert matches the labels or the categories', async () => {
-		sim().state.addAlerts(2, { label: 'Nombramientos' });
-		const session = triggerSession(sim(), {
-			parameters: { options: { labels: 'Disolución', categories: ['capital', 'ownership'] } },
-		});
-		await expect(session.poll('manual')).rejects.toThrow(
-			'None of the 2 unread LibreBOR alerts matches the labels "Disolución" or the categories capital, ownership',
+			`None of the 2 unread LibreBOR alerts ${says}`,
 		);
 	});
 

@@ -51,8 +51,12 @@ describe('Number options set by expressions', () => {
 		expect(jsonOf(result).map((json) => json.change)).toEqual(['followed', 'followed']);
 	});
 
-	it('takes a number given as text, as an expression often gives it', async () => {
-		const result = await followTwo({ concurrency: '={{ "3" }}', timeout: '={{ "10" }}' });
+	it.each([
+		['a number given as text, as an expression often gives it', '={{ "3" }}', '={{ "10" }}'],
+		['the default for an expression that gives nothing (null)', '={{ null }}', '={{ null }}'],
+	])('takes %s', async (_, concurrency, timeout) => {
+		const result = await followTwo({ concurrency, timeout });
+		expect(result.error).toBeUndefined();
 		expect(jsonOf(result).map((json) => json.change)).toEqual(['followed', 'followed']);
 	});
 

@@ -185,8 +185,11 @@ describe('Watch List: Get Many', () => {
 		},
 	);
 
-	it('refuses a watch list that is not a list of companies', async () => {
-		const body = '{"entities":{"nif":"A86212420"}}';
+	it.each([
+		['not a list', '{"entities":{"nif":"A86212420"}}'],
+		['a list holding a null', '{"entities":[{"nif":"A86212420"},null]}'],
+		['a list holding a text', '{"entities":["A86212420"]}'],
+	])('refuses a watch list that is %s, as not a list of companies', async (_, body) => {
 		sim().injectFault({
 			method: 'GET',
 			path: FOLLOWING,

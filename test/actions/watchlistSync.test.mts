@@ -143,7 +143,7 @@ describe('Watch List: Sync', () => {
 		expect(followed()).toEqual(['A86212420', 'B64717838']);
 	});
 
-	it.each(['={{ -1 }}', '={{ "" }}'])(
+	it.each(['={{ -1 }}', '={{ "" }}', '={{ "  " }}'])(
 		'refuses a Max Unfollows of %s set by an expression, sending nothing',
 		async (maxUnfollows) => {
 			const result = await runLibreBor(sim(), sync(true, { maxUnfollows }), {

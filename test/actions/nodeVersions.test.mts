@@ -150,16 +150,18 @@ describe('Version 2 resource locators', () => {
 		}
 	});
 
-	it('says what to paste when a URL names no document, such as a file download link', async () => {
+	it.each([
+		['a file download link', 'https://files.librebor.me/files/3kd9x'],
+		['the order endpoint', 'https://librebor.me/api/v2/documents/order/'],
+	])('says what to paste when a URL names no document, such as %s', async (_, url) => {
 		const result = await runLibreBor(sim(), {
 			resource: 'document',
 			operation: 'download',
-			documentId: locator('url', 'https://files.librebor.me/files/3kd9x'),
+			documentId: locator('url', url),
 		});
-		expect(result.error?.message).toBe(
-			'No document ID can be read from the URL "https://files.librebor.me/files/3kd9x"',
-		);
+		expect(result.error?.message).toBe(`No document ID can be read from the URL "${url}"`);
 		expect((result.error as { description?: string }).description).toMatch(/By ID/);
+		expect(sim().requests).toEqual([]);
 	});
 });
 

@@ -108,6 +108,26 @@ describe('one pacer for every request of a run', () => {
 		},
 	);
 
+	it('keeps its pace after a whole burst is refused once (another client took the quota for a moment)', async () => {
+		sim().traffic.rateLimitPerSecond = 20;
+		let follows = 0;
+		sim().onRequest(
+			FOLLOW,
+			() => {
+				if (++follows === 80)
+					sim().injectFault({ ...FOLLOW, status: 429, retryAfter: 1, times: 25 });
+			},
+			Infinity,
+		);
+		const startedAt = virtualClock.now();
+		const result = await runInVirtualTime(sim, follow(), { items: nifItems(200) });
+		expect(result.error).toBeUndefined();
+		expect(sim().state.watchlist).toHaveLength(200);
+		// 1.30x: the burst's answers that arrive after the first 429 count towards the limit (2.01x without).
+		const ofFloor = (virtualClock.now() - startedAt) / ((200 / 20) * 1000);
+		expect(ofFloor, `${ofFloor.toFixed(2)}x the floor`).toBeLessThanOrEqual(1.5);
+	});
+
 	it('pauses every item, not only the one answered 429, for as long as Retry-After asks', async () => {
 		sim().injectFault({ ...FOLLOW, status: 429, retryAfter: 2 });
 		const result = await runInVirtualTime(sim, follow(), { items: nifItems(30) });

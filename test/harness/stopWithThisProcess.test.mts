@@ -2,6 +2,7 @@
 // when the set-up that started it never returned (its time limit ran out).
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
 
 import { describe, expect, it } from 'vitest';
 
@@ -48,4 +49,23 @@ describe('a process a test started', () => {
 		await exited;
 		await expect.poll(() => isRunning(sleeperPid), { timeout: 5_000 }).toBe(false);
 	});
+
+	it(
+		'is left to a process that handles SIGTERM itself, as npm start does',
+		{ timeout: 20_000 },
+		async () => {
+			const { owner, sleeperPid } = await startOwner(
+				"process.on('SIGTERM', () => console.log('handled')); setInterval(() => {}, 1000);",
+			);
+			try {
+				const handled = once(owner.stdout, 'data');
+				owner.kill('SIGTERM');
+				await handled;
+				expect(isRunning(sleeperPid)).toBe(true);
+			} finally {
+				owner.kill('SIGKILL');
+				process.kill(-sleeperPid, 'SIGKILL');
+			}
+		},
+	);
 });

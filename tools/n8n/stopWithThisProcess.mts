@@ -1,8 +1,8 @@
 // Processes a test starts that must not outlive it. A set-up that runs past its time limit never
 // returns what it started, so nothing would stop it, and an n8n left running loads every test
 // after it. When this process ends (it exits, or the test runner stops it with SIGTERM or
-// SIGINT), every process registered here that still runs is killed, with its process group when
-// it leads one (n8n and its task runner).
+// SIGINT, unless the process handles that signal itself), every process registered here that
+// still runs is killed, with its process group when it leads one (n8n and its task runner).
 import type { ChildProcess } from 'node:child_process';
 
 const running = new Map<ChildProcess, { group: boolean }>();
@@ -19,11 +19,15 @@ function killRunning(): void {
 }
 
 function endOn(signal: NodeJS.Signals): void {
-	process.once(signal, () => {
+	const listener = () => {
+		// A process that handles the signal itself (npm start) stops what it started its own way.
+		if (process.listenerCount(signal) > 1) return;
 		killRunning();
-		// Listened to once, the signal now ends this process as it would have.
+		process.removeListener(signal, listener);
+		// Listened to no more, the signal now ends this process as it would have.
 		process.kill(process.pid, signal);
-	});
+	};
+	process.on(signal, listener);
 }
 
 process.once('exit', killRunning);

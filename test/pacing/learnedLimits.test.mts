@@ -1,18 +1,25 @@
 // What a run learns of the account's limit, kept for the next runs with the same credential: in
-// the process, and in the workflow's static data for another process; stale after a day.
+// the process, and in the workflow's static data for another process; stale after a day. On the
+// virtual clock, every answer taking the same latency on it (see shapes.test.mts).
 import type { IDataObject } from 'n8n-workflow';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { DEFAULT_PARALLEL_REQUESTS } from '../../nodes/LibreBor/helpers/pacer.ts';
-import { copyOf, onAnotherWorker, savedWorkflow, withClock } from '../actions/orderRuns.mts';
-import { runLibreBor, useSimulator, type RunOptions } from '../support/libreBor.mts';
+import { copyOf, onAnotherWorker, savedWorkflow } from '../actions/orderRuns.mts';
+import { useSimulator, type RunOptions } from '../support/libreBor.mts';
+import { runInVirtualTime, virtualClock } from '../support/virtualTime.mts';
 import { follow, nifItems } from './followJob.mts';
+
+vi.mock(
+	'../../nodes/LibreBor/helpers/clock.ts',
+	async () => (await import('../support/virtualTime.mts')).nodeClock,
+);
 
 /** How long a learned limit is kept, as docs/performance.md says: 24 hours. */
 const LEARNED_LIMIT_TTL_MS = 24 * 3_600_000;
 
 // A new simulator, so a new account, for every test: the first run of each knows nothing yet.
-const sim = useSimulator({}, { perTest: true });
+const sim = useSimulator({ clock: virtualClock, latencyMs: 50 }, { perTest: true });
 
 /** A job of Parallel Requests items, and one large enough for slow start to reach them (4, 8, 16, 32, then 50). */
 const JOB = DEFAULT_PARALLEL_REQUESTS;
@@ -21,12 +28,15 @@ const TEACHING_JOB = 3 * DEFAULT_PARALLEL_REQUESTS;
 /** Follows `count` new companies, every one of them; how long it took, the 429s, the most in flight. */
 async function followRun(count: number, from: number, options: RunOptions = {}) {
 	sim().traffic.resetCounters();
-	const startedAt = Date.now();
-	const result = await runLibreBor(sim(), follow(), { items: nifItems(count, from), ...options });
+	const startedAt = virtualClock.now();
+	const result = await runInVirtualTime(sim, follow(), {
+		items: nifItems(count, from),
+		...options,
+	});
 	expect(result.error).toBeUndefined();
 	expect(result.items.filter((item) => item.error)).toEqual([]);
 	return {
-		ms: Date.now() - startedAt,
+		ms: virtualClock.now() - startedAt,
 		throttled: sim().traffic.throttled,
 		maxInFlight: sim().traffic.maxInFlight,
 	};
@@ -42,7 +52,7 @@ describe('what a run learned of the limit, for the next runs with the same accou
 			expect(first.throttled).toBeGreaterThan(2);
 
 			// Another second, so that the first run's requests have left the limit's log.
-			await new Promise((resolve) => setTimeout(resolve, 1_000));
+			virtualClock.advance(1_000);
 			const floorMs = sim().traffic.floorMs(61);
 			const second = await followRun(60, 60);
 			expect(second.throttled).toBeLessThanOrEqual(2);
@@ -85,19 +95,17 @@ describe('what a run learned of the limit, for the next runs with the same accou
 	it('forgets what it learned a day after it was last confirmed, in this process and in the workflow', async () => {
 		sim().state.latencyMs = 400;
 		const workflow = savedWorkflow();
-		await withClock(async (setTime) => {
-			const start = Date.now();
-			await followRun(TEACHING_JOB, 0, { workflow });
+		const start = virtualClock.now();
+		await followRun(TEACHING_JOB, 0, { workflow });
 
-			setTime(start + LEARNED_LIMIT_TTL_MS - 60_000);
-			const stillKnown = await followRun(JOB, TEACHING_JOB, { workflow });
-			expect(stillKnown.maxInFlight).toBe(JOB);
+		virtualClock.set(start + LEARNED_LIMIT_TTL_MS - 60_000);
+		const stillKnown = await followRun(JOB, TEACHING_JOB, { workflow });
+		expect(stillKnown.maxInFlight).toBe(JOB);
 
-			// A day after the run that confirmed it: stale, here and in the static data.
-			setTime(start + 2 * LEARNED_LIMIT_TTL_MS);
-			const stale = await followRun(JOB, TEACHING_JOB + JOB, { workflow });
-			expect(stale.maxInFlight).toBeLessThan(JOB);
-		});
+		// A day after the run that confirmed it: stale, here and in the static data.
+		virtualClock.set(start + 2 * LEARNED_LIMIT_TTL_MS);
+		const stale = await followRun(JOB, TEACHING_JOB + JOB, { workflow });
+		expect(stale.maxInFlight).toBeLessThan(JOB);
 	});
 
 	it('learns again when the limit fell since, without failing an item, and the next run keeps to the new one', async () => {
@@ -107,7 +115,7 @@ describe('what a run learned of the limit, for the next runs with the same accou
 		const fell = await followRun(25, 60);
 		expect(fell.throttled).toBeGreaterThan(0);
 
-		await new Promise((resolve) => setTimeout(resolve, 1_000));
+		virtualClock.advance(1_000);
 		// Knowing nothing, slow start would send 12 into a window of 5.
 		const next = await followRun(25, 85);
 		expect(next.throttled).toBeLessThanOrEqual(2);

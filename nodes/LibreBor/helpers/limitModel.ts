@@ -212,12 +212,13 @@ export class LimitModel {
 
 	/**
 	 * Refused at a window that held, LibreBOR saying when to come back: as many at once as it let
-	 * through since the last pause, at most, and no sooner than it said (nor than before, with a
-	 * margin: a Retry-After asked for late in a window is shorter than the window).
+	 * through since the last pause (its answers still on their way included), at most, and no
+	 * sooner than it said (nor than before, with a margin: a Retry-After asked for late in a window
+	 * is shorter than the window).
 	 */
 	private toldAgain(time: number, window: StartWindow, fines: number, retryAfterMs: number) {
 		const held = window.capacity;
-		// Never fewer than half as many on one refusal: the answers still on their way may add to them.
+		// Never fewer than half as many on one refusal, as when LibreBOR does not say.
 		window.capacity = Math.min(held, Math.max(fines, Math.ceil(held / 2)));
 		window.windowMs = Math.max(retryAfterMs + WINDOW_MARGIN_MS, window.windowMs + WINDOW_MARGIN_MS);
 		this.measure(window, Math.max(fines, Math.min(this.evidence, MIN_FINES)), RARE_PROBES);

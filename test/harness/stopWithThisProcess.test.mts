@@ -61,6 +61,8 @@ describe('a process a test started', () => {
 				const handled = once(owner.stdout, 'data');
 				owner.kill('SIGTERM');
 				await handled;
+				// Long enough for a killed sleeper to be reaped (until then its pid still answers).
+				await delay(1_000);
 				expect(isRunning(sleeperPid)).toBe(true);
 			} finally {
 				owner.kill('SIGKILL');

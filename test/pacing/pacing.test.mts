@@ -37,9 +37,10 @@ describe('one pacer for every request of a run', () => {
 				[],
 			);
 			expect(sim().state.watchlist).toHaveLength(500);
-			expect(share429()).toBeLessThanOrEqual(0.1);
-			// docs/performance.md's bound for long runs under a rate limit: within 1.15x of the floor (items / limit).
-			expect(ofFloor, `${ofFloor.toFixed(2)}x the floor`).toBeLessThanOrEqual(1.15);
+			expect(share429()).toBeLessThanOrEqual(0.03);
+			// docs/performance.md's goal for long runs under a rate limit is 1.15x of the floor (items /
+			// limit); on this clock it takes 1.02x.
+			expect(ofFloor, `${ofFloor.toFixed(2)}x the floor`).toBeLessThanOrEqual(1.05);
 		},
 	);
 
@@ -103,7 +104,7 @@ describe('one pacer for every request of a run', () => {
 			const perSecond = (from: number, to: number) =>
 				((to - from - 1) * 1000) / (admittedAt[to - 1] - admittedAt[from]);
 			// The second half of the 10/s stretch: near the new limit, and hardly a 429 once it was measured.
-			expect(perSecond(130, 180)).toBeGreaterThan(7.5);
+			expect(perSecond(130, 180)).toBeGreaterThan(8.5);
 			expect(throttledBefore[179] - throttledBefore[130]).toBeLessThanOrEqual(2);
 		},
 	);
@@ -125,7 +126,7 @@ describe('one pacer for every request of a run', () => {
 		expect(sim().state.watchlist).toHaveLength(200);
 		// 1.30x: the burst's answers that arrive after the first 429 count towards the limit (2.01x without).
 		const ofFloor = (virtualClock.now() - startedAt) / ((200 / 20) * 1000);
-		expect(ofFloor, `${ofFloor.toFixed(2)}x the floor`).toBeLessThanOrEqual(1.5);
+		expect(ofFloor, `${ofFloor.toFixed(2)}x the floor`).toBeLessThanOrEqual(1.35);
 	});
 
 	it('pauses every item, not only the one answered 429, for as long as Retry-After asks', async () => {

@@ -67,6 +67,12 @@ interface Shape {
 	retryAfter: boolean;
 	/** The share of requests refused at most: the round of slow start that met the limit, mostly. */
 	mostRefused: number;
+	/**
+	 * The time the run takes at most, over the limit's floor (the time its count lets the requests
+	 * through, counted as they arrive). Kong and tastypie count a request once answered and so let
+	 * more through sooner than that floor says.
+	 */
+	mostOfFloor: number;
 }
 
 const SHAPES: Shape[] = [
@@ -76,6 +82,7 @@ const SHAPES: Shape[] = [
 		status: 429,
 		retryAfter: true,
 		mostRefused: 0.1,
+		mostOfFloor: 1.12,
 	},
 	{
 		name: "Django REST framework's sliding log",
@@ -83,6 +90,7 @@ const SHAPES: Shape[] = [
 		status: 429,
 		retryAfter: true,
 		mostRefused: 0.1,
+		mostOfFloor: 1.12,
 	},
 	{
 		// Kong counts a request once answered: slow start's round of 16 passes its check beside 12
@@ -92,6 +100,7 @@ const SHAPES: Shape[] = [
 		status: 429,
 		retryAfter: true,
 		mostRefused: 0.25,
+		mostOfFloor: 0.75,
 	},
 	{
 		// 20 in one to two seconds (tastypie counts whole seconds). It counts a request once answered,
@@ -100,14 +109,16 @@ const SHAPES: Shape[] = [
 		limit: { shape: 'sliding-log-tastypie', requests: 20, windowMs: 1000 },
 		status: 429,
 		retryAfter: false,
-		mostRefused: 0.35,
+		mostRefused: 0.3,
+		mostOfFloor: 0.9,
 	},
 	{
 		name: "nginx's leaky bucket, 503 without Retry-After",
 		limit: { shape: 'leaky-bucket-nginx', requests: 20, windowMs: 1000 },
 		status: 503,
 		retryAfter: false,
-		mostRefused: 0.1,
+		mostRefused: 0.06,
+		mostOfFloor: 1.06,
 	},
 ];
 
@@ -115,7 +126,7 @@ describe('the pacer under each shape of rate limit', () => {
 	it.each(SHAPES)(
 		'follows $name: every item done, few refused, Retry-After never undercut',
 		{ timeout: 60_000 },
-		async ({ limit, status, retryAfter, mostRefused }) => {
+		async ({ limit, status, retryAfter, mostRefused, mostOfFloor }) => {
 			// Each run starts as a minute starts, so a fixed window's edges fall alike whatever ran before.
 			virtualClock.set(Math.ceil(virtualClock.now() / 60_000) * 60_000);
 			sim().traffic.rateLimit = limit;
@@ -138,8 +149,11 @@ describe('the pacer under each shape of rate limit', () => {
 			expect(share, `${refusals.length} of ${sim().requests.length} refused`).toBeLessThanOrEqual(
 				mostRefused,
 			);
-			// How near the floor it gets in real time is for the benchmark to measure.
-			expect(ms, `${ms} ms for a floor of ${floorMs} ms`).toBeLessThan(2 * floorMs + 1_000);
+			// On this clock: token bucket 1.08x, DRF 1.09x, Kong 0.67x, tastypie 0.83x, nginx 1.02x. How
+			// near the floor it gets in real time is for the benchmark to measure.
+			expect(ms / floorMs, `${ms} ms for a floor of ${floorMs} ms`).toBeLessThanOrEqual(
+				mostOfFloor,
+			);
 		},
 	);
 });

@@ -129,6 +129,19 @@ describe('one pacer for every request of a run', () => {
 		expect(ofFloor, `${ofFloor.toFixed(2)}x the floor`).toBeLessThanOrEqual(1.35);
 	});
 
+	it('grows the number in flight again when the first answer of a run was a 429 without Retry-After', async () => {
+		// Refused before any answer was fine, the run knows nothing of the limit: it halves what it
+		// sends at once (to 2), and then grows it by one a round while answers are fine.
+		sim().injectFault({ method: 'GET', path: '/v2/alerts/following/', status: 429, times: 1 });
+		const startedAt = virtualClock.now();
+		const result = await runInVirtualTime(sim, follow(), { items: nifItems(300) });
+		expect(result.error).toBeUndefined();
+		expect(sim().state.watchlist).toHaveLength(300);
+		// 23 at most and 3.5 s on this clock; kept at 2, 9 s.
+		expect(sim().traffic.maxInFlight).toBeGreaterThan(15);
+		expect(virtualClock.now() - startedAt).toBeLessThan(5_000);
+	});
+
 	it('pauses every item, not only the one answered 429, for as long as Retry-After asks', async () => {
 		sim().injectFault({ ...FOLLOW, status: 429, retryAfter: 2 });
 		const result = await runInVirtualTime(sim, follow(), { items: nifItems(30) });

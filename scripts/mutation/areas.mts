@@ -81,6 +81,11 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 			'pacing/shapes',
 			'foundation/transport',
 			'trigger/quota',
+			// Where an item's failure becomes its own error item or the run's error (itemRunner.ts):
+			// bad input under Continue On Fail, and one watch-list read shared by several items.
+			'foundation/validation',
+			'actions/expressionOptions',
+			'actions/watchlist',
 		],
 	},
 	actions: {

@@ -70,7 +70,6 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 			'nodes/LibreBor/helpers/nodeRun.ts',
 			'nodes/LibreBor/helpers/pacer.ts',
 			'nodes/LibreBor/helpers/startWindow.ts',
-			'nodes/LibreBor/helpers/turns.ts',
 			'nodes/LibreBor/helpers/windowProbe.ts',
 			'nodes/LibreBor/transport/account.ts',
 		],
@@ -153,6 +152,8 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 			'nodes/LibreBor/actions/document/order/order.operation.ts:159-196',
 			'nodes/LibreBor/api/documents.ts',
 			'nodes/LibreBor/helpers/pollGaps.ts',
+			// The turns of items that wait for documents side by side (documentWaits pins them).
+			'nodes/LibreBor/helpers/turns.ts',
 		],
 		tests: [
 			'actions/document',

@@ -142,6 +142,15 @@ describe('one pacer for every request of a run', () => {
 		expect(virtualClock.now() - startedAt).toBeLessThan(5_000);
 	});
 
+	it('sends nothing more once an item fails without Continue On Fail: the items waiting in the pacer are dropped', async () => {
+		sim().injectFault({ ...FOLLOW, status: 401, body: '{"detail":"Invalid username/password."}' });
+		const result = await runInVirtualTime(sim, follow(), { items: nifItems(12) });
+		expect(result.error?.message).toMatch(/refused the API user or password \(401\)/);
+		// The first round of slow start (the watch list's read and three follows) went out before the
+		// 401 came back; the other nine follows never do.
+		expect(sim().requestsTo('POST', '/v2/alerts/follow/')).toHaveLength(3);
+	});
+
 	it('pauses every item, not only the one answered 429, for as long as Retry-After asks', async () => {
 		sim().injectFault({ ...FOLLOW, status: 429, retryAfter: 2 });
 		const result = await runInVirtualTime(sim, follow(), { items: nifItems(30) });

@@ -76,6 +76,7 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 		tests: [
 			'pacing/hourlyQuota',
 			'pacing/learnedLimits',
+			'pacing/limitModel',
 			'pacing/pacing',
 			'pacing/shapes',
 			'foundation/transport',

@@ -1,0 +1,537 @@
+// The pacer's reading of a rate limit, step by step: what a run concludes from the answers it got,
+// and so how long its next request waits. The shape tests (shapes.test.mts) hold whole runs near
+// each limit's floor; most changes to these rules only make a run a little slower or refused a
+// little more often, which a whole run cannot tell apart from the machine. Here every time is given,
+// so each rule's outcome is exact: the wait before the next start, and what the next run starts from.
+import { describe, expect, it } from 'vitest';
+
+import { LimitModel, type PacedStart } from '../../nodes/LibreBor/helpers/limitModel.ts';
+import { StartWindow } from '../../nodes/LibreBor/helpers/startWindow.ts';
+import { WindowProbe } from '../../nodes/LibreBor/helpers/windowProbe.ts';
+
+/** `count` requests started at `at`, each answered fine `tookMs` later. */
+function fines(model: LimitModel, count: number, at: number, tookMs = 50): PacedStart[] {
+	const starts = Array.from({ length: count }, () => ({ at }));
+	for (const start of starts) model.started(start);
+	for (const start of starts) model.fine(start, at + tookMs);
+	return starts;
+}
+
+/** A request started at `at` that LibreBOR refused. */
+function refusal(model: LimitModel, at: number): void {
+	const start = { at };
+	model.started(start);
+	model.refused(start);
+}
+
+/** When the next request may start, from `time`. */
+const nextStartAt = (model: LimitModel, time: number) => time + model.waitMs(time);
+
+describe('a window of starts (a sliding log, as Django REST framework counts)', () => {
+	it('lets `capacity` requests start at once, and the next when the oldest is a window old', () => {
+		const window = new StartWindow(3, 1000);
+		for (const at of [0, 100, 200]) {
+			expect(window.waitMs(at)).toBe(0);
+			window.record(at);
+		}
+		expect(window.waitMs(300)).toBe(700);
+		expect(window.waitMs(1000)).toBe(0);
+		expect(window.waitMs(300, 500)).toBe(200);
+		expect(window.oldestStart).toBe(0);
+		window.record(1000);
+		expect(window.recentStarts).toEqual([100, 200, 1000]);
+	});
+
+	it('keeps the newest starts of an earlier run, as many as its capacity', () => {
+		const window = new StartWindow(2.7, 1000, [0, 100, 200, 300]);
+		expect(window.capacity).toBe(2);
+		expect(window.recentStarts).toEqual([200, 300]);
+		expect(window.waitMs(400)).toBe(800);
+		window.recentStarts.push(900);
+		expect(window.recentStarts).toEqual([200, 300]);
+	});
+
+	it('keeps the newest starts when its capacity falls, and at least one', () => {
+		const window = new StartWindow(5, 1000, [0, 100, 200, 300, 400]);
+		window.capacity = 2;
+		expect(window.recentStarts).toEqual([300, 400]);
+		window.capacity = 0;
+		expect(window.capacity).toBe(1);
+		expect(window.recentStarts).toEqual([400]);
+		expect(new StartWindow(0, 1000).capacity).toBe(1);
+	});
+
+	it('does not count a start LibreBOR refused', () => {
+		const window = new StartWindow(2, 1000, [0, 100]);
+		window.forget(0);
+		expect(window.recentStarts).toEqual([100]);
+		expect(window.waitMs(150)).toBe(0);
+		window.forget(555);
+		expect(window.recentStarts).toEqual([100]);
+	});
+
+	it('counts a start from its answer, in order, once LibreBOR answered it fine', () => {
+		const window = new StartWindow(3, 1000, [0, 100, 200]);
+		window.settle(0, 150);
+		expect(window.recentStarts).toEqual([100, 150, 200]);
+		expect(window.waitMs(300)).toBe(800);
+		window.settle(100, 400);
+		expect(window.recentStarts).toEqual([150, 200, 400]);
+		window.settle(555, 600);
+		expect(window.recentStarts).toEqual([150, 200, 400]);
+		window.settle(150, 100);
+		expect(window.recentStarts).toEqual([100, 200, 400]);
+	});
+});
+
+describe('probing a window for a higher limit', () => {
+	/** A window of 2 starts a second, its probe, and five fine answers: enough to try a narrower one. */
+	function probed(spacing = 1) {
+		const window = new StartWindow(2, 1000);
+		const probe = new WindowProbe(spacing);
+		const finesUntilProbe = (count: number) => {
+			for (let answer = 0; answer < count; answer++) probe.fine(window, { at: 0 }, false);
+		};
+		return { window, probe, finesUntilProbe };
+	}
+
+	it('tries a window 10% narrower after five fine answers, and keeps it after five more', () => {
+		const { window, probe, finesUntilProbe } = probed();
+		finesUntilProbe(4);
+		expect([probe.active, window.windowMs]).toEqual([false, 1000]);
+		finesUntilProbe(1);
+		expect([probe.active, window.windowMs, probe.heldMs]).toEqual([true, 900, 1000]);
+		finesUntilProbe(5);
+		expect([probe.active, window.windowMs, probe.heldMs]).toEqual([false, 900, 900]);
+		// Each probe that held goes twice as far: 20% narrower.
+		finesUntilProbe(5);
+		expect([probe.active, window.windowMs]).toEqual([true, 720]);
+	});
+
+	it('lets no other start that only the narrower window allows go before the first is answered', () => {
+		const { window, probe, finesUntilProbe } = probed();
+		finesUntilProbe(5);
+		window.record(0);
+		window.record(50);
+		const early = { at: 950 };
+		probe.started(window, early);
+		window.record(early.at);
+		// The narrower window lets the next start at 950; the one that held, at 1050.
+		expect(probe.waitMs(window, 960)).toBe(90);
+		probe.fine(window, { at: 50 }, false);
+		expect(probe.waitMs(window, 960)).toBe(90);
+		probe.fine(window, early, false);
+		expect(probe.waitMs(window, 960)).toBe(0);
+		// Only the first such start goes alone: the probe's answer is in.
+		probe.started(window, { at: 960 });
+		expect(probe.waitMs(window, 960)).toBe(0);
+	});
+
+	it('lets a start that the window that held allows go on its own', () => {
+		const { window, probe, finesUntilProbe } = probed();
+		finesUntilProbe(5);
+		window.record(0);
+		const onTime = { at: 100 };
+		probe.started(window, onTime);
+		window.record(onTime.at);
+		const early = { at: 950 };
+		probe.started(window, early);
+		window.record(early.at);
+		expect(probe.waitMs(window, 960)).toBe(140);
+		probe.fine(window, early, false);
+		expect(probe.waitMs(window, 960)).toBe(40);
+	});
+
+	it('counts the fine answers that try a window again from a throttle on', () => {
+		const { window, probe, finesUntilProbe } = probed();
+		finesUntilProbe(4);
+		probe.interrupted();
+		finesUntilProbe(4);
+		expect(probe.active).toBe(false);
+		finesUntilProbe(1);
+		expect(probe.active).toBe(true);
+		expect(window.windowMs).toBe(900);
+	});
+
+	it('goes back to the window that held when a probe draws a throttle, and aims between the two next', () => {
+		const { window, probe, finesUntilProbe } = probed();
+		finesUntilProbe(10);
+		finesUntilProbe(5);
+		expect(window.windowMs).toBe(720);
+		probe.interrupted();
+		probe.failed(window);
+		expect([probe.active, window.windowMs]).toEqual([false, 900]);
+		// The next probe waits twice as many windows (10 fine answers), from the first step again.
+		finesUntilProbe(9);
+		expect([probe.active, window.windowMs]).toEqual([false, 900]);
+		finesUntilProbe(1);
+		expect([probe.active, window.windowMs]).toEqual([true, 810]);
+		finesUntilProbe(5);
+		finesUntilProbe(5);
+		// 20% narrower than 810 is 648, past the 720 that failed: halfway to it instead.
+		expect(window.windowMs).toBe(765);
+	});
+
+	it('stops probing once the window that held is within 3% of one that failed', () => {
+		const window = new StartWindow(2, 1000);
+		const probe = new WindowProbe(1, 1000, 970);
+		const answer = () => probe.fine(window, { at: 0 }, false);
+		for (let count = 0; count < 5; count++) answer();
+		expect([probe.active, window.windowMs]).toEqual([false, 1000]);
+		// Not even after twice as many windows: spaced out further each time, up to 16 windows.
+		for (let count = 0; count < 5 * (2 + 4 + 8 + 16); count++) answer();
+		expect(probe.active).toBe(false);
+		// At the widest spacing the failure is forgotten, and the next probe starts afresh.
+		for (let count = 0; count < 5 * 16; count++) answer();
+		expect([probe.active, window.windowMs]).toEqual([true, 900]);
+	});
+
+	it('probes a window LibreBOR told only after two windows of fine answers', () => {
+		const window = new StartWindow(4, 1000);
+		const probe = new WindowProbe(1);
+		for (let count = 0; count < 7; count++) probe.fine(window, { at: 0 }, true);
+		expect(probe.active).toBe(false);
+		probe.fine(window, { at: 0 }, true);
+		expect(probe.active).toBe(true);
+	});
+
+	it('keeps a throttle before any window held from changing the window', () => {
+		const window = new StartWindow(2, 1000);
+		const probe = new WindowProbe(1);
+		probe.failed(window);
+		expect(window.windowMs).toBe(1000);
+		for (let count = 0; count < 5; count++) probe.fine(window, { at: 0 }, false);
+		expect(window.windowMs).toBe(900);
+	});
+});
+
+describe('the limit a run measures', () => {
+	it('at the first throttle with a Retry-After: as many at once as got through, again once it passed', () => {
+		const model = new LimitModel(0);
+		fines(model, 12, 0);
+		refusal(model, 100);
+		model.throttled(100, 1000, 1000);
+		expect(model.paced).toBe(true);
+		expect(model.learned).toEqual({ capacity: 12, windowMs: 1010, recentStarts: [] });
+		const burst = fines(model, 12, 1100);
+		expect(burst).toHaveLength(12);
+		// Counted from their answers (at 1150): the next burst a window and a margin later.
+		expect(nextStartAt(model, 1150)).toBe(2160);
+	});
+
+	it('gives no place in the window to a request LibreBOR refused', () => {
+		const model = new LimitModel(0);
+		fines(model, 12, 0);
+		model.throttled(100, 1000, 1000);
+		fines(model, 11, 1100);
+		refusal(model, 1100);
+		expect(model.waitMs(1150)).toBe(0);
+		fines(model, 1, 1150);
+		expect(model.waitMs(1200)).toBe(1010 - 50);
+	});
+
+	it('lets the first start that only a narrower window allows go alone', () => {
+		const model = new LimitModel(0);
+		fines(model, 12, 0);
+		model.throttled(400, 1000);
+		// 12 fine answers in the window of 1,400 ms: the next window tried is 1,260 ms.
+		fines(model, 12, 1400);
+		expect(nextStartAt(model, 1450)).toBe(1450 + 1260);
+		model.started({ at: 2710 });
+		expect(nextStartAt(model, 2710)).toBe(1450 + 1400);
+	});
+
+	it('raises the capacity for the requests of the same burst answered fine after the throttle', () => {
+		const model = new LimitModel(0);
+		const late = { at: 100 };
+		fines(model, 12, 0);
+		model.started(late);
+		model.throttled(100, 1000, 1000);
+		model.fine(late, 120);
+		expect(model.learned?.capacity).toBe(13);
+	});
+
+	it('takes ten fine answers as enough to measure a burst', () => {
+		const model = new LimitModel(0);
+		fines(model, 10, 0);
+		model.throttled(100, 1000, 1000);
+		expect(model.learned).toMatchObject({ capacity: 10, windowMs: 1010 });
+		// Refused again with no request started since: those ten still tell the rate, 10 in 2,150 ms.
+		model.throttled(1150, 1000, 1000);
+		expect(model.learned).toMatchObject({ capacity: 10, windowMs: 2150 });
+	});
+
+	it('measures nothing from answers that took no time', () => {
+		const model = new LimitModel(0);
+		fines(model, 3, 0, 0);
+		model.throttled(100, 1000);
+		expect(model.paced).toBe(false);
+	});
+
+	it('at the first throttle without one: the window is as long as the cycle and its pause', () => {
+		const model = new LimitModel(1000);
+		fines(model, 12, 1000);
+		model.throttled(1400, 1000);
+		expect(model.learned).toMatchObject({ capacity: 12, windowMs: 1400 });
+		expect(model.backoffMs()).toBe(700);
+	});
+
+	it('after few fine answers: one request at a time, one per answer, kept for no other run', () => {
+		const model = new LimitModel(0);
+		fines(model, 3, 0, 80);
+		model.throttled(100, 1000);
+		expect(model.paced).toBe(true);
+		expect(model.learned).toBeUndefined();
+		const next = { at: 1200 };
+		model.started(next);
+		expect(model.waitMs(1200)).toBe(80);
+		// Counted from its start, not its answer: one at a time keeps an even spacing.
+		model.fine(next, 1280);
+		expect(model.waitMs(1280)).toBe(0);
+		expect(model.backoffMs()).toBeUndefined();
+		expect(model.backoffMs(true)).toBe(40);
+	});
+
+	it('refused before any fine answer: one at a time, as long as the first fine answer took', () => {
+		const model = new LimitModel(0);
+		refusal(model, 0);
+		model.throttled(0, 1000);
+		expect(model.paced).toBe(false);
+		fines(model, 1, 1000, 70);
+		expect(model.paced).toBe(true);
+		model.started({ at: 1100 });
+		expect(model.waitMs(1100)).toBe(70);
+	});
+
+	it('backs off half a window once enough answers back it, or the last answer before any window', () => {
+		const fresh = new LimitModel(0);
+		expect(fresh.backoffMs(true)).toBeUndefined();
+		expect(fresh.tookRequestsThisCycle).toBe(false);
+		fines(fresh, 1, 0, 120);
+		expect(fresh.tookRequestsThisCycle).toBe(true);
+		expect(fresh.backoffMs()).toBeUndefined();
+		expect(fresh.backoffMs(true)).toBe(120);
+		const learned = new LimitModel(0, { capacity: 10, windowMs: 1000 });
+		expect(learned.backoffMs()).toBe(500);
+	});
+});
+
+describe('a limit that changes under a run', () => {
+	/** A run that measured 12 requests a second from LibreBOR's Retry-After, its pause over at 1,100 ms. */
+	function measuredTwelve() {
+		const model = new LimitModel(0);
+		fines(model, 12, 0);
+		model.throttled(100, 1000, 1000);
+		return model;
+	}
+
+	it('refused at a window that held, told when: fewer at once, never fewer than half, no sooner than told', () => {
+		const model = measuredTwelve();
+		fines(model, 2, 1100);
+		refusal(model, 1200);
+		model.throttled(1200, 2000, 2000);
+		expect(model.learned).toMatchObject({ capacity: 6, windowMs: 2010 });
+		// Answered fine after the throttle, the requests of its burst raise the capacity: to 12 at most.
+		for (let late = 0; late < 3; late++) model.fine({ at: 1150 }, 1300);
+		expect(model.learned?.capacity).toBe(6);
+		for (let late = 0; late < 10; late++) model.fine({ at: 1150 }, 1300);
+		expect(model.learned?.capacity).toBe(12);
+	});
+
+	it('told a Retry-After shorter than the window: no sooner than the window, with a margin', () => {
+		const model = measuredTwelve();
+		fines(model, 8, 1100);
+		refusal(model, 1200);
+		model.throttled(1200, 300, 300);
+		expect(model.learned).toMatchObject({ capacity: 8, windowMs: 1020 });
+	});
+
+	it('refused within a burst, not told: fewer at once and slower than before', () => {
+		const model = new LimitModel(0);
+		fines(model, 12, 0);
+		model.throttled(400, 1000);
+		// 12 a window of 1,400 ms held; then, 8 through and a refusal in the next burst.
+		fines(model, 8, 1400);
+		model.throttled(1500, 700);
+		const { capacity, windowMs } = model.learned ?? {};
+		expect(capacity).toBe(8);
+		// 20 fine answers over the two cycles (from 0 to the pause's end at 2,200 ms): 1 every 110 ms,
+		// slower than 90% of 8 in 1,400 ms.
+		expect(windowMs).toBeCloseTo(8 / Math.min((8 / 1400) * 0.9, 20 / 2200), 6);
+	});
+
+	it('refused within a burst after few answers: half as fast', () => {
+		const model = new LimitModel(0);
+		fines(model, 3, 0, 80);
+		model.throttled(100, 1000);
+		fines(model, 1, 1100, 80);
+		model.throttled(1300, 500);
+		// One at a time every 80 ms held; refused with 4 answers in two cycles: half of 90% as fast.
+		expect(model.backoffMs(true)).toBeCloseTo(80 / 0.9, 6);
+		expect(model.learned).toBeUndefined();
+	});
+
+	it('refused within a burst, not told, after a slow stretch: no faster than LibreBOR let through', () => {
+		const model = new LimitModel(0);
+		fines(model, 12, 0);
+		model.throttled(400, 1000);
+		fines(model, 8, 1400);
+		refusal(model, 5000);
+		model.throttled(5000, 700);
+		// 20 fine answers from 0 to the pause's end at 5,700 ms: 8 every 2,280 ms.
+		expect(model.learned).toMatchObject({ capacity: 8, windowMs: 2280 });
+	});
+
+	it('refused within a burst after a first pause with no fine answer: counts from that pause', () => {
+		const model = new LimitModel(0);
+		refusal(model, 0);
+		model.throttled(0, 1000);
+		fines(model, 1, 1000, 70);
+		for (let answer = 1; answer < 12; answer++) fines(model, 1, 1000 + answer * 70, 70);
+		refusal(model, 1900);
+		model.throttled(1900, 500);
+		// 12 fine answers from the end of the first pause (1,000 ms) to this one's (2,400 ms).
+		expect(model.backoffMs()).toBeCloseTo(1400 / 12 / 2, 6);
+	});
+
+	it('told after few answers: still too few to keep for another run', () => {
+		const model = new LimitModel(0);
+		fines(model, 3, 0, 80);
+		model.throttled(100, 1000);
+		fines(model, 1, 1100, 80);
+		refusal(model, 1200);
+		model.throttled(1200, 1000, 1000);
+		expect(model.paced).toBe(true);
+		expect(model.learned).toBeUndefined();
+	});
+
+	it('refused at the first request of a window, told when: half as many at once', () => {
+		const model = measuredTwelve();
+		refusal(model, 1100);
+		model.throttled(1100, 2000, 2000);
+		expect(model.learned).toMatchObject({ capacity: 6, windowMs: 2010 });
+	});
+
+	it('refused, told, with no request started since the pause: slower, as many at once', () => {
+		const model = measuredTwelve();
+		model.throttled(1150, 1000, 1000);
+		// 12 fine answers from 0 to the pause's end at 2,150 ms.
+		expect(model.learned).toMatchObject({ capacity: 12, windowMs: 2150 });
+	});
+
+	it('refused again with too few answers since to tell: the window stays', () => {
+		const model = measuredTwelve();
+		fines(model, 3, 1100);
+		refusal(model, 1200);
+		model.throttled(1200, 1000, 1000);
+		expect(model.learned).toMatchObject({ capacity: 6, windowMs: 1020 });
+		model.throttled(2300, 1000, 1000);
+		expect(model.learned).toMatchObject({ capacity: 6, windowMs: 1020 });
+		// Two through and refused, not told: 5 answers in two cycles, too few: half of 90% as fast.
+		fines(model, 2, 3300);
+		refusal(model, 3400);
+		model.throttled(3400, 500);
+		expect(model.learned?.capacity).toBe(3);
+		expect(model.learned?.windowMs).toBeCloseTo(1020 / 0.45, 6);
+	});
+
+	it('refused within a burst larger than the window: as many at once as before', () => {
+		const model = new LimitModel(0);
+		fines(model, 12, 0);
+		model.throttled(400, 1000);
+		fines(model, 11, 1400);
+		fines(model, 4, 2900);
+		refusal(model, 3000);
+		model.throttled(3000, 500);
+		expect(model.learned?.capacity).toBe(12);
+	});
+
+	it('refused at the first request of a one-at-a-time window, not told: half of 90% as fast', () => {
+		const model = new LimitModel(0);
+		fines(model, 3, 0, 80);
+		model.throttled(100, 1000);
+		refusal(model, 1100);
+		model.throttled(1100, 500);
+		expect(model.backoffMs(true)).toBeCloseTo(80 / 0.45 / 2, 6);
+	});
+
+	it('refused while probing: back to the window that held, and the next probe after two windows of answers', () => {
+		const model = new LimitModel(0);
+		fines(model, 12, 0);
+		model.throttled(400, 1000);
+		fines(model, 12, 1400);
+		fines(model, 3, 2710);
+		refusal(model, 2800);
+		model.throttled(2800, 500);
+		fines(model, 9, 3300);
+		fines(model, 12, 4750);
+		// 21 fine answers since: the window of 1,400 ms still (the next probe comes at 24).
+		expect(nextStartAt(model, 4800)).toBe(4800 + 1400);
+	});
+
+	it('told a window after measuring one: probes it only after two windows of answers, eight times', () => {
+		const model = new LimitModel(0);
+		fines(model, 12, 0);
+		model.throttled(400, 1000);
+		fines(model, 2, 1400);
+		refusal(model, 1500);
+		model.throttled(1500, 1000, 1000);
+		expect(model.learned).toMatchObject({ capacity: 6, windowMs: 1410 });
+		for (let window = 0; window < 8; window++) fines(model, 6, 2500 + window * 1500);
+		expect(nextStartAt(model, 13_050)).toBe(13_050 + 1410);
+	});
+
+	it('refused at the first request of a window, not told: the window lasts until LibreBOR takes requests again', () => {
+		const model = new LimitModel(0);
+		fines(model, 12, 0);
+		model.throttled(400, 1000);
+		fines(model, 12, 1400);
+		// Refused at 2,850 ms, then at the first request after each pause until 4,600 ms.
+		refusal(model, 2850);
+		model.throttled(2850, 500);
+		refusal(model, 3350);
+		model.throttled(3350, 600);
+		refusal(model, 4450);
+		model.throttled(4450, 150);
+		fines(model, 12, 4600);
+		// The window began with the burst at 1,400 (counted from its answers at 1,450): 3,150 ms long.
+		expect(model.learned).toMatchObject({ capacity: 12, windowMs: 3150 });
+		// Refused 3,000 ms into it: the next window tried is halfway between the two, not 10% narrower.
+		expect(nextStartAt(model, 4650)).toBe(4650 + 3075);
+	});
+});
+
+describe('what a run starts from', () => {
+	it('counts the starts of earlier runs that are still in the window, none from the future', () => {
+		const recentStarts = [8000, 9000, 9500, 9999, 10_000, 10_001];
+		const model = new LimitModel(10_000, { capacity: 3, windowMs: 1000, recentStarts });
+		expect(model.paced).toBe(true);
+		expect(model.waitMs(10_000)).toBe(500);
+		expect(model.learned).toEqual({
+			capacity: 3,
+			windowMs: 1000,
+			recentStarts: [9500, 9999, 10_000],
+		});
+		const roomy = new LimitModel(10_000, { capacity: 5, windowMs: 1000, recentStarts });
+		expect(roomy.learned?.recentStarts).toEqual([9500, 9999, 10_000]);
+		expect(roomy.waitMs(10_000)).toBe(0);
+	});
+
+	it('starts knowing nothing from a learned limit without a capacity or a window', () => {
+		for (const learned of [{ windowMs: 1000 }, { capacity: 3 }, { inFlight: 20 }, undefined]) {
+			const model = new LimitModel(0, learned);
+			expect(model.paced).toBe(false);
+			expect(model.learned).toBeUndefined();
+			expect(model.waitMs(0)).toBe(0);
+		}
+	});
+
+	it('paces from the start with a learned window, and probes it only after eight windows held', () => {
+		const model = new LimitModel(0, { capacity: 8, windowMs: 1000 });
+		for (let window = 0; window < 7; window++) fines(model, 8, window * 1000);
+		expect(nextStartAt(model, 6050)).toBe(7050);
+		fines(model, 8, 7000);
+		expect(nextStartAt(model, 7050)).toBe(7950);
+		expect(model.learned?.windowMs).toBe(1000);
+	});
+});

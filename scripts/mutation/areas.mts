@@ -77,6 +77,7 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 			'pacing/hourlyQuota',
 			'pacing/learnedLimits',
 			'pacing/limitModel',
+			'pacing/pacer',
 			'pacing/pacing',
 			'pacing/shapes',
 			'foundation/transport',

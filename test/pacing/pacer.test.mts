@@ -1,0 +1,405 @@
+// The pacer's waits, one answer at a time on the virtual clock: how long a throttle pauses the
+// run, when a run stops waiting, and which requests go while it waits. pacing.test.mts and
+// shapes.test.mts run whole jobs against the simulator's limits; here each answer is given, so
+// each wait is exact.
+import { describe, expect, it, vi } from 'vitest';
+
+import { Pacer, type PacedOutcome } from '../../nodes/LibreBor/helpers/pacer.ts';
+import type { PacedStart } from '../../nodes/LibreBor/helpers/limitModel.ts';
+import { virtualClock } from '../support/virtualTime.mts';
+
+vi.mock(
+	'../../nodes/LibreBor/helpers/clock.ts',
+	async () => (await import('../support/virtualTime.mts')).nodeClock,
+);
+
+const FINE: PacedOutcome = { kind: 'fine' };
+const throttled = (retryAfterMs?: number): PacedOutcome => ({
+	kind: 'throttled',
+	status: 429,
+	retryAfterMs,
+});
+
+/** A pacer, and the time since it started. */
+function pacerWith(ceiling = 8, budgetMs = 300_000) {
+	const pacer = new Pacer({ ceiling, budgetMs });
+	const since = () => virtualClock.now() - pacer.startedAt;
+	/** The next place, the clock moved on to each wake until the pacer gives it. */
+	const next = async () => {
+		const place = pacer.acquire();
+		while (!(await settled(place))) {
+			const wakeAt = virtualClock.nextWakeAt;
+			if (wakeAt === undefined) throw new Error('The pacer waits for an answer');
+			virtualClock.set(wakeAt);
+		}
+		const start = await place;
+		if (!start) throw new Error('The pacer gave no place');
+		return start;
+	};
+	return { pacer, since, next };
+}
+
+/** Whether `promise` has settled after the pending work of this moment (the clock standing still). */
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+	let done = false;
+	void promise.then(() => (done = true));
+	await new Promise((resolve) => setImmediate(resolve));
+	return done;
+}
+
+describe('a throttle with a Retry-After', () => {
+	it('pauses every request for as long as LibreBOR asked, never less', async () => {
+		const { pacer, since, next } = pacerWith();
+		const first = await next();
+		pacer.release(first, throttled(2000));
+		expect(pacer.retryWait(2000)).toBe(2000);
+		const after = await next();
+		expect(after.at - pacer.startedAt).toBe(2000);
+		expect(since()).toBe(2000);
+		// LibreBOR said when: the others need not wait for the first answer after the pause.
+		expect(await settled(pacer.acquire())).toBe(true);
+	});
+
+	it('keeps the pause when another answer in it is a throttle without one', async () => {
+		const { pacer, next } = pacerWith();
+		const [a, b] = [await next(), await next()];
+		pacer.release(a, throttled(2000));
+		virtualClock.advance(500);
+		pacer.release(b, throttled());
+		expect((await next()).at - pacer.startedAt).toBe(2000);
+	});
+
+	it('halves the requests in flight', async () => {
+		const { pacer, next } = pacerWith(8);
+		const starts = [await next(), await next(), await next(), await next()];
+		virtualClock.advance(50);
+		for (const start of starts.slice(1)) pacer.release(start, FINE);
+		pacer.release(starts[0], throttled(1000));
+		await next();
+		await next();
+		expect(await settled(pacer.acquire())).toBe(false);
+	});
+
+	it('waits for the longest Retry-After of the answers to the requests in flight', async () => {
+		const { pacer, next } = pacerWith();
+		const [a, b, c] = [await next(), await next(), await next()];
+		pacer.release(a, throttled(2000));
+		virtualClock.advance(500);
+		pacer.release(b, throttled(3000));
+		pacer.release(c, throttled(1000));
+		expect(pacer.retryWait(undefined)).toBe(3000);
+		expect((await next()).at - pacer.startedAt).toBe(3500);
+	});
+
+	it('stops waiting when the pause would run past the time budget, and frees every waiting request', async () => {
+		const { pacer, next } = pacerWith(1, 5000);
+		const first = await next();
+		const waiting = pacer.acquire();
+		pacer.release(first, throttled(6000));
+		expect(pacer.retryWait(6000)).toBeUndefined();
+		expect(pacer.stoppedBecause).toBe('budget');
+		expect(await waiting).toBe(false);
+		expect(await pacer.acquire()).toBe(false);
+	});
+
+	it('frees every request waiting for a place when the pause runs past the time budget', async () => {
+		const { pacer, next } = pacerWith(1, 5000);
+		const first = await next();
+		const waiting = [pacer.acquire(), pacer.acquire(), pacer.acquire()];
+		pacer.release(first, throttled(6000));
+		expect(await Promise.all(waiting)).toEqual([false, false, false]);
+	});
+
+	it('stays stopped at the time budget whatever answers come after', async () => {
+		const { pacer, next } = pacerWith(4, 5000);
+		const [a, b] = [await next(), await next()];
+		pacer.release(a, throttled(6000));
+		expect(pacer.retryWait(6000)).toBeUndefined();
+		pacer.release(b, FINE);
+		expect(pacer.stoppedBecause).toBe('budget');
+	});
+
+	it('waits a pause that ends right at the time budget', async () => {
+		const { pacer, next } = pacerWith(1, 5000);
+		pacer.release(await next(), throttled(5000));
+		expect(pacer.retryWait(5000)).toBe(5000);
+		expect((await next()).at - pacer.startedAt).toBe(5000);
+	});
+});
+
+describe('a throttle without a Retry-After', () => {
+	it('backs off 1 s, doubled each time in a row, and stops after six pauses with no answer fine', async () => {
+		const { pacer, next } = pacerWith(4);
+		const waits: Array<number | undefined> = [];
+		for (let pause = 0; pause < 6; pause++) {
+			const start = await next();
+			pacer.release(start, throttled());
+			waits.push(pacer.retryWait(undefined));
+		}
+		expect(waits).toEqual([1000, 2000, 4000, 8000, 16_000, undefined]);
+		expect(pacer.stoppedBecause).toBe('noProgress');
+		expect(pacer.lastThrottleStatus).toBe(429);
+	});
+
+	it('sends one request alone after the pause, the others once it is answered', async () => {
+		const { pacer, next } = pacerWith(4);
+		pacer.release(await next(), throttled());
+		const lead = await next();
+		expect(lead.at - pacer.startedAt).toBe(1000);
+		const follower = pacer.acquire();
+		expect(await settled(follower)).toBe(false);
+		pacer.release(lead, FINE);
+		expect(await settled(follower)).toBe(true);
+	});
+
+	it('keeps the others waiting when a request sent before the pause is answered', async () => {
+		const { pacer, next } = pacerWith(4);
+		const [a, b] = [await next(), await next()];
+		pacer.release(a, throttled());
+		const lead = await next();
+		const follower = pacer.acquire();
+		pacer.release(b, { kind: 'other' });
+		expect(await settled(follower)).toBe(false);
+		pacer.release(lead, FINE);
+		expect(await settled(follower)).toBe(true);
+	});
+
+	it('keeps a pause it chose once LibreBOR asks for a longer one', async () => {
+		const { pacer, next } = pacerWith(4);
+		const [a, b, c] = [await next(), await next(), await next()];
+		pacer.release(a, throttled());
+		virtualClock.advance(100);
+		pacer.release(b, throttled(3000));
+		virtualClock.advance(100);
+		pacer.release(c, FINE);
+		expect((await next()).at - pacer.startedAt).toBe(3100);
+	});
+
+	it('stops after six pauses LibreBOR asked for, with no answer fine', async () => {
+		const { pacer, next } = pacerWith(4);
+		const waits: Array<number | undefined> = [];
+		for (let pause = 0; pause < 6; pause++) {
+			pacer.release(await next(), throttled(100));
+			waits.push(pacer.retryWait(100));
+		}
+		expect(waits).toEqual([100, 100, 100, 100, 100, undefined]);
+	});
+
+	it('lets the others go when the lone request is answered, whatever its answer', async () => {
+		const { pacer, next } = pacerWith(4);
+		pacer.release(await next(), throttled());
+		const lead = await next();
+		const follower = pacer.acquire();
+		pacer.release(lead, { kind: 'other' });
+		expect(await settled(follower)).toBe(true);
+	});
+
+	it('ends a pause it chose once an answer shows that LibreBOR takes requests', async () => {
+		const { pacer, next } = pacerWith(4);
+		const [a, b] = [await next(), await next()];
+		pacer.release(a, throttled());
+		virtualClock.advance(100);
+		pacer.release(b, FINE);
+		// Half the time that answer took.
+		expect((await next()).at - pacer.startedAt).toBe(150);
+	});
+
+	it('keeps a pause LibreBOR asked for, whatever answers come in it', async () => {
+		const { pacer, next } = pacerWith(4);
+		const [a, b] = [await next(), await next()];
+		pacer.release(a, throttled(2000));
+		virtualClock.advance(100);
+		pacer.release(b, FINE);
+		expect((await next()).at - pacer.startedAt).toBe(2000);
+	});
+
+	it('waits a short while right after requests got through, twice, then backs off from 1 s', async () => {
+		const { pacer, next } = pacerWith(4);
+		const [a, b] = [await next(), await next()];
+		virtualClock.advance(80);
+		pacer.release(a, FINE);
+		pacer.release(b, throttled());
+		const waits = [pacer.retryWait(undefined)];
+		for (let pause = 0; pause < 5; pause++) {
+			pacer.release(await next(), throttled());
+			waits.push(pacer.retryWait(undefined));
+		}
+		// As long as that answer took (80 ms); then, one at a time every 80 ms, half of that 1.5 times
+		// over; then from 1 s, doubled; and no more after six pauses.
+		expect(waits).toEqual([80, 60, 1000, 2000, 4000, undefined]);
+	});
+
+	it('gives up after two minutes without a fine answer, even between short pauses', async () => {
+		const { pacer, next } = pacerWith(4);
+		const first = await next();
+		virtualClock.advance(121_000);
+		pacer.release(first, throttled(100));
+		expect(pacer.retryWait(100)).toBeUndefined();
+		expect(pacer.stoppedBecause).toBe('noProgress');
+	});
+
+	it('keeps waiting at exactly two minutes without a fine answer', async () => {
+		const { pacer, next } = pacerWith(4);
+		const first = await next();
+		virtualClock.advance(120_000);
+		pacer.release(first, throttled(100));
+		expect(pacer.retryWait(100)).toBe(100);
+	});
+
+	it('waits again once an answer is fine after it gave up', async () => {
+		const { pacer, next } = pacerWith(4);
+		const [a, b] = [await next(), await next()];
+		virtualClock.advance(121_000);
+		pacer.release(a, throttled(100));
+		expect(pacer.retryWait(100)).toBeUndefined();
+		pacer.release(b, FINE);
+		expect(pacer.stoppedBecause).toBeUndefined();
+		const c = await next();
+		pacer.release(c, throttled(100));
+		expect(pacer.retryWait(100)).toBe(100);
+	});
+});
+
+describe('a window of starts measured', () => {
+	/** A pacer that measured 12 requests in 1,010 ms from LibreBOR's Retry-After. */
+	async function measured(budgetMs = 300_000) {
+		const paced = pacerWith(50, budgetMs);
+		const { pacer, next } = paced;
+		const starts: PacedStart[] = [];
+		for (const round of [4, 8]) {
+			for (let start = 0; start < round; start++) starts.push(await next());
+			virtualClock.advance(50);
+			for (const start of starts.splice(0)) pacer.release(start, FINE);
+		}
+		pacer.release(await next(), throttled(1000));
+		return paced;
+	}
+
+	it('starts as many at once as got through, and the next once the window has passed', async () => {
+		const { pacer, next } = await measured();
+		const burst: PacedStart[] = [];
+		for (let start = 0; start < 12; start++) burst.push(await next());
+		const pausedUntil = burst[0].at;
+		expect(burst.every((start) => start.at === pausedUntil)).toBe(true);
+		const after = await next();
+		expect(after.at - pausedUntil).toBe(1010);
+		expect(pacer.learned).toMatchObject({ capacity: 12, windowMs: 1010 });
+	});
+
+	it('sends one request alone again after a second pause, whenever the first lone one is answered', async () => {
+		const { pacer, next } = await measured();
+		const [a, b] = [await next(), await next()];
+		pacer.release(a, throttled());
+		const lead = await next();
+		pacer.release(b, throttled());
+		virtualClock.advance(100);
+		pacer.release(lead, FINE);
+		await next();
+		expect(await settled(pacer.acquire())).toBe(false);
+	});
+
+	it('gives no place in the window to a request LibreBOR refused', async () => {
+		const { pacer, next } = await measured();
+		const burst: PacedStart[] = [];
+		for (let start = 0; start < 12; start++) burst.push(await next());
+		// Refused from the first: half as many at once (6) from now on, and five of those refused too.
+		for (const start of burst.slice(0, 6)) pacer.release(start, throttled(500));
+		const after = await next();
+		expect(after.at - burst[0].at).toBe(500);
+	});
+
+	it('does not wait for a window past the time budget: LibreBOR decides', async () => {
+		const { pacer, next } = await measured(1500);
+		for (let start = 0; start < 12; start++) await next();
+		const after = await next();
+		expect(after.at - pacer.startedAt).toBe(1100);
+		// A wait that ends right at the budget is waited.
+		const edge = await measured(2110);
+		for (let start = 0; start < 12; start++) await edge.next();
+		expect((await edge.next()).at - edge.pacer.startedAt).toBe(2110);
+	});
+
+	it('waits out short pauses of a known window for 30 s without a fine answer, not six pauses', async () => {
+		const { pacer, next } = await measured();
+		const lastFineAt = virtualClock.now();
+		const waits: Array<number | undefined> = [];
+		while (waits.at(-1) !== undefined || waits.length === 0) {
+			pacer.release(await next(), throttled());
+			waits.push(pacer.retryWait(undefined));
+		}
+		expect(waits.length).toBeGreaterThan(6);
+		expect(pacer.stoppedBecause).toBe('noProgress');
+		// At the first throttle 30 s after the last fine answer, long before two minutes.
+		const sinceFine = virtualClock.now() - lastFineAt;
+		expect(sinceFine).toBeGreaterThanOrEqual(30_000);
+		expect(sinceFine - (waits.at(-2) ?? 0)).toBeLessThan(30_000);
+	});
+});
+
+describe('what a run hands the next one', () => {
+	it('the most requests it had in flight with no throttle, once more than it started with', async () => {
+		const { pacer, next } = pacerWith(16);
+		const round = async (count: number) => {
+			const starts: PacedStart[] = [];
+			for (let start = 0; start < count; start++) starts.push(await next());
+			for (const start of starts) pacer.release(start, FINE);
+		};
+		await round(4);
+		expect(pacer.learned).toBeUndefined();
+		await round(8);
+		expect(pacer.learned).toEqual({ inFlight: 8 });
+	});
+
+	it('no number in flight once a throttle came', async () => {
+		const { pacer, next } = pacerWith(16);
+		const starts: PacedStart[] = [];
+		for (let start = 0; start < 4; start++) starts.push(await next());
+		for (const start of starts) pacer.release(start, FINE);
+		for (let start = 0; start < 8; start++) starts.push(await next());
+		pacer.release(starts[4], throttled(1000));
+		expect(pacer.learned).toBeUndefined();
+	});
+
+	it('starts from what an earlier run learned of the account, read by the first request only', async () => {
+		const store = {};
+		const account = `pacer-${Math.random()}`;
+		const teacher = pacerWith(16);
+		teacher.pacer.useAccount({ account, store });
+		const starts: PacedStart[] = [];
+		for (let start = 0; start < 4; start++) starts.push(await teacher.next());
+		for (const start of starts.splice(0)) teacher.pacer.release(start, FINE);
+		for (let start = 0; start < 8; start++) starts.push(await teacher.next());
+		for (const start of starts.splice(0)) teacher.pacer.release(start, FINE);
+		teacher.pacer.finish();
+
+		const learner = pacerWith(16);
+		expect(learner.pacer.knowsAccount).toBe(false);
+		learner.pacer.useAccount({ account, store });
+		learner.pacer.useAccount({ account: `${account}-other`, store: {} });
+		expect(learner.pacer.knowsAccount).toBe(true);
+		for (let start = 0; start < 8; start++) await learner.next();
+		expect(await settled(learner.pacer.acquire())).toBe(false);
+
+		const late = pacerWith(16);
+		await late.next();
+		late.pacer.useAccount({ account, store });
+		for (let start = 1; start < 4; start++) await late.next();
+		expect(await settled(late.pacer.acquire())).toBe(false);
+	});
+
+	it('keeps nothing when it learned nothing, and needs an account to keep anything', async () => {
+		const account = `pacer-${Math.random()}`;
+		const store = {};
+		const idle = pacerWith(16);
+		idle.pacer.useAccount({ account, store });
+		idle.pacer.finish();
+		expect(store).toEqual({});
+		const { pacer, next } = pacerWith(16);
+		const starts: PacedStart[] = [];
+		for (let start = 0; start < 4; start++) starts.push(await next());
+		for (const start of starts.splice(0)) pacer.release(start, FINE);
+		for (let start = 0; start < 8; start++) starts.push(await next());
+		expect(pacer.learned).toEqual({ inFlight: 8 });
+		expect(() => pacer.finish()).not.toThrow();
+	});
+});

@@ -76,6 +76,8 @@ describe('what a run learned of the limit, for the next runs with the same accou
 		await followRun(TEACHING_JOB, 0, { workflow });
 		const stored = copyOf(workflow.staticData);
 		expect(JSON.stringify(stored)).not.toContain(sim().credentials.username);
+		// Under a short hash of the account, whatever the length of its URL and user.
+		expect(Object.keys(libreBorLimits(stored))).toEqual([expect.stringMatching(/^[0-9a-f]{32}$/)]);
 
 		const elsewhere = await followRun(JOB, TEACHING_JOB, {
 			workflow: { id: workflow.id, staticData: stored },

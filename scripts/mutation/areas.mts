@@ -76,6 +76,7 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 		tests: [
 			'pacing/hourlyQuota',
 			'pacing/learnedLimits',
+			'pacing/limitMemory',
 			'pacing/limitModel',
 			'pacing/pacer',
 			'pacing/pacing',

@@ -275,4 +275,20 @@ describe('continue on fail', () => {
 		expect(result.error?.message).toMatch(/The NIF "nonsense" is not valid/);
 		expect((result.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(0);
 	});
+
+	it('reports the bad item, not the earlier one its failure stopped while in flight', async () => {
+		const { latencyMs } = sim().state;
+		sim().state.latencyMs = 300;
+		try {
+			const result = await runLibreBor(
+				sim(),
+				{ resource: 'watchlist', operation: 'follow', nif: '={{ $json.nif }}' },
+				{ items: [{ nif: 'A86212420' }, { nif: 'nonsense' }] },
+			);
+			expect(result.error?.message).toMatch(/The NIF "nonsense" is not valid/);
+			expect((result.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(1);
+		} finally {
+			sim().state.latencyMs = latencyMs;
+		}
+	});
 });

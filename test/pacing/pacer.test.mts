@@ -4,6 +4,7 @@
 // each wait is exact.
 import { describe, expect, it, vi } from 'vitest';
 
+import { InFlightLimit } from '../../nodes/LibreBor/helpers/inFlightLimit.ts';
 import { Pacer, type PacedOutcome } from '../../nodes/LibreBor/helpers/pacer.ts';
 import type { PacedStart } from '../../nodes/LibreBor/helpers/limitModel.ts';
 import { virtualClock } from '../support/virtualTime.mts';
@@ -401,5 +402,79 @@ describe('what a run hands the next one', () => {
 		for (let start = 0; start < 8; start++) starts.push(await next());
 		expect(pacer.learned).toEqual({ inFlight: 8 });
 		expect(() => pacer.finish()).not.toThrow();
+	});
+});
+
+describe('the requests in flight', () => {
+	/** Starts as many as are free, answers them all `kind`; how many it started. */
+	function round(limit: InFlightLimit, kind: 'fine' | 'throttled' | 'other' = 'fine') {
+		const count = limit.free;
+		for (let start = 0; start < count; start++) limit.started();
+		for (let answer = 0; answer < count; answer++) limit.answered(kind);
+		return count;
+	}
+
+	it('doubles from 4 each round of fine answers, up to the ceiling', () => {
+		const limit = new InFlightLimit(20);
+		expect([round(limit), round(limit), round(limit), round(limit)]).toEqual([4, 8, 16, 20]);
+		expect(limit.most).toBe(20);
+	});
+
+	it('starts the next round of slow start only once the last is answered in full', () => {
+		const limit = new InFlightLimit(20);
+		for (let start = 0; start < 4; start++) limit.started();
+		limit.answered('fine');
+		expect(limit.free).toBe(0);
+		for (let answer = 0; answer < 3; answer++) limit.answered('other');
+		expect(limit.free).toBe(8);
+	});
+
+	it('at the ceiling, lets one start for each answer', () => {
+		const limit = new InFlightLimit(8);
+		round(limit);
+		for (let start = 0; start < 8; start++) limit.started();
+		limit.answered('fine');
+		expect(limit.free).toBe(1);
+	});
+
+	it('halves at a throttle, then grows by one per round of fine answers, never past the ceiling', () => {
+		const limit = new InFlightLimit(6);
+		round(limit);
+		expect(limit.free).toBe(6);
+		limit.throttled(false);
+		const sizes: number[] = [];
+		for (let rounds = 0; rounds < 5; rounds++) sizes.push(round(limit));
+		expect(sizes).toEqual([3, 4, 5, 6, 6]);
+		limit.throttled(false);
+		limit.throttled(false);
+		limit.throttled(false);
+		expect(limit.free).toBe(1);
+	});
+
+	it('counts only fine answers toward the next raise', () => {
+		const limit = new InFlightLimit(8, 8);
+		limit.throttled(false);
+		for (let start = 0; start < 4; start++) limit.started();
+		for (const kind of ['fine', 'fine', 'other', 'throttled'] as const) limit.answered(kind);
+		limit.started();
+		limit.answered('fine');
+		expect(limit.free).toBe(4);
+		limit.started();
+		limit.answered('fine');
+		expect(limit.free).toBe(5);
+	});
+
+	it('lets one start for each answer from the start when it starts at the ceiling', () => {
+		const limit = new InFlightLimit(8, 8);
+		for (let start = 0; start < 8; start++) limit.started();
+		limit.answered('fine');
+		expect(limit.free).toBe(1);
+	});
+
+	it('goes to the ceiling once a window of starts sets the pace', () => {
+		const limit = new InFlightLimit(16);
+		round(limit);
+		limit.throttled(true);
+		expect(limit.free).toBe(16);
 	});
 });

@@ -27,6 +27,19 @@ function refusal(model: LimitModel, at: number): void {
 /** When the next request may start, from `time`. */
 const nextStartAt = (model: LimitModel, time: number) => time + model.waitMs(time);
 
+/**
+ * A run that let 12 requests through at once and was then refused: told a Retry-After of 1 s
+ * (a window of 1,010 ms, its pause over at 1,100 ms), or not (throttled at 400 ms, paused 1 s: a
+ * window of 1,400 ms).
+ */
+function twelveAtOnce({ told }: { told: boolean }): LimitModel {
+	const model = new LimitModel(0);
+	fines(model, 12, 0);
+	if (told) model.throttled(100, 1000, 1000);
+	else model.throttled(400, 1000);
+	return model;
+}
+
 describe('a window of starts (a sliding log, as Django REST framework counts)', () => {
 	it('lets `capacity` requests start at once, and the next when the oldest is a window old', () => {
 		const window = new StartWindow(3, 1000);
@@ -231,9 +244,7 @@ describe('the limit a run measures', () => {
 	});
 
 	it('lets the first start that only a narrower window allows go alone', () => {
-		const model = new LimitModel(0);
-		fines(model, 12, 0);
-		model.throttled(400, 1000);
+		const model = twelveAtOnce({ told: false });
 		// 12 fine answers in the window of 1,400 ms: the next window tried is 1,260 ms.
 		fines(model, 12, 1400);
 		expect(nextStartAt(model, 1450)).toBe(1450 + 1260);
@@ -317,16 +328,8 @@ describe('the limit a run measures', () => {
 });
 
 describe('a limit that changes under a run', () => {
-	/** A run that measured 12 requests a second from LibreBOR's Retry-After, its pause over at 1,100 ms. */
-	function measuredTwelve() {
-		const model = new LimitModel(0);
-		fines(model, 12, 0);
-		model.throttled(100, 1000, 1000);
-		return model;
-	}
-
 	it('refused at a window that held, told when: fewer at once, never fewer than half, no sooner than told', () => {
-		const model = measuredTwelve();
+		const model = twelveAtOnce({ told: true });
 		fines(model, 2, 1100);
 		refusal(model, 1200);
 		model.throttled(1200, 2000, 2000);
@@ -339,7 +342,7 @@ describe('a limit that changes under a run', () => {
 	});
 
 	it('told a Retry-After shorter than the window: no sooner than the window, with a margin', () => {
-		const model = measuredTwelve();
+		const model = twelveAtOnce({ told: true });
 		fines(model, 8, 1100);
 		refusal(model, 1200);
 		model.throttled(1200, 300, 300);
@@ -347,9 +350,7 @@ describe('a limit that changes under a run', () => {
 	});
 
 	it('refused within a burst, not told: fewer at once and slower than before', () => {
-		const model = new LimitModel(0);
-		fines(model, 12, 0);
-		model.throttled(400, 1000);
+		const model = twelveAtOnce({ told: false });
 		// 12 a window of 1,400 ms held; then, 8 through and a refusal in the next burst.
 		fines(model, 8, 1400);
 		model.throttled(1500, 700);
@@ -372,9 +373,7 @@ describe('a limit that changes under a run', () => {
 	});
 
 	it('refused within a burst, not told, after a slow stretch: no faster than LibreBOR let through', () => {
-		const model = new LimitModel(0);
-		fines(model, 12, 0);
-		model.throttled(400, 1000);
+		const model = twelveAtOnce({ told: false });
 		fines(model, 8, 1400);
 		refusal(model, 5000);
 		model.throttled(5000, 700);
@@ -406,21 +405,21 @@ describe('a limit that changes under a run', () => {
 	});
 
 	it('refused at the first request of a window, told when: half as many at once', () => {
-		const model = measuredTwelve();
+		const model = twelveAtOnce({ told: true });
 		refusal(model, 1100);
 		model.throttled(1100, 2000, 2000);
 		expect(model.learned).toMatchObject({ capacity: 6, windowMs: 2010 });
 	});
 
 	it('refused, told, with no request started since the pause: slower, as many at once', () => {
-		const model = measuredTwelve();
+		const model = twelveAtOnce({ told: true });
 		model.throttled(1150, 1000, 1000);
 		// 12 fine answers from 0 to the pause's end at 2,150 ms.
 		expect(model.learned).toMatchObject({ capacity: 12, windowMs: 2150 });
 	});
 
 	it('refused again with too few answers since to tell: the window stays', () => {
-		const model = measuredTwelve();
+		const model = twelveAtOnce({ told: true });
 		fines(model, 3, 1100);
 		refusal(model, 1200);
 		model.throttled(1200, 1000, 1000);
@@ -436,9 +435,7 @@ describe('a limit that changes under a run', () => {
 	});
 
 	it('refused within a burst larger than the window: as many at once as before', () => {
-		const model = new LimitModel(0);
-		fines(model, 12, 0);
-		model.throttled(400, 1000);
+		const model = twelveAtOnce({ told: false });
 		fines(model, 11, 1400);
 		fines(model, 4, 2900);
 		refusal(model, 3000);
@@ -456,9 +453,7 @@ describe('a limit that changes under a run', () => {
 	});
 
 	it('refused while probing: back to the window that held, and the next probe after two windows of answers', () => {
-		const model = new LimitModel(0);
-		fines(model, 12, 0);
-		model.throttled(400, 1000);
+		const model = twelveAtOnce({ told: false });
 		fines(model, 12, 1400);
 		fines(model, 3, 2710);
 		refusal(model, 2800);
@@ -470,9 +465,7 @@ describe('a limit that changes under a run', () => {
 	});
 
 	it('told a window after measuring one: probes it only after two windows of answers, eight times', () => {
-		const model = new LimitModel(0);
-		fines(model, 12, 0);
-		model.throttled(400, 1000);
+		const model = twelveAtOnce({ told: false });
 		fines(model, 2, 1400);
 		refusal(model, 1500);
 		model.throttled(1500, 1000, 1000);
@@ -482,9 +475,7 @@ describe('a limit that changes under a run', () => {
 	});
 
 	it('refused at the first request of a window, not told: the window lasts until LibreBOR takes requests again', () => {
-		const model = new LimitModel(0);
-		fines(model, 12, 0);
-		model.throttled(400, 1000);
+		const model = twelveAtOnce({ told: false });
 		fines(model, 12, 1400);
 		// Refused at 2,850 ms, then at the first request after each pause until 4,600 ms.
 		refusal(model, 2850);

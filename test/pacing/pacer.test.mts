@@ -21,7 +21,7 @@ const throttled = (retryAfterMs?: number): PacedOutcome => ({
 	retryAfterMs,
 });
 
-/** A pacer, and the time since it started. */
+/** A pacer, the time since it started, and its next place taken on the virtual clock. */
 function pacerWith(ceiling = 8, budgetMs = 300_000) {
 	const pacer = new Pacer({ ceiling, budgetMs });
 	const since = () => virtualClock.now() - pacer.startedAt;

@@ -43,7 +43,7 @@ export interface NodeRun {
 	readonly cancelSignal?: AbortSignal;
 	/** The deadline of each request of the run. */
 	readonly timeoutMs: number;
-	/** Parallel Requests turns for the request phases of items that start at once (see withTurn). */
+	/** Parallel Requests turns for the request phases of items that start at once (see Turns.inTurn). */
 	readonly turns: Turns;
 	/**
 	 * Where the run keeps what it learns of the account's limit beyond this process: the workflow's
@@ -91,24 +91,4 @@ export interface RequestSettings {
 /** One input item of a run, as the item runner hands it to an operation. */
 export interface ItemRequest extends RequestSettings {
 	itemIndex: number;
-}
-
-/**
- * Runs one request phase of an item (a status check, a download) once fewer than Parallel
- * Requests items of its run are in one. When every item of a run starts at once (the items wait
- * for documents side by side), the items beyond the ceiling wait here, where a cancel or a failed
- * item stops them at once, instead of in the pacer's queue, from which each would still send one
- * request. An item waiting between two checks holds no turn.
- */
-export async function withTurn<T>(
-	{ run }: RequestSettings,
-	stopped: () => Error,
-	task: () => Promise<T>,
-): Promise<T> {
-	if (!(await run.turns.take(run.cancelSignal))) throw stopped();
-	try {
-		return await task();
-	} finally {
-		run.turns.give();
-	}
 }

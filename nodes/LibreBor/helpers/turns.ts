@@ -30,6 +30,25 @@ export class Turns {
 		});
 	}
 
+	/**
+	 * Runs one request phase of an item (a status check, a download) in a turn, given back after.
+	 * When every item of a run starts at once (the items wait for documents side by side), the
+	 * items beyond Parallel Requests wait here, where a cancel or a failed item stops them at once
+	 * (`stopped()` is thrown, nothing run), instead of in the pacer's queue, from which each would
+	 * still send one request. An item waiting between two checks holds no turn.
+	 */
+	async inTurn<T>(
+		{ signal, stopped }: { signal?: AbortSignal; stopped: () => Error },
+		task: () => Promise<T>,
+	): Promise<T> {
+		if (!(await this.take(signal))) throw stopped();
+		try {
+			return await task();
+		} finally {
+			this.give();
+		}
+	}
+
 	/** Gives a turn back: the longest waiter gets it. */
 	give(): void {
 		const next = this.waiting.shift();

@@ -3,7 +3,7 @@ import { NodeOperationError, type IBinaryData, type IExecuteFunctions } from 'n8
 import { getDocument, type DocumentRecord } from '../../api/documents';
 import { cancelledError, waitUnlessCancelled } from '../../helpers/cancellation';
 import { now } from '../../helpers/clock';
-import { withTurn, type ItemRequest } from '../../helpers/nodeRun';
+import type { ItemRequest } from '../../helpers/nodeRun';
 import { nextPollGap } from '../../helpers/pollGaps';
 import { downloadToBinary } from '../../transport/download';
 import type { WaitSettings } from './documentOptions';
@@ -38,7 +38,7 @@ function stillProcessing(context: IExecuteFunctions, job: DocumentJob): NodeOper
 	);
 }
 
-/** One status check of the document, in the item's turn (see withTurn). */
+/** One status check of the document, in one of its run's turns (see Turns.inTurn). */
 async function checkDocument(
 	this: IExecuteFunctions,
 	job: DocumentJob,
@@ -46,7 +46,10 @@ async function checkDocument(
 ): Promise<DocumentRecord> {
 	const { documentId, item } = job;
 	const stopped = () => cancelledError(this.getNode(), what, item.itemIndex);
-	return await withTurn(item, stopped, async () => await getDocument.call(this, documentId, item));
+	return await item.run.turns.inTurn(
+		{ signal: item.run.cancelSignal, stopped },
+		async () => await getDocument.call(this, documentId, item),
+	);
 }
 
 /**
@@ -121,9 +124,9 @@ export async function downloadDocument(
 	const download = { link: finished.downloadLink, documentId: job.documentId, ...file };
 	const what = `The download of document ${job.documentId}`;
 	const stopped = () => cancelledError(this.getNode(), what, job.item.itemIndex);
-	return await withTurn(
-		job.item,
-		stopped,
+	const { run } = job.item;
+	return await run.turns.inTurn(
+		{ signal: run.cancelSignal, stopped },
 		async () => await downloadToBinary.call(this, download, job.item),
 	);
 }

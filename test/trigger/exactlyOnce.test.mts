@@ -39,6 +39,22 @@ describe.each(CURSOR_STORAGES)(
 			expect(sim().state.unreadAlerts()).toEqual([]);
 		});
 
+		it('marks the alerts of a poll side by side, never more than 50 at once', async () => {
+			const session = await activatedSession(sim(), { cursorStorage, parameters: MARK_AS_READ });
+			sim().state.addAlerts(150);
+			expect(alertIdsOf(await session.poll())).toHaveLength(150);
+			sim().state.latencyMs = 50;
+			sim().traffic.resetCounters();
+			try {
+				expect(await session.poll()).toBeNull();
+			} finally {
+				sim().state.latencyMs = 0;
+			}
+			expect(sim().state.unreadAlerts()).toEqual([]);
+			expect(sim().traffic.maxInFlight).toBeGreaterThan(16);
+			expect(sim().traffic.maxInFlight).toBeLessThanOrEqual(50);
+		});
+
 		it('emits an alert that arrives between the listing and the marks at the following poll, never marking all', async () => {
 			const session = await activatedSession(sim(), { cursorStorage, parameters: MARK_AS_READ });
 

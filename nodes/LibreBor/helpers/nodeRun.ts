@@ -65,7 +65,7 @@ export function startNodeRun(context: RunContext, settings: RunSettings, itemsTo
 	return {
 		pacer: new Pacer(settings.pacing),
 		progress: { done: 0, total: itemsTotal },
-		cancelSignal: execution?.getExecutionCancelSignal?.(),
+		cancelSignal: execution?.getExecutionCancelSignal(),
 		timeoutMs: settings.timeoutMs,
 		turns: new Turns(settings.pacing.ceiling),
 		limitStore:

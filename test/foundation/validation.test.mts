@@ -267,28 +267,27 @@ describe('continue on fail', () => {
 	});
 
 	it('stops at the first bad item without continue on fail, naming the item', async () => {
-		const result = await runLibreBor(
-			sim(),
-			{ resource: 'watchlist', operation: 'follow', nif: '={{ $json.nif }}' },
-			{ items: [{ nif: 'nonsense' }, { nif: 'A86212420' }] },
-		);
-		expect(result.error?.message).toMatch(/The NIF "nonsense" is not valid/);
-		expect((result.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(0);
+		await expectNonsenseNifReported(['nonsense', 'A86212420'], 0);
 	});
 
 	it('reports the bad item, not the earlier one its failure stopped while in flight', async () => {
 		const { latencyMs } = sim().state;
 		sim().state.latencyMs = 300;
 		try {
-			const result = await runLibreBor(
-				sim(),
-				{ resource: 'watchlist', operation: 'follow', nif: '={{ $json.nif }}' },
-				{ items: [{ nif: 'A86212420' }, { nif: 'nonsense' }] },
-			);
-			expect(result.error?.message).toMatch(/The NIF "nonsense" is not valid/);
-			expect((result.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(1);
+			await expectNonsenseNifReported(['A86212420', 'nonsense'], 1);
 		} finally {
 			sim().state.latencyMs = latencyMs;
 		}
 	});
 });
+
+/** Follows each NIF in turn, without continue on fail: the run fails on "nonsense", at that item. */
+async function expectNonsenseNifReported(nifs: string[], itemIndex: number) {
+	const result = await runLibreBor(
+		sim(),
+		{ resource: 'watchlist', operation: 'follow', nif: '={{ $json.nif }}' },
+		{ items: nifs.map((nif) => ({ nif })) },
+	);
+	expect(result.error?.message).toMatch(/The NIF "nonsense" is not valid/);
+	expect((result.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(itemIndex);
+}

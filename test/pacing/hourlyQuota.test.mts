@@ -25,7 +25,7 @@ describe('the action node under an hourly quota smaller than the job', () => {
 		const startedAt = Date.now();
 		const result = await runLibreBor(sim(), follow(), { items: nifItems(8) });
 		const error = result.error as Error & { description?: string };
-		expect(error?.message).toContain('4 of 8 items were done');
+		expect(error?.message).toContain('4 of 8 items were done by then');
 		expect(error?.description).toMatch(RESUME);
 		// The wait asked for is past the 5 min budget: not waited, and nothing sent after the refusals.
 		expect(Date.now() - startedAt).toBeLessThan(10_000);

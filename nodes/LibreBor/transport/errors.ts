@@ -229,7 +229,8 @@ export function budgetSpentError(
 			? `the run's time budget of ${minutes} min is spent`
 			: 'LibreBOR refused every request for too long';
 	const { done: itemsDone, total } = run.progress;
-	const done = total > 0 ? `${itemsDone} of ${total} items were done` : 'nothing more was sent';
+	const done =
+		total > 0 ? `${itemsDone} of ${total} items were done by then` : 'nothing more was sent';
 	const what =
 		status === 429
 			? 'LibreBOR kept rate limiting the requests (429)'

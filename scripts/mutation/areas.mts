@@ -49,6 +49,7 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 			'foundation/hostileAnswers',
 			'foundation/redirects',
 			'foundation/transport',
+			'foundation/transportRules',
 			'foundation/answers',
 			'actions/downloadAnswers',
 			'actions/downloadLimits',

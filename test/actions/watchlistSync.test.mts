@@ -255,7 +255,8 @@ describe('Watch List: Sync', () => {
 		{
 			answer: 'LibreBOR keeps rate limiting past the time budget',
 			fault: { status: 429, retryAfter: 3600 },
-			error: /rate limiting the requests \(429\): stopped because .*; 2 of 5 items were done$/,
+			error:
+				/rate limiting the requests \(429\): stopped because .*; 2 of 5 items were done by then$/,
 			said: /Raise the Time Budget option/,
 			httpCode: '429',
 		},

@@ -91,8 +91,9 @@ describe('The message of each status', () => {
 		[418, 'LibreBOR answered with an unexpected status (418)'],
 		[599, 'LibreBOR had a server error (599)'],
 	])('%d', async (status, expected) => {
-		const { message } = await answerOf({ status, body: '{}', retryAfter: 0, times: Infinity });
-		expect(message).toBe(expected);
+		sim().injectFault({ path: alerts, status, body: '{}', retryAfter: 0, times: Infinity });
+		const { error } = await run(getAlerts);
+		expect(error).toMatchObject({ message: expected, httpCode: String(status) });
 	});
 });
 
@@ -264,7 +265,7 @@ describe('A run that LibreBOR keeps throttling', () => {
 			{ ...markAsRead, options: { budgetMinutes: 0.25 } },
 		);
 		expect(message).toBe(
-			"LibreBOR kept rate limiting the requests (429): stopped because the run's time budget of 0.25 min is spent; 0 of 1 items were done",
+			"LibreBOR kept rate limiting the requests (429): stopped because the run's time budget of 0.25 min is spent; 0 of 1 items were done by then",
 		);
 	});
 

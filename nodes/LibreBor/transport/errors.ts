@@ -94,7 +94,6 @@ export function apiError(
 	description: string,
 ): NodeApiError {
 	const response: JsonObject = { operation: context.operation };
-	if (status !== undefined) response.httpCode = String(status);
 	return new NodeApiError(context.node, response, {
 		message,
 		description,

@@ -22,10 +22,11 @@ export const DEFAULT_MAX_DOWNLOAD_MB = 100;
 
 type BinarySource = Parameters<IExecuteFunctions['helpers']['prepareBinaryData']>[0];
 
+/** n8n's full answer to a GET with `encoding: 'stream'`: its body is a readable stream. */
 interface StreamResponse {
 	statusCode: number;
 	headers: Record<string, unknown>;
-	body: BinarySource & { destroy?: () => void };
+	body: BinarySource & WatchedBody;
 }
 
 /** A document's file to fetch from its public download link. */
@@ -110,13 +111,13 @@ async function openFile(
 		const { statusCode, headers } = response;
 		const location = headerText(headers, 'location');
 		if (statusCode >= 300 && statusCode < 400 && location && redirects < MAX_REDIRECTS) {
-			response.body.destroy?.();
+			response.body.destroy();
 			url = requireHttps(transfer, new URL(location, url).toString());
 			continue;
 		}
 		if (statusCode >= 200 && statusCode < 300) return { response };
 
-		response.body.destroy?.();
+		response.body.destroy();
 		const error = apiError(
 			transfer.errorContext,
 			statusCode,
@@ -195,10 +196,10 @@ async function downloadOnce(context: IExecuteFunctions, transfer: Transfer): Pro
 		const { response } = opened;
 		const declaredBytes = declaredLength(response.headers);
 		if (declaredBytes > transfer.maxBytes) {
-			response.body.destroy?.();
+			response.body.destroy();
 			throw transferStopped(transfer, 'size', declaredBytes);
 		}
-		guard.watch(response.body as unknown as WatchedBody);
+		guard.watch(response.body);
 		const fileName =
 			fileNameFromContentDisposition(headerText(response.headers, 'content-disposition')) ??
 			transfer.fallbackFileName;

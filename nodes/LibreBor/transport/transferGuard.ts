@@ -5,7 +5,7 @@ export type TransferStop = 'deadline' | 'size' | 'cancelled';
 export interface WatchedBody {
 	emit(event: string | symbol, ...args: unknown[]): boolean;
 	on(event: 'close', listener: () => void): unknown;
-	destroy?: (error?: Error) => void;
+	destroy(error?: Error): unknown;
 }
 
 export interface TransferGuard {
@@ -37,7 +37,7 @@ export function guardTransfer(limits: {
 		if (stoppedBy) return;
 		stoppedBy = reason;
 		controller.abort();
-		body?.destroy?.(new Error(`transfer stopped: ${reason}`));
+		body?.destroy(new Error(`transfer stopped: ${reason}`));
 	};
 	const onCancel = () => stop('cancelled');
 	const disposed = new AbortController();
@@ -74,7 +74,7 @@ export function guardTransfer(limits: {
 				return emit(event, ...args);
 			};
 			watched.on('close', dispose);
-			if (stoppedBy) watched.destroy?.(new Error(`transfer stopped: ${stoppedBy}`));
+			if (stoppedBy) watched.destroy(new Error(`transfer stopped: ${stoppedBy}`));
 		},
 		dispose,
 	};

@@ -42,7 +42,8 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 		],
 		// With the tests of other areas that read what the transport makes: the error of a spent
 		// quota (hourlyQuota), a throttle the trigger skips (quota, failures), an order's lost answer,
-		// the account a run learns limits for (learnedLimits), an unfollow that may have been done.
+		// the account a run learns limits for (learnedLimits), an unfollow that may have been done, a
+		// stopped run's queued retry (validation).
 		tests: [
 			'foundation/clock',
 			'foundation/credential',
@@ -50,7 +51,9 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 			'foundation/redirects',
 			'foundation/transport',
 			'foundation/transportRules',
+			'foundation/transferGuard',
 			'foundation/answers',
+			'foundation/validation',
 			'actions/downloadAnswers',
 			'actions/downloadLimits',
 			'actions/orderAnswers',

@@ -220,14 +220,16 @@ describe('LibreBOR API credential', () => {
 // The dialog as n8n's editor shows it: which fields appear for the chosen environment
 // (NodeHelpers.displayParameter evaluates displayOptions as the editor does), which are masked, and
 // which the editor flags as missing (NodeHelpers.getParameterIssues, as for a node's required fields).
-const { properties } = new LibreBorApi();
+// Read in each test, never once at load: a mutation test switches a mutant on before each test.
+const properties = () => new LibreBorApi().properties;
 // A credential has no node of its own; the issue check reads only a node's type version.
 const node = { typeVersion: 1 } as INode;
 
 /** The fields the dialog shows for these values, after the credential type's defaults. */
 function shown(values: INodeParameters) {
-	const filled = NodeHelpers.getNodeParameters(properties, values, true, false, null, null) ?? {};
-	return properties.filter((field) => NodeHelpers.displayParameter(filled, field, null, null));
+	const fields = properties();
+	const filled = NodeHelpers.getNodeParameters(fields, values, true, false, null, null) ?? {};
+	return fields.filter((field) => NodeHelpers.displayParameter(filled, field, null, null));
 }
 
 describe('LibreBOR API credential dialog', () => {
@@ -256,7 +258,7 @@ describe('LibreBOR API credential dialog', () => {
 	});
 
 	it('offers production and sandbox, each naming the address its requests go to, and a custom URL', () => {
-		const environment = properties.find((field) => field.name === 'environment');
+		const environment = properties().find((field) => field.name === 'environment');
 		const options = (environment?.options ?? []) as Array<{
 			name: string;
 			value: string;

@@ -1,4 +1,6 @@
 import type { GenericValue, INodeParameters } from 'n8n-workflow';
+import { setTimeout as sleep } from 'node:timers/promises';
+
 import { describe, expect, it } from 'vitest';
 
 import { explainInvalidNif, normalizeNif } from '../../nodes/LibreBor/helpers/nif.ts';
@@ -278,6 +280,22 @@ describe('continue on fail', () => {
 		} finally {
 			sim().state.latencyMs = latencyMs;
 		}
+	});
+
+	it('sends no retry for an item waiting out a 429 once another item has failed the run', async () => {
+		const [failing, waiting] = [sim().state.addAlert(), sim().state.addAlert()];
+		const markPath = (id: string) => `/v2/alerts/mark_as_read/${id}/`;
+		sim().injectFault({ path: markPath(failing.id), status: 400, delayMs: 300 });
+		sim().injectFault({ path: markPath(waiting.id), status: 429, retryAfter: 1 });
+		const result = await runLibreBor(
+			sim(),
+			{ resource: 'alert', operation: 'markAsRead', alertId: '={{ $json.id }}' },
+			{ items: [{ id: failing.id }, { id: waiting.id }] },
+		);
+		expect(result.error?.message).toMatch(/unexpected status \(400\)/);
+		// Past the 1 s the throttled item waited: its retry would have been sent by now.
+		await sleep(1_500);
+		expect(sim().requestsTo('GET', markPath(waiting.id))).toHaveLength(1);
 	});
 });
 

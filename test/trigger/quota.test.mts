@@ -111,6 +111,19 @@ describe('LibreBOR Trigger under an hourly quota: what still fails a poll', () =
 		await expect(session.poll()).rejects.toThrow('LibreBOR refused access to this feature (403)');
 	});
 
+	it('skips quietly while LibreBOR is unavailable (503) for longer than a poll can wait, and emits once it is back', async () => {
+		const session = triggerSession(sim());
+		expect(await session.poll()).toBeNull();
+		const alert = sim().state.addAlert();
+		sim().injectFault({ method: 'GET', path: ALERTS_PATH, status: 503, retryAfter: 3600 });
+		const { output, warnings } = await pollRecordingWarnings(session);
+		expect(output).toBeNull();
+		expect(warnings).toEqual([
+			expect.stringMatching(/^LibreBOR Trigger skipped a poll: .*\(503\) again and again/),
+		]);
+		expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
+	});
+
 	it('skips quietly when the quota answers 429 without Retry-After (tastypie), within the poll budget of the scheduler', async () => {
 		sim().traffic.rateLimit = { shape: 'sliding-log-tastypie', requests: 1, windowMs: HOUR_MS };
 		const session = triggerSession(sim(), { cursorStorage: 'scheduler', pollBudgetMs: 1_500 });

@@ -21,7 +21,7 @@ export async function waitUnlessCancelled(
 	what: string,
 ): Promise<void> {
 	const signal = request.run.cancelSignal;
-	if (signal?.aborted) throw cancelledError(node, what, request.itemIndex);
+	// An aborted signal ends the sleep at once.
 	await sleep(ms, signal);
 	if (signal?.aborted) throw cancelledError(node, what, request.itemIndex);
 }

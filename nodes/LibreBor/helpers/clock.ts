@@ -20,7 +20,6 @@ export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 	if (signal.aborted) return;
 	// A timer signal takes whole milliseconds only.
 	const either = AbortSignal.any([AbortSignal.timeout(Math.max(0, Math.ceil(ms))), signal]);
-	await new Promise<void>((resolve) =>
-		either.addEventListener('abort', () => resolve(), { once: true }),
-	);
+	// A signal fires `abort` once.
+	await new Promise<void>((resolve) => either.addEventListener('abort', () => resolve()));
 }

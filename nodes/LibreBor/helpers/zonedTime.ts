@@ -44,14 +44,8 @@ export function parseDateInTimeZone(text: string, timeZone: string): number {
 		+second,
 		Number(fraction.padEnd(3, '0').slice(0, 3)),
 	);
-	const date = new Date(asUtc);
-	if (
-		date.getUTCMonth() !== +month - 1 ||
-		date.getUTCDate() !== +day ||
-		+hour > 23 ||
-		+minute > 59 ||
-		+second > 59
-	)
+	// A day that the month lacks (00, 30 February…) rolls over into another month.
+	if (new Date(asUtc).getUTCMonth() !== +month - 1 || +hour > 23 || +minute > 59 || +second > 59)
 		return NaN;
 	try {
 		// Twice: the offset at the guess may differ from the one at the answer around a clock change.

@@ -139,6 +139,7 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 		mutate: ['nodes/LibreBor/trigger/**/*.ts'],
 		tests: [
 			'trigger/cappedList',
+			'trigger/deliveryReceipts',
 			'trigger/exactlyOnce',
 			'trigger/failures',
 			'trigger/filters',

@@ -29,6 +29,29 @@ async function markingSessionThatEmitted(cursorStorage: CursorStorage, count: nu
 	return { session, alerts };
 }
 
+describe('LibreBOR Trigger, marking within a poll', () => {
+	it('starts no mark once half the poll budget is spent, and marks the rest at the next polls', async () => {
+		const session = await activatedSession(sim(), {
+			cursorStorage: 'scheduler',
+			pollBudgetMs: 1_500,
+			parameters: MARK_AS_READ,
+		});
+		const alerts = sim().state.addAlerts(40);
+		expect(alertIdsOf(await session.poll())).toHaveLength(40);
+		sim().state.latencyMs = 200;
+		try {
+			// At most 5 marks at once, 200 ms each: 40 would take 1.6 s, past the 0.75 s for marking.
+			expect(await session.poll()).toBeNull();
+			expect(unreadIds(sim()).length).toBeGreaterThan(0);
+		} finally {
+			sim().state.latencyMs = 0;
+		}
+		for (let poll = 0; poll < 2; poll++) expect(await session.poll()).toBeNull();
+		expect(unreadIds(sim())).toEqual([]);
+		expect(markedIds(sim()).sort()).toEqual(alerts.map(({ id }) => id).sort());
+	});
+});
+
 describe.each(CURSOR_STORAGES)(
 	'LibreBOR Trigger, failures (n8n poll state kept as %s)',
 	(cursorStorage) => {

@@ -26,8 +26,7 @@ function receiptsOf(context: IPollFunctions): Map<string, Receipt> {
 
 /** n8n's own error for an execution it created (cancelled, or ended before its end was awaited). */
 function namesAnExecution(error: unknown): boolean {
-	const extra = (error as { extra?: IDataObject } | undefined)?.extra;
-	return extra !== undefined && extra !== null && extra.executionId !== undefined;
+	return (error as { extra?: IDataObject | null } | undefined)?.extra?.executionId !== undefined;
 }
 
 function deferred(): DonePromise {

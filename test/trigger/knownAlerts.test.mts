@@ -59,6 +59,28 @@ describe('forgetReadAlerts', () => {
 		expect(state.find(([id]) => id === 'read')).toEqual(['read', 300, 31 * MINUTE, 1]);
 	});
 
+	it('forgets a missing alert at exactly 10 minutes over 3 listings, even when the listing is empty', () => {
+		const missingTwice: KnownAlert[] = [['gone', 100, 5 * MINUTE, 2]];
+		expect(forgetReadAlerts(missingTwice, [], new Set(), 15 * MINUTE - 1)).toEqual([
+			['gone', 100, 5 * MINUTE, 3],
+		]);
+		expect(forgetReadAlerts(missingTwice, [], new Set(), 15 * MINUTE)).toEqual([]);
+	});
+
+	it('keeps a missing alert created at or before the oldest listed one, however long it is missing', () => {
+		const missingTwice: KnownAlert[] = [
+			['at-oldest', 200, 0, 2],
+			['no-timestamp', null, 0, 2],
+			['after-oldest', 201, 0, 2],
+		];
+		expect(
+			forgetReadAlerts(missingTwice, [alertAt('listed', 200)], new Set(), 60 * MINUTE),
+		).toEqual([
+			['at-oldest', 200, 0, 2],
+			['no-timestamp', null, 0, 2],
+		]);
+	});
+
 	it('forgets at once an alert this trigger marked read once the listing no longer shows it', () => {
 		const listing = [alertAt('read', 300), alertAt('listed', 400)];
 		expect(forgetReadAlerts(known, listing, new Set(['read']), 0).map(([id]) => id)).toContain(
@@ -119,6 +141,54 @@ describe('limitState', () => {
 		expect(limited.pending).toEqual([...pending.slice(1), 'alert-1000']);
 	});
 
+	it('forgets alerts without a timestamp last, past the limit, and never raises the horizon to them', () => {
+		const known: KnownAlert[] = [
+			['b', null],
+			['a', 100],
+			['c', null],
+		];
+		expect(limitState({ known, pending: [] }, 1)).toEqual({
+			known: [['c', null]],
+			pending: [],
+			horizon: 100,
+		});
+		expect(
+			limitState(
+				{
+					known: [
+						['b', null],
+						['c', null],
+					],
+					pending: [],
+				},
+				1,
+			),
+		).toEqual({
+			known: [['c', null]],
+			pending: [],
+			horizon: undefined,
+		});
+	});
+
+	it('keeps in an emission in flight only the alerts still known, and no emission left empty', () => {
+		const limited = limitState(
+			{
+				known: [
+					['a', 100],
+					['b', 200],
+				],
+				pending: [],
+				horizon: 150,
+				inFlight: [
+					['one', ['a', 'b']],
+					['two', ['a']],
+				],
+			},
+			10,
+		);
+		expect(limited.inFlight).toEqual([['one', ['b']]]);
+	});
+
 	it('drops known alerts the horizon already keeps out, and leaves a small state alone', () => {
 		const state = {
 			known: [
@@ -133,14 +203,14 @@ describe('limitState', () => {
 });
 
 describe('the oldest alert of a listing', () => {
-	it('is the oldest readable timestamp: alerts without one do not move it', () => {
+	it('is the oldest readable timestamp, in whatever order the listing comes: alerts without one do not move it', () => {
 		// Gone from the listing: kept while at or before its oldest alert (it may sit beyond a capped
 		// listing), counted as missing after it.
 		const gone: KnownAlert[] = [
 			['before', 150],
 			['after', 250],
 		];
-		const listing = [alertAt('a', 300), { id: 'b', created_at: 'soon' }, alertAt('c', 200)];
+		const listing = [alertAt('c', 200), alertAt('a', 300), { id: 'b', created_at: 'soon' }];
 		expect(forgetReadAlerts(gone, listing, new Set(), 0)).toEqual([
 			['before', 150],
 			['after', 250, 0, 1],

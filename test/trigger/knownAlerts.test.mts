@@ -244,6 +244,7 @@ describe('poll state', () => {
 					['d', 1, 5, Infinity],
 					['e', 1, 'x', 1],
 					['f', NaN],
+					['g', 1, 5, 1, 9],
 					[7, 1],
 					null,
 				],
@@ -253,6 +254,22 @@ describe('poll state', () => {
 			['a', 1, 5, 1],
 			['c', null],
 		]);
+		expect(
+			readPollState({
+				v: 2,
+				known: [],
+				pending: [],
+				inFlight: [
+					['kept', ['a']],
+					['no keys'],
+					['keys not a list', 'a'],
+					['a key not a text', [1]],
+					[5, ['token not a text']],
+					['one too many', ['a'], 'x'],
+					'x',
+				],
+			})?.inFlight,
+		).toEqual([['kept', ['a']]]);
 		expect(readPollState({ v: 2, known: 'x', pending: 'y', horizon: Infinity })).toEqual({
 			known: [],
 			pending: [],

@@ -69,8 +69,13 @@ describe.each(CURSOR_STORAGES)(
 			const odd = ['all', '../x', '', 'z'.repeat(10_000)].map((id) => sim().state.addAlert({ id }));
 			const good = sim().state.addAlert();
 
-			const output = jsonOf(await session.poll());
+			const warnings = recordWarnings();
+			const polled = await session.poll().finally(warnings.stop);
+			const output = jsonOf(polled);
 			expect(output.map(({ id }) => id)).toEqual([...odd, good].map(({ id }) => id));
+			expect(
+				warnings.messages.filter((message) => /its id is not a UUID/.test(message)),
+			).toHaveLength(4);
 			expect(output.slice(0, 4).every((json) => typeof json.id_warning === 'string')).toBe(true);
 			expect(output[4].id_warning).toBeUndefined();
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { LibreBorAlert } from '../../nodes/LibreBor/helpers/alerts.ts';
+import { oldestFirst } from '../../nodes/LibreBor/trigger/alertItems.ts';
 import {
 	forgetReadAlerts,
 	isNewAlert,
@@ -89,6 +90,13 @@ describe('forgetReadAlerts', () => {
 		expect(
 			forgetReadAlerts(known, [alertAt('listed', 400)], new Set(['read']), 0).map(([id]) => id),
 		).not.toContain('read');
+	});
+});
+
+describe('the order of new alerts', () => {
+	it('is oldest first, and the order they came in for alerts without a time (the listing is newest first)', () => {
+		const listing = [{ id: 'c' }, alertAt('b', 200), { id: 'a' }, alertAt('x', 100)];
+		expect(oldestFirst(listing).map(({ id }) => id)).toEqual(['x', 'b', 'a', 'c']);
 	});
 });
 

@@ -97,16 +97,21 @@ describe('LibreBOR Trigger, Fetch Test Event', () => {
 		sim().state.follow('A86212420');
 		sim().state.addAlerts(2, { nif: 'B64717838', label: 'Nombramientos' });
 		const session = triggerSession(sim(), { parameters: { options } });
-		await expect(session.poll('manual')).rejects.toThrow(
-			`None of the 2 unread LibreBOR alerts ${says}`,
-		);
+		await expect(session.poll('manual')).rejects.toMatchObject({
+			message: `None of the 2 unread LibreBOR alerts ${says}`,
+			description: expect.stringMatching(/^Check the filters in Options/),
+		});
 	});
 
-	it('says when no unread alert lists a person, with one item per person change', async () => {
-		sim().state.addAlerts(2, { label: 'Ampliación de capital' });
-		const session = triggerSession(sim(), { parameters: { output: 'position' } });
-		await expect(session.poll('manual')).rejects.toThrow(
-			'None of the 2 unread LibreBOR alerts has a person change to show',
-		);
+	it.each([
+		['lists a person, with one item per person change', 'position', 'a person change'],
+		['has an entry, with one item per bulletin entry', 'entry', 'a bulletin entry'],
+	])('says when no unread alert %s', async (_case, output, what) => {
+		sim().state.addAlerts(2, { label: 'Ampliación de capital', data: [] });
+		const session = triggerSession(sim(), { parameters: { output } });
+		await expect(session.poll('manual')).rejects.toMatchObject({
+			message: `None of the 2 unread LibreBOR alerts has ${what} to show`,
+			description: 'Set Output to One Item per Alert to see the alerts themselves.',
+		});
 	});
 });

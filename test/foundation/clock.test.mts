@@ -1,7 +1,10 @@
 // The nodes' one source of time: a wait that the execution's cancel can end.
+import type { INode } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
+import { waitUnlessCancelled } from '../../nodes/LibreBor/helpers/cancellation.ts';
 import { sleep } from '../../nodes/LibreBor/helpers/clock.ts';
+import type { RequestSettings } from '../../nodes/LibreBor/helpers/nodeRun.ts';
 
 describe('Clock', () => {
 	it('waits a delay in fractions of a millisecond, as computed gaps and rates give, also when a cancel can end it', async () => {
@@ -28,6 +31,21 @@ describe('Clock', () => {
 		const waiting = sleep(60_000, cancel.signal);
 		cancel.abort();
 		await waiting;
+		expect(performance.now() - started).toBeLessThan(1_000);
+	});
+});
+
+describe('A wait of an item', () => {
+	it('fails at once, saying what it stopped, when the execution is cancelled meanwhile', async () => {
+		const cancel = new AbortController();
+		const item = { itemIndex: 2, run: { cancelSignal: cancel.signal } } as RequestSettings;
+		const started = performance.now();
+		const waiting = waitUnlessCancelled({} as INode, item, 60_000, 'Waiting for document d1');
+		cancel.abort();
+		await expect(waiting).rejects.toMatchObject({
+			message: 'Waiting for document d1 was stopped because the execution was cancelled',
+			context: { itemIndex: 2 },
+		});
 		expect(performance.now() - started).toBeLessThan(1_000);
 	});
 });

@@ -175,18 +175,24 @@ describe('LibreBOR API credential', () => {
 		},
 	);
 
-	it('refuses an absolute URL to another host that a declarative node sends with the API baseURL', async () => {
-		// A `next` link from an answer, or a URL from an expression: n8n sends an absolute URL as it
-		// is, whatever the baseURL, so that URL is the one to check.
-		const result = await runAction({
-			nodeType: declarativeGetTestNode(sim().baseUrl),
-			parameters: { path: `${sim().downloadOrigin}/files/next` },
-			credentials: credentialsFor(sim()),
-		});
-		expect(result.error?.message).toMatch(/only sent over HTTPS to/);
-		expect(sim().requests).toEqual([]);
-		expect(sim().requestsTo('GET', '/files/next', 'download')).toEqual([]);
-	});
+	it.each([
+		['an absolute URL', (s: Simulator) => `${s.downloadOrigin}/files/next`],
+		['a protocol-relative URL', (s: Simulator) => `//${new URL(s.downloadOrigin).host}/files/next`],
+	])(
+		'refuses %s to another host that a declarative node sends with the API baseURL',
+		async (_kind, url) => {
+			// A `next` link from an answer, or a URL from an expression: n8n sends an absolute URL as it
+			// is, whatever the baseURL, so that URL is the one to check.
+			const result = await runAction({
+				nodeType: declarativeGetTestNode(sim().baseUrl),
+				parameters: { path: url(sim()) },
+				credentials: credentialsFor(sim()),
+			});
+			expect(result.error?.message).toMatch(/only sent over HTTPS to/);
+			expect(sim().requests).toEqual([]);
+			expect(sim().requestsTo('GET', '/files/next', 'download')).toEqual([]);
+		},
+	);
 
 	it('refuses a declarative node whose baseURL is another host, and sends nothing', async () => {
 		const result = await runAction({

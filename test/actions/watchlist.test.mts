@@ -153,6 +153,29 @@ describe('Watch List: Unfollow', () => {
 		expect(followed()).toEqual([]);
 	});
 
+	it.each([
+		['', false],
+		[', after a 429 (a throttle comes before LibreBOR does anything)', true],
+	])(
+		'says the company was not followed when another client unfollowed it after the list was read%s',
+		async (_case, throttledFirst) => {
+			sim().state.follow('J99216582');
+			sim().onRequest({ method: 'GET', path: FOLLOWING }, () => sim().state.unfollow('J99216582'));
+			if (throttledFirst)
+				sim().injectFault({
+					method: 'POST',
+					path: '/v2/alerts/unfollow/',
+					status: 429,
+					retryAfter: 0,
+				});
+			const result = await runLibreBor(sim(), change('unfollow', 'J99216582'));
+			expect(result.error).toBeUndefined();
+			expect(jsonOf(result)).toEqual([
+				{ result: 'success', nif: 'J99216582', change: 'not_followed' },
+			]);
+		},
+	);
+
 	it('says the company was not followed instead of failing', async () => {
 		const result = await runLibreBor(sim(), change('unfollow', 'J99216582'));
 		expect(result.error).toBeUndefined();

@@ -217,6 +217,22 @@ describe('Alert: Get Many, one item per person change', () => {
 	});
 });
 
+describe('Alert: Get Many, answers of an odd shape', () => {
+	it('gives an alert whose data is no list as it is, and a person only for a position that is a record', async () => {
+		const bare = sim().state.addAlert({ extra: { data: null } });
+		sim().state.addAlert({
+			data: [
+				{ label: 'Nombramientos', positions: person('ANA') },
+				{ label: 'Nombramientos', positions: [person('BEN'), 'EVA', null] },
+			],
+		});
+		const alerts = await runLibreBor(sim(), getMany());
+		expect(jsonOf(alerts)).toContainEqual(bare);
+		const people = await runLibreBor(sim(), getMany({ output: 'position' }));
+		expect(jsonOf(people).map((change) => change.name_person)).toEqual(['BEN']);
+	});
+});
+
 describe('Alert: Get Many in version 1', () => {
 	it('outputs alerts and entries as it always did, without categories, and entries of the labels given', async () => {
 		const alert = sim().state.addAlert({

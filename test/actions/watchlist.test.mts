@@ -160,7 +160,9 @@ describe('Watch List: Unfollow', () => {
 		'says the company was not followed when another client unfollowed it after the list was read%s',
 		async (_case, throttledFirst) => {
 			sim().state.follow('J99216582');
-			sim().onRequest({ method: 'GET', path: FOLLOWING }, () => sim().state.unfollow('J99216582'));
+			sim().onRequest({ method: 'GET', path: FOLLOWING }, () => {
+				sim().state.unfollow('J99216582');
+			});
 			if (throttledFirst)
 				sim().injectFault({
 					method: 'POST',

@@ -7,7 +7,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
 
 import { guardTransfer } from '../../nodes/LibreBor/transport/transferGuard.ts';
-import { virtualClock } from '../support/virtualTime.mts';
+import { pendingWorkRun, virtualClock } from '../support/virtualTime.mts';
 
 vi.mock(
 	'../../nodes/LibreBor/helpers/clock.ts',
@@ -15,8 +15,7 @@ vi.mock(
 );
 
 const DEADLINE_MS = 1_000;
-/** Lets the guard's timers and the stream's events run. */
-const settle = async () => await new Promise((resolve) => setImmediate(resolve));
+const settle = pendingWorkRun;
 
 async function afterMs(ms: number) {
 	virtualClock.advance(ms);

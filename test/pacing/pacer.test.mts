@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { InFlightLimit } from '../../nodes/LibreBor/helpers/inFlightLimit.ts';
 import { Pacer, type PacedOutcome } from '../../nodes/LibreBor/helpers/pacer.ts';
 import type { PacedStart } from '../../nodes/LibreBor/helpers/limitModel.ts';
-import { virtualClock } from '../support/virtualTime.mts';
+import { pendingWorkRun, virtualClock } from '../support/virtualTime.mts';
 
 vi.mock(
 	'../../nodes/LibreBor/helpers/clock.ts',
@@ -44,7 +44,7 @@ function pacerWith(ceiling = 8, budgetMs = 300_000) {
 async function settled(promise: Promise<unknown>): Promise<boolean> {
 	let done = false;
 	void promise.then(() => (done = true));
-	await new Promise((resolve) => setImmediate(resolve));
+	await pendingWorkRun();
 	return done;
 }
 

@@ -20,6 +20,11 @@ export const nodeClock = {
 	sleep: async (ms: number, signal?: AbortSignal) => await virtualClock.sleep(ms, signal),
 };
 
+/** Lets the work pending at this moment run (what the clock woke, stream events), the clock standing still. */
+export async function pendingWorkRun(): Promise<void> {
+	await new Promise((resolve) => setImmediate(resolve));
+}
+
 /**
  * Waits for `work` while moving the virtual clock: whenever something waits on the clock, the
  * clock jumps to the first wake. For one item that waits for a document (and downloads nothing:

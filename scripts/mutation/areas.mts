@@ -43,7 +43,7 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 		// With the tests of other areas that read what the transport makes: the error of a spent
 		// quota (hourlyQuota), a throttle the trigger skips (quota, failures), an order's lost answer,
 		// the account a run learns limits for (learnedLimits), an unfollow that may have been done, a
-		// stopped run's queued retry (validation).
+		// stopped run's queued retry (validation), requests queued when the time budget ran out (pacing).
 		tests: [
 			'foundation/clock',
 			'foundation/credential',
@@ -60,6 +60,7 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 			'actions/watchlist',
 			'pacing/hourlyQuota',
 			'pacing/learnedLimits',
+			'pacing/pacing',
 			'trigger/failures',
 			'trigger/quota',
 		],

@@ -119,7 +119,17 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 			startSimulator({ seed: true }),
 		]);
 		const { tarball } = await packedLibreBorPackage();
-		cluster = await startQueueCluster({ workerCount: 2, tarball });
+		cluster = await startQueueCluster({
+			workerCount: 2,
+			tarball,
+			// A killed worker's job is found stalled within about 25 s rather than n8n's default of up to
+			// 90 s (a lock of 60 s, checked every 30 s): the same outcome, a minute sooner.
+			env: {
+				QUEUE_WORKER_LOCK_DURATION: '20000',
+				QUEUE_WORKER_LOCK_RENEW_TIME: '5000',
+				QUEUE_WORKER_STALLED_INTERVAL: '5000',
+			},
+		});
 		await importCredentials(cluster.mainFolder, [
 			libreBorCredential(sim),
 			libreBorCredential(triggerSim, triggerCredential),

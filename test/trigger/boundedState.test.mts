@@ -13,7 +13,7 @@ import {
 
 const sim = useSimulator();
 
-const TOTAL_ALERTS = 10_000;
+const TOTAL_ALERTS = 3_000;
 /** The most alerts the trigger remembers at once (docs/trigger.md). */
 const MAX_REMEMBERED_ALERTS = 1_000;
 /** Generous room per remembered alert: its id and timestamp, and its id again while pending. */

@@ -4,7 +4,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 
 import { explainInvalidNif, normalizeNif } from '../../nodes/LibreBor/helpers/nif.ts';
-import { jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
+import {
+	jsonOf,
+	pairedItemsOf,
+	runLibreBor,
+	useSimulator,
+	withLatency,
+} from '../support/libreBor.mts';
 
 const sim = useSimulator();
 
@@ -273,13 +279,11 @@ describe('continue on fail', () => {
 	});
 
 	it('reports the bad item, not the earlier one its failure stopped while in flight', async () => {
-		const { latencyMs } = sim().state;
-		sim().state.latencyMs = 300;
-		try {
-			await expectNonsenseNifReported(['A86212420', 'nonsense'], 1);
-		} finally {
-			sim().state.latencyMs = latencyMs;
-		}
+		await withLatency(
+			sim(),
+			300,
+			async () => await expectNonsenseNifReported(['A86212420', 'nonsense'], 1),
+		);
 	});
 
 	it('sends no retry for an item waiting out a 429 once another item has failed the run', async () => {

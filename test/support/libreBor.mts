@@ -40,6 +40,21 @@ export function useSimulator(
 	};
 }
 
+/** Runs `work` with every answer of LibreBOR's API held `ms` longer, then answers as before. */
+export async function withLatency<T>(
+	sim: Simulator,
+	ms: number,
+	work: () => Promise<T>,
+): Promise<T> {
+	const { latencyMs } = sim.state;
+	sim.state.latencyMs = ms;
+	try {
+		return await work();
+	} finally {
+		sim.state.latencyMs = latencyMs;
+	}
+}
+
 /** Every text a user could see of a run: output items, error messages and descriptions. */
 export function visibleText(result: ActionResult): string {
 	const error = result.error as (Error & { description?: string; context?: unknown }) | undefined;

@@ -8,6 +8,7 @@ import {
 	markedIds,
 	triggerSession,
 	useSimulator,
+	withLatency,
 	activatedSession,
 	MARK_AS_READ,
 	unreadIds,
@@ -45,13 +46,8 @@ describe.each(CURSOR_STORAGES)(
 			expect(alertIdsOf(await session.poll())).toHaveLength(150);
 			// Held long enough that a loaded machine sends a whole round of marks while the round
 			// before is still held: at 50 ms a busy run saw no more than 13 at once.
-			sim().state.latencyMs = 300;
 			sim().traffic.resetCounters();
-			try {
-				expect(await session.poll()).toBeNull();
-			} finally {
-				sim().state.latencyMs = 0;
-			}
+			expect(await withLatency(sim(), 300, async () => await session.poll())).toBeNull();
 			expect(sim().state.unreadAlerts()).toEqual([]);
 			expect(sim().traffic.maxInFlight).toBeGreaterThan(16);
 			expect(sim().traffic.maxInFlight).toBeLessThanOrEqual(50);
@@ -118,11 +114,13 @@ describe.each(CURSOR_STORAGES)(
 		it('skips a tick that starts while the previous poll is still running', async () => {
 			const session = await activatedSession(sim(), { cursorStorage });
 			const alert = sim().state.addAlert();
-			sim().state.latencyMs = 300;
-			const [slow, overlapping] = await Promise.all([session.poll(), session.poll()]);
+			const [slow, overlapping] = await withLatency(
+				sim(),
+				300,
+				async () => await Promise.all([session.poll(), session.poll()]),
+			);
 			expect(alertIdsOf(slow)).toEqual([alert.id]);
 			expect(overlapping).toBeNull();
-			sim().state.latencyMs = 0;
 			expect(await session.poll()).toBeNull();
 		});
 

@@ -9,6 +9,7 @@ import {
 	markedIds,
 	triggerSession,
 	useSimulator,
+	withLatency,
 	activatedSession,
 	MARK_AS_READ,
 	unreadIds,
@@ -38,14 +39,9 @@ describe('LibreBOR Trigger, marking within a poll', () => {
 		});
 		const alerts = sim().state.addAlerts(40);
 		expect(alertIdsOf(await session.poll())).toHaveLength(40);
-		sim().state.latencyMs = 200;
-		try {
-			// Marks ramp up from one at once, 200 ms each: 40 take about 1 s, past the 0.75 s for marking.
-			expect(await session.poll()).toBeNull();
-			expect(unreadIds(sim()).length).toBeGreaterThan(0);
-		} finally {
-			sim().state.latencyMs = 0;
-		}
+		// Marks ramp up from one at once, 200 ms each: 40 take about 1 s, past the 0.75 s for marking.
+		expect(await withLatency(sim(), 200, async () => await session.poll())).toBeNull();
+		expect(unreadIds(sim()).length).toBeGreaterThan(0);
 		for (let poll = 0; poll < 2; poll++) expect(await session.poll()).toBeNull();
 		expect(unreadIds(sim())).toEqual([]);
 		expect(markedIds(sim()).sort()).toEqual(alerts.map(({ id }) => id).sort());

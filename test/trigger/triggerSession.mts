@@ -11,7 +11,7 @@ export {
 	triggerSession,
 } from '../../tools/engine/index.mts';
 export type { TriggerSessionOptions } from '../../tools/engine/index.mts';
-export { useSimulator } from '../support/libreBor.mts';
+export { useSimulator, withLatency } from '../support/libreBor.mts';
 export type { PollSession, Simulator };
 
 export const MARK_AS_READ: INodeParameters = { options: { markAsRead: true } };

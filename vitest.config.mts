@@ -32,6 +32,12 @@ const unit = [
 const faults = ['test/faults/**/*.test.mts'];
 const e2e = ['test/e2e/**/*.test.mts'];
 
+// The test files of the first three lanes mostly wait (on the simulator, on pauses): two run at
+// once, even on a 2-core machine. Then the end-to-end files, one at a time, each with an n8n of its
+// own.
+const sideBySide = { maxWorkers: 2, sequence: { groupOrder: 0 } };
+const oneAtATime = { maxWorkers: 1, sequence: { groupOrder: 1 } };
+
 // One lane: `npx vitest run --project engine`; all but the end-to-end lane: `npm run test:fast`.
 export default defineConfig({
 	...shared,
@@ -39,23 +45,35 @@ export default defineConfig({
 		...shared.test,
 		reporters: ['default', './test/support/plainSummaryReporter.mts'],
 		projects: [
-			{ extends: true, test: { name: 'unit', include: unit } },
+			{ extends: true, test: { name: 'unit', include: unit, ...sideBySide } },
 			{
 				extends: true,
 				test: {
 					name: 'engine',
 					include: ['test/**/*.test.mts'],
 					exclude: [...configDefaults.exclude, ...unit, ...faults, ...e2e],
+					...sideBySide,
 				},
 			},
 			{
 				extends: true,
 				// Every case waits on retries and timeouts: the lanes of cases run side by side.
-				test: { name: 'faults', include: faults, maxConcurrency: 32, testTimeout: 300_000 },
+				test: {
+					name: 'faults',
+					include: faults,
+					maxConcurrency: 32,
+					testTimeout: 300_000,
+					...sideBySide,
+				},
 			},
 			{
 				extends: true,
-				test: { name: 'e2e', include: e2e, globalSetup: ['test/e2e/libreBorPackage.mts'] },
+				test: {
+					name: 'e2e',
+					include: e2e,
+					globalSetup: ['test/e2e/libreBorPackage.mts'],
+					...oneAtATime,
+				},
 			},
 		],
 	},

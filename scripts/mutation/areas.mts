@@ -149,6 +149,7 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 			'trigger/manual',
 			'trigger/output',
 			'trigger/quota',
+			'trigger/rateLimit',
 			'trigger/scheduler',
 			'trigger/stops',
 			'trigger/timeout',

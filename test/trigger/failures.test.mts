@@ -198,17 +198,6 @@ describe.each(CURSOR_STORAGES)(
 			}
 		});
 
-		it("marks a burst under LibreBOR's rate limit by waiting out its 429s, losing and repeating nothing", async () => {
-			const { session, alerts } = await markingSessionThatEmitted(cursorStorage, 40);
-			sim().traffic.rateLimitPerSecond = 10;
-
-			for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
-			expect(new Set(markedIds(sim()))).toEqual(new Set(alerts.map(({ id }) => id)));
-			expect(unreadIds(sim())).toEqual([]);
-			// Polite: the pacer waits out Retry-After and slows down, so few requests are refused.
-			expect(sim().traffic.throttled).toBeLessThanOrEqual(8);
-		});
-
 		it('repeats the marks when the listing fails after them, and emits nothing twice', async () => {
 			const {
 				session,

@@ -2,6 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
+import { accountsFileName } from '../../nodes/LibreBor/actions/document/documentFlow.ts';
 import { readBinary } from '../../tools/engine/index.mts';
 import { jsonOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
 import { order } from './orderRuns.mts';
@@ -23,6 +24,15 @@ describe('Document: Order', () => {
 			type: 'accounts',
 			year: '2023',
 			send_email: 'true',
+		});
+	});
+
+	it('asks LibreBOR for no e-mail of the document when Send Email is off', async () => {
+		expect((await runLibreBor(sim(), order())).error).toBeUndefined();
+		expect(sim().requestsTo('POST', '/v2/documents/order/')[0].form).toEqual({
+			nif: 'B64717838',
+			type: 'accounts',
+			year: '2023',
 		});
 	});
 
@@ -186,5 +196,21 @@ describe('Document: Download', () => {
 		const documentId = String(jsonOf(await runLibreBor(sim(), order()))[0].document_id);
 		const result = await runLibreBor(sim(), download(documentId));
 		expect(result.error?.message).toMatch(/finished with status "failed" and no download link/);
+	});
+});
+
+describe('Document: the name of a file the download host does not name', () => {
+	it.each([
+		['B64717838', 2023, 'cuentas-anuales-B64717838-2023.pdf'],
+		['B64717838', '2023', 'cuentas-anuales-B64717838-2023.pdf'],
+		[undefined, 2023, 'cuentas-anuales-doc-7.pdf'],
+		['', 2023, 'cuentas-anuales-doc-7.pdf'],
+		[64717838, 2023, 'cuentas-anuales-doc-7.pdf'],
+		['B64717838', '', 'cuentas-anuales-doc-7.pdf'],
+		['B64717838', 0, 'cuentas-anuales-doc-7.pdf'],
+		['B64717838', undefined, 'cuentas-anuales-doc-7.pdf'],
+		['B64717838', { year: 2023 }, 'cuentas-anuales-doc-7.pdf'],
+	])('names the accounts of NIF %o and year %o %s', (nif, year, name) => {
+		expect(accountsFileName(nif, year, 'doc-7')).toBe(name);
 	});
 });

@@ -129,4 +129,26 @@ describe('Orders: refusals and answers the API contract does not show', () => {
 		);
 		expect(sim().requestsTo('POST', '/v2/documents/order/')).toHaveLength(1);
 	});
+	it.each([
+		['an empty document ID', { document_id: '' }, /without a document ID: it may have been placed/],
+		[
+			'a document ID that is no text',
+			{ document_id: 42 },
+			/without a document ID: it may have been placed/,
+		],
+		['a list', [{ document_id: 'a1' }], /may have been placed: LibreBOR's answer was lost/],
+	])(
+		'says an order answered with %s may have been placed, and sends it once',
+		async (_kind, answer, said) => {
+			sim().injectFault({
+				method: 'POST',
+				path: '/v2/documents/order/',
+				status: 200,
+				body: JSON.stringify(answer),
+			});
+			const result = await runLibreBor(sim(), order());
+			expect(result.error?.message).toMatch(said);
+			expect(sim().requestsTo('POST', '/v2/documents/order/')).toHaveLength(1);
+		},
+	);
 });

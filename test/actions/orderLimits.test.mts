@@ -214,6 +214,24 @@ describe('Orders: the limits', () => {
 		expect(sim().state.ordersReceived).toBe(0);
 	});
 
+	it.each([
+		['Poll Interval (Seconds)', { waitForCompletion: true, pollInterval: 0 }, 1, 60, '0'],
+		['Max Wait (Seconds)', { waitForCompletion: true, maxWait: -5 }, 0, 1800, '-5'],
+		['Max Download Size (MB)', { download: true, maxDownloadMb: 0 }, 0.01, 100, '0'],
+	])(
+		'refuses, before ordering, a %s out of range, naming it and its default',
+		async (label, options, minimum, fallback, given) => {
+			const result = await runLibreBor(sim(), order({}, options));
+			expect(result.error?.message).toBe(
+				`"${label}" must be a number of at least ${minimum}, not "${given}"`,
+			);
+			expect((result.error as { description?: string }).description).toBe(
+				`No order was sent and nothing was downloaded for this item. Set "${label}" in the node options to a number of at least ${minimum} (default ${fallback}), or fix the expression that sets it.`,
+			);
+			expect(sim().state.ordersReceived).toBe(0);
+		},
+	);
+
 	it('places one order per execution unless the cap is raised', async () => {
 		const tool = `${nodeTypeNameOf(new LibreBor())}Tool`;
 		const items = [{ nif: 'B64717838' }, { nif: 'A86212420' }];

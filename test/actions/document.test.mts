@@ -196,6 +196,9 @@ describe('Document: Download', () => {
 		const documentId = String(jsonOf(await runLibreBor(sim(), order()))[0].document_id);
 		const result = await runLibreBor(sim(), download(documentId));
 		expect(result.error?.message).toMatch(/finished with status "failed" and no download link/);
+		expect((result.error as { description?: string }).description).toMatch(
+			/^LibreBOR did not produce the file\. Check the document in the Documents section/,
+		);
 	});
 });
 

@@ -86,6 +86,9 @@ describe('Waiting for a document: when the node checks it', () => {
 		);
 		const [document] = sim().state.documents;
 		expect(result.error?.message).toBe(`Document ${document.id} is still processing after 10 s`);
+		expect((result.error as { description?: string }).description).toBe(
+			`It was ordered and will be ready later. Get it then with the Download operation and document ID ${document.id}, or raise Max Wait.`,
+		);
 		expect(checksOfTheDocument(orderedAt())).toEqual([1000, 2250, 3813, 5767, 8210, 10_000]);
 	});
 

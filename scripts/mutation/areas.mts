@@ -158,9 +158,17 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 	documents: {
 		mutate: [
 			'nodes/LibreBor/actions/document/**/*.ts',
-			// The Order operation's fields are declarations: only its execute function is logic.
+			// The operations' fields are declarations: only the lines below are logic (the readers of
+			// the options, and each operation's execute function).
 			'!nodes/LibreBor/actions/document/order/order.operation.ts',
 			'nodes/LibreBor/actions/document/order/order.operation.ts:159-196',
+			'!nodes/LibreBor/actions/document/documentOptions.ts',
+			'nodes/LibreBor/actions/document/documentOptions.ts:51-65',
+			'nodes/LibreBor/actions/document/documentOptions.ts:89-120',
+			'!nodes/LibreBor/actions/document/download.operation.ts',
+			'nodes/LibreBor/actions/document/download.operation.ts:43-95',
+			'!nodes/LibreBor/actions/document/get.operation.ts',
+			'nodes/LibreBor/actions/document/get.operation.ts:20-26',
 			'nodes/LibreBor/api/documents.ts',
 			'nodes/LibreBor/helpers/pollGaps.ts',
 			// The turns of items that wait for documents side by side (documentWaits pins them).

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
 import { accountsFileName } from '../../nodes/LibreBor/actions/document/documentFlow.ts';
 import { readBinary } from '../../tools/engine/index.mts';
-import { jsonOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
+import { jsonOf, placedDocument, runLibreBor, useSimulator } from '../support/libreBor.mts';
 import { order } from './orderRuns.mts';
 
 const sim = useSimulator({ documentSizeBytes: 4096 });
@@ -150,6 +150,56 @@ describe('Document: Get', () => {
 			documentId: 'no-such-document',
 		});
 		expect(result.error?.message).toMatch(/does not know the document no-such-document/);
+	});
+
+	it.each([
+		['a bare "Not found."', { detail: 'Not found.' }, 1],
+		['a page that is no JSON', undefined, 1],
+		['"Not found." with more', { detail: 'Not found.', code: 'not_found' }, 0],
+		['a detail that is no text', { detail: 404 }, 0],
+		['an empty object', {}, 0],
+	])(
+		'reads a document through /order/ after %s as the 404 of its path only when that may mean a missing route',
+		async (_kind, answer, aliasReads) => {
+			const { id } = placedDocument(sim());
+			sim().injectFault({
+				method: 'GET',
+				path: `/v2/documents/${id}/`,
+				status: 404,
+				...(answer
+					? { body: JSON.stringify(answer) }
+					: { body: '<html>Not Found</html>', contentType: 'text/html' }),
+			});
+			const result = await runLibreBor(sim(), {
+				resource: 'document',
+				operation: 'get',
+				documentId: id,
+			});
+			expect(sim().requestsTo('GET', `/v2/order/${id}/`)).toHaveLength(aliasReads);
+			if (aliasReads) expect(jsonOf(result)[0].document_id).toBe(id);
+			else expect(result.error?.message).toBe(`LibreBOR does not know the document ${id} (404)`);
+		},
+	);
+
+	it.each([
+		['no document record', { status: 'completed' }],
+		['a document that is text', { document: 'completed' }],
+		['a document that is a list', { document: [] }],
+		['an empty body', undefined],
+	])('fails, saying what came back, on an answer with %s', async (_kind, answer) => {
+		const { id } = placedDocument(sim());
+		sim().injectFault({
+			method: 'GET',
+			path: `/v2/documents/${id}/`,
+			status: 200,
+			body: answer ? JSON.stringify(answer) : '',
+		});
+		const result = await runLibreBor(sim(), {
+			resource: 'document',
+			operation: 'get',
+			documentId: id,
+		});
+		expect(result.error?.message).toMatch(/^LibreBOR answered .* instead of the expected JSON$/);
 	});
 });
 

@@ -85,6 +85,19 @@ describe('Orders: refusals and answers the API contract does not show', () => {
 		expect(sim().state.ordersReceived).toBe(0);
 	});
 
+	it('never sends an order again to /order/ after a success answer that is a page, not JSON', async () => {
+		sim().injectFault({
+			method: 'POST',
+			path: '/v2/documents/order/',
+			status: 200,
+			body: '<html>Thank you</html>',
+			contentType: 'text/html',
+		});
+		const result = await runLibreBor(sim(), order());
+		expect(result.error?.message).toMatch(/may have been placed: LibreBOR's answer was lost/);
+		expect(sim().requestsTo('POST', '/v2/order/')).toHaveLength(0);
+	});
+
 	it.each([400, 403, 409])(
 		'fails an order refused with %i, shows why, and places it once later',
 		async (status) => {

@@ -4,7 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
 import { accountsFileName } from '../../nodes/LibreBor/actions/document/documentFlow.ts';
 import { readBinary } from '../../tools/engine/index.mts';
-import { jsonOf, placedDocument, runLibreBor, useSimulator } from '../support/libreBor.mts';
+import {
+	jsonOf,
+	pairedItemsOf,
+	placedDocument,
+	runLibreBor,
+	useSimulator,
+} from '../support/libreBor.mts';
 import { order } from './orderRuns.mts';
 
 const sim = useSimulator({ documentSizeBytes: 4096 });
@@ -25,6 +31,15 @@ describe('Document: Order', () => {
 			year: '2023',
 			send_email: 'true',
 		});
+	});
+
+	it('orders nothing when one item of the run has an invalid NIF, naming that item', async () => {
+		const result = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), {
+			items: [{ nif: 'B64717838' }, { nif: 'nonsense' }],
+		});
+		expect(result.error?.message).toMatch(/NIF/);
+		expect((result.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(1);
+		expect(sim().state.ordersReceived).toBe(0);
 	});
 
 	it('asks LibreBOR for no e-mail of the document when Send Email is off', async () => {
@@ -221,6 +236,17 @@ describe('Document: Download', () => {
 		expect(item.json).toMatchObject({ document_id: documentId, status: 'completed' });
 		expect(item.binary?.data.fileName).toBe('cuentas-anuales-B64717838-2023.pdf');
 		expect((await readBinary(item)).length).toBe(4096);
+	});
+
+	it('with Continue On Fail, fails only the item whose document ID is malformed, and downloads the others', async () => {
+		const documentId = String(jsonOf(await runLibreBor(sim(), order()))[0].document_id);
+		const result = await runLibreBor(sim(), download('={{ $json.id }}'), {
+			items: [{ id: 'not a document/id' }, { id: documentId }],
+			continueOnFail: true,
+		});
+		expect(result.items[0].error?.message).toMatch(/document ID/);
+		expect((await readBinary(result.items[1])).length).toBe(4096);
+		expect(pairedItemsOf(result)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 
 	it('tries a broken file transfer again', async () => {

@@ -266,6 +266,19 @@ describe('Document: Download', () => {
 		expect(result.error?.message).toMatch(/only HTTPS download links/);
 	});
 
+	it('downloads from a link LibreBOR padded with spaces, and takes a blank link for none', async () => {
+		const documentId = String(jsonOf(await runLibreBor(sim(), order()))[0].document_id);
+		sim().state.downloadLinkOverride = (document) => ` ${document.download_link}\n`;
+		expect(
+			(await readBinary((await runLibreBor(sim(), download(documentId))).items[0])).length,
+		).toBe(4096);
+		sim().state.downloadLinkOverride = () => '  ';
+		const blank = await runLibreBor(sim(), download(documentId));
+		expect(blank.error?.message).toBe(
+			`Document ${documentId} finished with status "completed" and no download link`,
+		);
+	});
+
 	it('shows the status of a finished document that has no download link', async () => {
 		sim().state.finishedStatus = 'failed';
 		sim().state.downloadLinkOverride = () => null;

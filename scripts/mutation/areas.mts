@@ -171,7 +171,8 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 			'nodes/LibreBor/actions/document/get.operation.ts:20-26',
 			'nodes/LibreBor/api/documents.ts',
 			'nodes/LibreBor/helpers/pollGaps.ts',
-			// The turns of items that wait for documents side by side (documentWaits pins them).
+			// The turns of items that wait for documents side by side (see docs/testing.md: no test can
+			// tell them from the pacer's own bound yet).
 			'nodes/LibreBor/helpers/turns.ts',
 		],
 		tests: [

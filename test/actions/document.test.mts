@@ -149,21 +149,23 @@ describe('Document: Order as an AI agent tool', () => {
 });
 
 describe('Document: Get', () => {
+	const get = (documentId: string): INodeParameters => ({
+		resource: 'document',
+		operation: 'get',
+		documentId,
+	});
+
 	it('outputs the document record with its ID', async () => {
 		const ordered = await runLibreBor(sim(), order());
 		const documentId = String(jsonOf(ordered)[0].document_id);
-		const result = await runLibreBor(sim(), { resource: 'document', operation: 'get', documentId });
+		const result = await runLibreBor(sim(), get(documentId));
 		expect(jsonOf(result)).toEqual([
 			{ ...sim().state.viewDocumentById(documentId), document_id: documentId },
 		]);
 	});
 
 	it('says the document is unknown on 404', async () => {
-		const result = await runLibreBor(sim(), {
-			resource: 'document',
-			operation: 'get',
-			documentId: 'no-such-document',
-		});
+		const result = await runLibreBor(sim(), get('no-such-document'));
 		expect(result.error?.message).toMatch(/does not know the document no-such-document/);
 	});
 
@@ -185,11 +187,7 @@ describe('Document: Get', () => {
 					? { body: JSON.stringify(answer) }
 					: { body: '<html>Not Found</html>', contentType: 'text/html' }),
 			});
-			const result = await runLibreBor(sim(), {
-				resource: 'document',
-				operation: 'get',
-				documentId: id,
-			});
+			const result = await runLibreBor(sim(), get(id));
 			expect(sim().requestsTo('GET', `/v2/order/${id}/`)).toHaveLength(aliasReads);
 			if (aliasReads) expect(jsonOf(result)[0].document_id).toBe(id);
 			else expect(result.error?.message).toBe(`LibreBOR does not know the document ${id} (404)`);
@@ -209,11 +207,7 @@ describe('Document: Get', () => {
 			status: 200,
 			body: answer ? JSON.stringify(answer) : '',
 		});
-		const result = await runLibreBor(sim(), {
-			resource: 'document',
-			operation: 'get',
-			documentId: id,
-		});
+		const result = await runLibreBor(sim(), get(id));
 		expect(result.error?.message).toMatch(/^LibreBOR answered .* instead of the expected JSON$/);
 	});
 });

@@ -43,7 +43,8 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 		// With the tests of other areas that read what the transport makes: the error of a spent
 		// quota (hourlyQuota), a throttle the trigger skips (quota, failures), an order's lost answer,
 		// the account a run learns limits for (learnedLimits), an unfollow that may have been done, a
-		// stopped run's queued retry (validation), requests queued when the time budget ran out (pacing).
+		// stopped run's queued retry (validation), requests queued when the time budget ran out (pacing),
+		// downloads held to Parallel Requests by the pacer (documentWaits).
 		tests: [
 			'foundation/clock',
 			'foundation/credential',
@@ -54,6 +55,7 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 			'foundation/transferGuard',
 			'foundation/answers',
 			'foundation/validation',
+			'actions/documentWaits',
 			'actions/downloadAnswers',
 			'actions/downloadLimits',
 			'actions/orderAnswers',
@@ -171,9 +173,6 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 			'nodes/LibreBor/actions/document/get.operation.ts:20-26',
 			'nodes/LibreBor/api/documents.ts',
 			'nodes/LibreBor/helpers/pollGaps.ts',
-			// The turns of items that wait for documents side by side (see docs/testing.md: no test can
-			// tell them from the pacer's own bound yet).
-			'nodes/LibreBor/helpers/turns.ts',
 		],
 		tests: [
 			'actions/document',

@@ -166,7 +166,7 @@ describe('Download of documents still processing', () => {
 		expect(result.items.map((item) => item.json.document_id)).toEqual(
 			items.map(({ documentId }) => documentId),
 		);
-		// Every document was checked before the first was downloaded: no item waited for another's turn.
+		// Every document was checked before the first was downloaded: no item waited for another's wait.
 		const firstDownload = sim().requests.findIndex((request) => request.origin === 'download');
 		const checkedBefore = new Set(
 			sim()
@@ -192,13 +192,13 @@ describe('Download of documents still processing', () => {
 		);
 	});
 
-	it('sends no check for the items still waiting for their turn once one check is refused', async () => {
+	it('sends no check for the items still queued behind Parallel Requests once one check is refused', async () => {
 		const items = ordered(60);
 		sim().injectFault({ ...statusChecks, status: 401 });
 		const result = await runLibreBor(sim(), download({ concurrency: 4 }), { items });
 		expect(result.error?.message).toMatch(/401/);
 		await untilQuiet();
-		// About the 4 checks in flight when it failed (a turn freed meanwhile may start one more),
+		// About the 4 checks in flight when it failed (a place freed meanwhile may start one more),
 		// not one for each of the 60 items.
 		expect(sim().requestsTo('GET', statusChecks.path).length).toBeLessThanOrEqual(8);
 	});

@@ -6,7 +6,6 @@ import type {
 } from 'n8n-workflow';
 
 import { DEFAULT_PACING, Pacer, type PacerSettings } from './pacer';
-import { Turns } from './turns';
 
 /** How long one request may take when the node's options do not say. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -43,8 +42,6 @@ export interface NodeRun {
 	readonly cancelSignal?: AbortSignal;
 	/** The deadline of each request of the run. */
 	readonly timeoutMs: number;
-	/** Parallel Requests turns for the request phases of items that start at once (see Turns.inTurn). */
-	readonly turns: Turns;
 	/**
 	 * Where the run keeps what it learns of the account's limit beyond this process: the workflow's
 	 * static data, which n8n saves after every execution that is not manual. None for a poll or a
@@ -67,7 +64,6 @@ export function startNodeRun(context: RunContext, settings: RunSettings, itemsTo
 		progress: { done: 0, total: itemsTotal },
 		cancelSignal: execution?.getExecutionCancelSignal(),
 		timeoutMs: settings.timeoutMs,
-		turns: new Turns(settings.pacing.ceiling),
 		limitStore:
 			execution && execution.getMode() !== 'retry'
 				? execution.getWorkflowStaticData('global')

@@ -1,7 +1,7 @@
 import { NodeOperationError, type IBinaryData, type IExecuteFunctions } from 'n8n-workflow';
 
 import { getDocument, type DocumentRecord } from '../../api/documents';
-import { cancelledError, waitUnlessCancelled } from '../../helpers/cancellation';
+import { waitUnlessCancelled } from '../../helpers/cancellation';
 import { now } from '../../helpers/clock';
 import type { ItemRequest } from '../../helpers/nodeRun';
 import { nextPollGap } from '../../helpers/pollGaps';
@@ -38,20 +38,6 @@ function stillProcessing(context: IExecuteFunctions, job: DocumentJob): NodeOper
 	);
 }
 
-/** One status check of the document, in one of its run's turns (see Turns.inTurn). */
-async function checkDocument(
-	this: IExecuteFunctions,
-	job: DocumentJob,
-	what: string,
-): Promise<DocumentRecord> {
-	const { documentId, item } = job;
-	const stopped = () => cancelledError(this.getNode(), what, item.itemIndex);
-	return await item.run.turns.inTurn(
-		{ signal: item.run.cancelSignal, stopped },
-		async () => await getDocument.call(this, documentId, item),
-	);
-}
-
 /**
  * Polls the document until its status leaves `processing`, or fails at the end of Max Wait: the
  * first check at once (or, just after the order, after the first poll gap), then gaps that grow
@@ -70,7 +56,7 @@ async function waitUntilFinished(
 			const pause = Math.max(0, Math.min(gap, deadline - now()));
 			await waitUnlessCancelled(this.getNode(), item, pause, what);
 		}
-		const record = await checkDocument.call(this, job, what);
+		const record = await getDocument.call(this, documentId, item);
 		if (record.status !== PROCESSING) return record;
 		if (now() >= deadline) throw stillProcessing(this, job);
 		gap = nextPollGap(gap, wait.pollIntervalMs);
@@ -122,11 +108,5 @@ export async function downloadDocument(
 	file: { maxBytes: number; fallbackFileName: string },
 ): Promise<IBinaryData> {
 	const download = { link: finished.downloadLink, documentId: job.documentId, ...file };
-	const what = `The download of document ${job.documentId}`;
-	const stopped = () => cancelledError(this.getNode(), what, job.item.itemIndex);
-	const { run } = job.item;
-	return await run.turns.inTurn(
-		{ signal: run.cancelSignal, stopped },
-		async () => await downloadToBinary.call(this, download, job.item),
-	);
+	return await downloadToBinary.call(this, download, job.item);
 }

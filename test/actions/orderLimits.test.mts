@@ -1,6 +1,6 @@
 // Max Orders per Execution and per Hour: an execution that would place more is refused before
 // anything is spent, counting what every run, process and worker of the workflow placed.
-import type { INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
@@ -9,6 +9,7 @@ import { jsonOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
 import {
 	companies,
 	copyOf,
+	HOUR_MS,
 	onAnotherWorker,
 	order,
 	orderEach,
@@ -42,6 +43,26 @@ describe('Orders: the limits', () => {
 		);
 		expect(sim().state.ordersReceived).toBe(2);
 		expect(sim().state.documents.map((document) => document.nif)).toEqual([first.nif, second.nif]);
+	});
+
+	it('keeps counting Max Orders per Execution for an execution resumed within a day, and forgets it once a day has passed since its last run', async () => {
+		const [first, second] = companies(2);
+		const resumed = (items: IDataObject[]) =>
+			runLibreBor(sim(), orderEach({ maxOrders: 1 }), { items, executionId: 'waited' });
+		// Any other execution that orders frees the memory of those idle for a day.
+		const anotherExecution = () =>
+			runLibreBor(sim(), orderEach(), { items: [{ nif: 'not a NIF' }] });
+		await withClock(async (setTime) => {
+			const start = Date.now();
+			expect((await resumed([first])).error).toBeUndefined();
+			setTime(start + 24 * HOUR_MS - 60_000);
+			await anotherExecution();
+			expect((await resumed([second])).error?.message).toMatch(/more than the limit of 1$/);
+			setTime(start + 48 * HOUR_MS);
+			await anotherExecution();
+			expect((await resumed([second])).error).toBeUndefined();
+		});
+		expect(sim().state.ordersReceived).toBe(2);
 	});
 
 	it('does not count an order reused from an earlier execution towards Max Orders per Execution, in a loop', async () => {

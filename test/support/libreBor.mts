@@ -103,6 +103,8 @@ export interface RunOptions {
 	loopBatchSize?: number;
 	/** Runs as n8n's Retry of this failed execution, which hands on its execution data. */
 	retryOf?: ActionResult;
+	/** Runs under this execution id, as n8n resumes an execution that waited under its own. */
+	executionId?: string;
 }
 
 /** Runs the LibreBOR node through n8n's engine against the simulator; never leaks the password. */
@@ -126,6 +128,7 @@ export async function runLibreBor(
 		timezone: options.timezone,
 		loopBatchSize: options.loopBatchSize,
 		retryOf: options.retryOf,
+		executionId: options.executionId,
 	});
 	expectNoSecret(result, sim.credentials.password);
 	return result;

@@ -66,6 +66,8 @@ export interface RunActionOptions {
 	 * it starts from that execution's data, its flow context included, at the node that failed.
 	 */
 	retryOf?: ActionResult;
+	/** Runs under this execution id, as n8n resumes an execution that waited (a Wait node) under its own. */
+	executionId?: string;
 }
 
 export interface ActionResult {
@@ -137,7 +139,7 @@ export async function runAction(options: RunActionOptions): Promise<ActionResult
 		nodeTypes.register(LOOP_NODE_TYPE, createLoopNodeType(options.loopBatchSize));
 
 	const mode = options.retryOf ? 'retry' : (options.mode ?? 'manual');
-	const executionId = String(++executionCounter);
+	const executionId = options.executionId ?? String(++executionCounter);
 	const workflowData: IWorkflowBase = {
 		id: options.workflow?.id ?? `harness-action-workflow-${executionId}`,
 		name: 'Action under test',

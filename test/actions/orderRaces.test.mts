@@ -163,6 +163,35 @@ describe('Orders: attempts cancelled, or whose record fails', () => {
 		expect(sim().state.ordersReceived).toBe(1);
 	});
 
+	it("stops at once an execution cancelled while it waits on another execution's order of the same document", async () => {
+		const workflow = savedWorkflow();
+		sim().injectFault({
+			method: 'POST',
+			path: '/v2/documents/order/',
+			afterHandling: true,
+			delayMs: 5_000,
+		});
+		const firstSending = new Promise<void>((resolve) =>
+			sim().onRequest({ method: 'POST', path: '/v2/documents/order/' }, () => resolve()),
+		);
+		const first = runLibreBor(sim(), order(), { workflow });
+		await firstSending;
+		const started = Date.now();
+		// Cancelled while waiting, and while its own order of another company settles.
+		const waiting = await Promise.all(
+			[[{ nif: 'B64717838' }], twoCompanies].map(
+				async (items) =>
+					await runLibreBor(sim(), orderEach(), { items, workflow, cancelAfterMs: 300 }),
+			),
+		);
+		for (const { error } of waiting)
+			expect(error?.message).toBe('The order was stopped because the execution was cancelled');
+		// Well before the answer to the first execution's order, 5 s after it was sent.
+		expect(Date.now() - started).toBeLessThan(3_500);
+		expect((await first).error).toBeUndefined();
+		expect(sim().state.ordersReceived).toBe(1);
+	});
+
 	it('keeps the record of an order another execution sent when one that lost the race to it is cancelled', async () => {
 		const workflow = savedWorkflow();
 		const nothingSaved = () => ({ id: workflow.id, staticData: {} });

@@ -217,3 +217,36 @@ describe('Download of documents still processing', () => {
 		expect(sim().traffic.maxInFlight).toBeLessThanOrEqual(3);
 	});
 });
+
+describe('The Time Budget of items that wait for documents', () => {
+	const waits = { pollInterval: 1, maxWait: 30, budgetMinutes: 0.5 };
+	const ways = {
+		Order: () => ({
+			parameters: orderEach({ waitForCompletion: true, ...waits }),
+			items: companies(1),
+		}),
+		Download: () => ({
+			parameters: {
+				resource: 'document',
+				operation: 'download',
+				documentId: '={{ $json.documentId }}',
+				binaryPropertyName: 'data',
+				options: waits,
+			},
+			items: [{ documentId: placedDocument(sim()).id }],
+		}),
+	};
+
+	it.each(Object.keys(ways) as Array<keyof typeof ways>)(
+		'%s: counts it from the end of the longest Max Wait, and stops at once at a 429 asking for longer',
+		async (way) => {
+			sim().state.documentProcessingMs = 120_000;
+			const { parameters, items } = ways[way]();
+			sim().injectFault({ ...statusChecks, status: 429, retryAfter: 61 });
+			const result = await runLibreBor(sim(), parameters, { items });
+			// 30 s of Max Wait and 0.5 min of Time Budget: 1 min in all, less than the 61 s asked for.
+			expect(result.error?.message).toMatch(/the run's time budget of 1 min is spent/);
+			expect(sim().requestsTo('GET', statusChecks.path)).toHaveLength(1);
+		},
+	);
+});

@@ -1,6 +1,6 @@
 // The mutation areas (scripts/mutation/areas.mts) cover every shipped module with logic once: a
 // new module left out of them would never be mutated, one in two areas scored twice.
-import { existsSync, globSync } from 'node:fs';
+import { existsSync, globSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -34,6 +34,31 @@ describe('mutation areas', () => {
 			[],
 		);
 		expect([...areasOf.keys()].filter((file) => declarations.has(file))).toEqual([]);
+	});
+
+	it('mutate, of a file given by line ranges, every function and whole top-level blocks only', () => {
+		const ranges = new Map<string, Array<[number, number]>>();
+		for (const pattern of Object.values(MUTATION_AREAS).flatMap((area) => area.mutate)) {
+			const [, file, start, end] = /^([^!].*):(\d+)-(\d+)$/.exec(pattern) ?? [];
+			if (file) ranges.set(file, [...(ranges.get(file) ?? []), [Number(start), Number(end)]]);
+		}
+		const misplaced: string[] = [];
+		for (const [file, fileRanges] of ranges) {
+			const lines = readFileSync(file, 'utf8').split('\n');
+			const blank = (line: number) => (lines[line - 1] ?? '').trim() === '';
+			for (const [start, end] of fileRanges) {
+				if (!blank(start - 1) || blank(start) || !blank(end + 1) || blank(end))
+					misplaced.push(`${file}:${start}-${end} does not span whole blocks`);
+			}
+			lines.forEach((text, index) => {
+				const line = index + 1;
+				const inRange = fileRanges.some(([start, end]) => line >= start && line <= end);
+				if (/^(export )?(async )?function /.test(text) && !inRange)
+					misplaced.push(`${file}:${line} is a function outside the ranges`);
+			});
+		}
+		expect(ranges.size).toBeGreaterThan(0);
+		expect(misplaced).toEqual([]);
 	});
 
 	it('name test files that exist', () => {

@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 
 import { DEFAULT_PARALLEL_REQUESTS } from '../../nodes/LibreBor/helpers/pacer.ts';
 import { copyOf, onAnotherWorker, savedWorkflow } from '../actions/orderRuns.mts';
-import { useSimulator, type RunOptions } from '../support/libreBor.mts';
+import { placedDocument, useSimulator, type RunOptions } from '../support/libreBor.mts';
 import { runInVirtualTime, virtualClock } from '../support/virtualTime.mts';
 import { follow, nifItems } from './followJob.mts';
 
@@ -20,6 +20,14 @@ const LEARNED_LIMIT_TTL_MS = 24 * 3_600_000;
 
 // A new simulator, so a new account, for every test: the first run of each knows nothing yet.
 const sim = useSimulator({ clock: virtualClock, latencyMs: 50 }, { perTest: true });
+
+/** Document > Download of each item's document, already made. */
+const download = {
+	resource: 'document',
+	operation: 'download',
+	documentId: '={{ $json.documentId }}',
+	binaryPropertyName: 'data',
+};
 
 /** A job of Parallel Requests items, and one large enough for slow start to reach them (4, 8, 16, 32, then 50). */
 const JOB = DEFAULT_PARALLEL_REQUESTS;
@@ -60,6 +68,23 @@ describe('what a run learned of the limit, for the next runs with the same accou
 			expect(second.ms, `${second.ms} ms, floor ${floorMs} ms`).toBeLessThan(floorMs * 1.15);
 		},
 	);
+
+	it('keeps what a run of items waiting for documents learned: the next Download run draws no 429', async () => {
+		sim().traffic.rateLimit = { shape: 'sliding-log-drf', requests: 20, windowMs: 1000 };
+		const downloadRun = async (count: number, from: number) => {
+			sim().traffic.resetCounters();
+			sim().state.balance = count * sim().state.orderPrice;
+			const items = nifItems(count, from).map(({ nif }) => ({
+				documentId: placedDocument(sim(), nif).id,
+			}));
+			const result = await runInVirtualTime(sim, download, { items });
+			expect(result.items.filter((item) => item.error)).toEqual([]);
+			return sim().traffic.throttled;
+		};
+		expect(await downloadRun(60, 0)).toBeGreaterThan(2);
+		virtualClock.advance(1_000);
+		expect(await downloadRun(60, 60)).toBe(0);
+	});
 
 	it('starts a second run at Parallel Requests when the first had that many in flight and drew no throttle', async () => {
 		// Slow answers keep a round's requests in flight together, so the simulator sees what the pacer allows.

@@ -17,14 +17,12 @@ import {
 
 type ItemResult = INodeExecutionData[];
 
+/**
+ * The error an item fails with, carrying that item's index: n8n's own errors as a copy, since one
+ * failure may be shared by several items (a watch-list read), and anything else wrapped.
+ */
 function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number) {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		if (error.context.itemIndex === undefined) {
-			error.context.itemIndex = itemIndex;
-			return error;
-		}
-		if (error.context.itemIndex === itemIndex) return error;
-		// One failure shared by several items (a watch-list read): each item gets its own copy.
 		const copy = Object.create(
 			Object.getPrototypeOf(error),
 			Object.getOwnPropertyDescriptors(error),

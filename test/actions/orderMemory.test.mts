@@ -184,7 +184,13 @@ describe('Orders: the order memory of the workflow', () => {
 		const workflow = savedWorkflow();
 		await runLibreBor(sim(), order({}, { orderMemoryHours: 0 }), { workflow });
 		await runLibreBor(sim(), order({}, { orderMemoryHours: 0 }), { workflow });
-		expect(sim().state.ordersReceived).toBe(2);
+		// Nor is it refused on another worker, as an order another execution recorded would be.
+		const elsewhere = await runLibreBor(sim(), order({}, { orderMemoryHours: 0 }), {
+			workflow: { id: workflow.id, staticData: {} },
+			nodeType: await onAnotherWorker(),
+		});
+		expect(elsewhere.error).toBeUndefined();
+		expect(sim().state.ordersReceived).toBe(3);
 
 		sim().state.documentProcessingMs = 1200;
 		const remembered = savedWorkflow();
@@ -194,11 +200,11 @@ describe('Orders: the order memory of the workflow', () => {
 			order({}, { waitForCompletion: true, pollInterval: 1 }),
 			{ workflow: remembered },
 		);
-		expect(sim().state.ordersReceived).toBe(3);
+		expect(sim().state.ordersReceived).toBe(4);
 		expect(jsonOf(waited)[0]).toMatchObject({
 			reused_order: true,
 			status: 'completed',
-			document_id: sim().state.documents[2].id,
+			document_id: sim().state.documents[3].id,
 		});
 	});
 

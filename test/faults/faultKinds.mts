@@ -1,9 +1,13 @@
 import type { Fault } from '../../tools/simulator/index.mts';
 
-/** The request timeout the action cases set (the node's `options.timeout`, in seconds). */
-export const ACTION_TIMEOUT_S = 1;
+/**
+ * The request timeout the action cases set (the node's `options.timeout`, in seconds): short, as
+ * the slow cases wait it out, but 2 s, since the first download of a lane, which starts at the same
+ * moment as every other lane, took more than 1 s on a loaded 2-core machine.
+ */
+export const ACTION_TIMEOUT_S = 2;
 /** Long enough past that timeout that the answer surely comes too late. */
-const SLOW_ANSWER_MS = 3000;
+const SLOW_ANSWER_MS = 3 * ACTION_TIMEOUT_S * 1000;
 
 export interface FaultKind {
 	name: string;

@@ -175,6 +175,7 @@ describe('Document: Get', () => {
 		['"Not found." with more', { detail: 'Not found.', code: 'not_found' }, 0],
 		['a detail that is no text', { detail: 404 }, 0],
 		['an empty object', {}, 0],
+		['JSON null', null, 0],
 	])(
 		'reads a document through /order/ after %s as the 404 of its path only when that may mean a missing route',
 		async (_kind, answer, aliasReads) => {
@@ -183,9 +184,9 @@ describe('Document: Get', () => {
 				method: 'GET',
 				path: `/v2/documents/${id}/`,
 				status: 404,
-				...(answer
-					? { body: JSON.stringify(answer) }
-					: { body: '<html>Not Found</html>', contentType: 'text/html' }),
+				...(answer === undefined
+					? { body: '<html>Not Found</html>', contentType: 'text/html' }
+					: { body: JSON.stringify(answer) }),
 			});
 			const result = await runLibreBor(sim(), get(id));
 			expect(sim().requestsTo('GET', `/v2/order/${id}/`)).toHaveLength(aliasReads);
@@ -198,6 +199,7 @@ describe('Document: Get', () => {
 		['no document record', { status: 'completed' }],
 		['a document that is text', { document: 'completed' }],
 		['a document that is a list', { document: [] }],
+		['JSON null', null],
 		['an empty body', undefined],
 	])('fails, saying what came back, on an answer with %s', async (_kind, answer) => {
 		const { id } = placedDocument(sim());
@@ -205,7 +207,7 @@ describe('Document: Get', () => {
 			method: 'GET',
 			path: `/v2/documents/${id}/`,
 			status: 200,
-			body: answer ? JSON.stringify(answer) : '',
+			body: answer === undefined ? '' : JSON.stringify(answer),
 		});
 		const result = await runLibreBor(sim(), get(id));
 		expect(result.error?.message).toMatch(/^LibreBOR answered .* instead of the expected JSON$/);

@@ -144,6 +144,8 @@ describe('Orders: refusals and answers the API contract does not show', () => {
 			/without a document ID: it may have been placed/,
 		],
 		['a list', [{ document_id: 'a1' }], /may have been placed: LibreBOR's answer was lost/],
+		['JSON null', null, /may have been placed: LibreBOR's answer was lost/],
+		['a text', 'placed', /may have been placed: LibreBOR's answer was lost/],
 	])(
 		'says an order answered with %s may have been placed, and sends it once',
 		async (_kind, answer, said) => {

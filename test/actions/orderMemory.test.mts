@@ -285,6 +285,38 @@ describe('Orders: the order memory across processes, workers and retries', () =>
 		});
 	});
 
+	it('answers only once an order still in flight when another item failed is in the static data n8n saves', async () => {
+		const workflow = savedWorkflow();
+		const [inFlight, reused] = companies(2);
+		sim().state.documentProcessingMs = 600_000;
+		await runLibreBor(sim(), orderEach(), { items: [reused], workflow });
+		const reusedDocument = sim().state.documents[0].id;
+		// The reused order's wait fails while the other order's answer is on its way.
+		sim().onRequest({ method: 'POST', path: '/v2/documents/order/' }, () => {
+			sim().injectFault({ method: 'GET', path: `/v2/documents/${reusedDocument}/`, status: 401 });
+		});
+		sim().injectFault({
+			method: 'POST',
+			path: '/v2/documents/order/',
+			afterHandling: true,
+			delayMs: 5_000,
+		});
+		const failed = await runLibreBor(
+			sim(),
+			orderEach({ waitForCompletion: true, pollInterval: 1 }),
+			{ items: [inFlight, reused], workflow },
+		);
+		expect(failed.error?.message).toMatch(/401/);
+		const saved = copyOf(workflow.staticData);
+		const elsewhere = await runLibreBor(sim(), orderEach(), {
+			items: [inFlight],
+			workflow: { id: workflow.id, staticData: saved },
+			nodeType: await onAnotherWorker(),
+		});
+		expect(jsonOf(elsewhere)[0]).toMatchObject({ reused_order: true });
+		expect(sim().state.ordersReceived).toBe(2);
+	});
+
 	it('reuses the newest order of a NIF and year, whether this process or the static data holds it', async () => {
 		const workflow = savedWorkflow();
 		const items = companies(1);

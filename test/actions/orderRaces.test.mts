@@ -18,16 +18,19 @@ import {
 } from './orderRuns.mts';
 
 const sim = useSimulator();
+const ORDER = { method: 'POST', path: '/v2/documents/order/' } as const;
+
+/** LibreBOR places each order at once but answers it this much later. */
+const answerOrdersLate = (delayMs: number) =>
+	sim().injectFault({ ...ORDER, afterHandling: true, delayMs });
+
+/** Resolves once the next order has reached LibreBOR, whatever the machine's load. */
+const orderReached = () => new Promise<void>((resolve) => sim().onRequest(ORDER, () => resolve()));
 
 describe('Orders: attempts at once, on one worker or several', () => {
 	it('sends one order when two executions of one workflow order the same document at once', async () => {
 		const workflow = savedWorkflow();
-		sim().injectFault({
-			method: 'POST',
-			path: '/v2/documents/order/',
-			afterHandling: true,
-			delayMs: 500,
-		});
+		answerOrdersLate(500);
 		const [one, two] = await Promise.all([
 			runLibreBor(sim(), order(), { workflow }),
 			runLibreBor(sim(), order(), { workflow: { id: workflow.id, staticData: {} } }),
@@ -38,17 +41,9 @@ describe('Orders: attempts at once, on one worker or several', () => {
 
 	it('sends one order when an execution on another worker orders the same document while the first is placing it', async () => {
 		const workflow = savedWorkflow();
-		sim().injectFault({
-			method: 'POST',
-			path: '/v2/documents/order/',
-			afterHandling: true,
-			delayMs: 800,
-		});
+		answerOrdersLate(800);
 		const [workerA, workerB] = [await onAnotherWorker(), await onAnotherWorker()];
-		// The second starts once the first's order has reached LibreBOR, whatever the machine's load.
-		const firstSending = new Promise<void>((resolve) =>
-			sim().onRequest({ method: 'POST', path: '/v2/documents/order/' }, () => resolve()),
-		);
+		const firstSending = orderReached();
 		const first = runLibreBor(sim(), order(), {
 			workflow: { id: workflow.id, staticData: {} },
 			nodeType: workerA,
@@ -122,12 +117,7 @@ describe('Orders: attempts at once, on one worker or several', () => {
 	it("lets an execution waiting on a refused order try it itself, not take it for a dead worker's", async () => {
 		const workflow = savedWorkflow();
 		sim().state.balance = 0;
-		sim().injectFault({
-			method: 'POST',
-			path: '/v2/documents/order/',
-			afterHandling: true,
-			delayMs: 300,
-		});
+		answerOrdersLate(300);
 		const [one, two] = await Promise.all([
 			runLibreBor(sim(), order(), { workflow, continueOnFail: true }),
 			runLibreBor(sim(), order(), {
@@ -165,15 +155,8 @@ describe('Orders: attempts cancelled, or whose record fails', () => {
 
 	it("stops at once an execution cancelled while it waits on another execution's order of the same document", async () => {
 		const workflow = savedWorkflow();
-		sim().injectFault({
-			method: 'POST',
-			path: '/v2/documents/order/',
-			afterHandling: true,
-			delayMs: 5_000,
-		});
-		const firstSending = new Promise<void>((resolve) =>
-			sim().onRequest({ method: 'POST', path: '/v2/documents/order/' }, () => resolve()),
-		);
+		answerOrdersLate(5_000);
+		const firstSending = orderReached();
 		const first = runLibreBor(sim(), order(), { workflow });
 		await firstSending;
 		const started = Date.now();
@@ -204,9 +187,7 @@ describe('Orders: attempts cancelled, or whose record fails', () => {
 		const winning = runLibreBor(sim(), order(), { workflow: nothingSaved(), nodeType: winner });
 		await winnerCall.read;
 		const loserCall = deduplicationStore.pauseNextRecord();
-		const winnerOrdered = new Promise<void>((resolve) =>
-			sim().onRequest({ method: 'POST', path: '/v2/documents/order/' }, () => resolve()),
-		);
+		const winnerOrdered = orderReached();
 		const losing = runLibreBor(sim(), order(), {
 			workflow: nothingSaved(),
 			nodeType: loser,

@@ -166,7 +166,7 @@ describe('Download of documents still processing', () => {
 		expect(result.items.map((item) => item.json.document_id)).toEqual(
 			items.map(({ documentId }) => documentId),
 		);
-		// Every document was checked before the first was downloaded: no item waited for another's wait.
+		// Every document was checked before the first was downloaded: no item waited for another's download.
 		const firstDownload = sim().requests.findIndex((request) => request.origin === 'download');
 		const checkedBefore = new Set(
 			sim()

@@ -3,6 +3,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it, vi } from 'vitest';
 
+import { deduplicationStore } from '../../tools/engine/index.mts';
 import { jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
 import {
 	companies,
@@ -114,13 +115,25 @@ describe('Orders: the order memory of the workflow', () => {
 		expect(sim().state.documents).toHaveLength(3);
 	});
 
-	it('sends no order at all when an item has an invalid NIF, without Continue On Fail', async () => {
+	it("sends no order at all when an item has an invalid NIF, without Continue On Fail, nor writes to n8n's database", async () => {
+		// n8n's store holds the next write back: a run that wrote before refusing would wait on it.
+		const held = deduplicationStore.pauseNextRecord();
+		const workflow = savedWorkflow();
 		const result = await runLibreBor(sim(), orderEach(), {
 			items: [...twoCompanies, { nif: 'not-a-nif' }],
+			workflow,
 		});
 		expect(result.error?.message).toMatch(/The NIF "not-a-nif" is not valid/);
 		expect(result.error?.context.itemIndex).toBe(2);
 		expect(sim().state.ordersReceived).toBe(0);
+
+		// The held write is the next run's, which goes through once it is let go.
+		const next = runLibreBor(sim(), orderEach(), { items: twoCompanies, workflow });
+		await held.read;
+		await held.write();
+		held.answer();
+		expect((await next).error).toBeUndefined();
+		expect(sim().state.ordersReceived).toBe(2);
 	});
 
 	it('reuses an order for 24 hours by default, with the time it was placed, and orders again after', async () => {

@@ -20,6 +20,15 @@ import { companies, orderEach } from './orderRuns.mts';
 const sim = useSimulator({ documentSizeBytes: 2048 });
 const statusChecks = { method: 'GET', path: /^\/v2\/documents\/[^/]+\/$/ } as const;
 
+/** Document > Download of each item's document, checked every second while it is processing. */
+const download = (options: IDataObject = {}) => ({
+	resource: 'document',
+	operation: 'download',
+	documentId: '={{ $json.documentId }}',
+	binaryPropertyName: 'data',
+	options: { pollInterval: 1, ...options },
+});
+
 /** Each company's document takes its own time to prepare. */
 function preparedIn(times: Record<string, number>) {
 	sim().state.documentProcessingMs = (document) => times[document.nif];
@@ -144,14 +153,6 @@ describe('Waiting with the default Poll Interval, on the real clock', () => {
 });
 
 describe('Download of documents still processing', () => {
-	const download = (options: IDataObject = {}) => ({
-		resource: 'document',
-		operation: 'download',
-		documentId: '={{ $json.documentId }}',
-		binaryPropertyName: 'data',
-		options: { pollInterval: 1, ...options },
-	});
-
 	/** Documents ordered now, as input items of Download. */
 	function ordered(count: number) {
 		sim().state.balance = count * sim().state.orderPrice;
@@ -226,13 +227,7 @@ describe('The Time Budget of items that wait for documents', () => {
 			items: companies(1),
 		}),
 		Download: () => ({
-			parameters: {
-				resource: 'document',
-				operation: 'download',
-				documentId: '={{ $json.documentId }}',
-				binaryPropertyName: 'data',
-				options: waits,
-			},
+			parameters: download(waits),
 			items: [{ documentId: placedDocument(sim()).id }],
 		}),
 	};

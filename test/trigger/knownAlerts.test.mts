@@ -61,9 +61,14 @@ describe('forgetReadAlerts', () => {
 	});
 
 	it('forgets a missing alert at exactly 10 minutes over 3 listings, even when the listing is empty', () => {
-		const missingTwice: KnownAlert[] = [['gone', 100, 5 * MINUTE, 2]];
+		// Nothing sits beyond an empty listing: an alert without a timestamp is counted missing too.
+		const missingTwice: KnownAlert[] = [
+			['gone', 100, 5 * MINUTE, 2],
+			['untimed', null, 5 * MINUTE, 2],
+		];
 		expect(forgetReadAlerts(missingTwice, [], new Set(), 15 * MINUTE - 1)).toEqual([
 			['gone', 100, 5 * MINUTE, 3],
+			['untimed', null, 5 * MINUTE, 3],
 		]);
 		expect(forgetReadAlerts(missingTwice, [], new Set(), 15 * MINUTE)).toEqual([]);
 	});
@@ -131,13 +136,15 @@ describe('limitState', () => {
 		).toBe(false);
 	});
 
-	it('remembers 1,000 alerts with no horizon; the 1,001st pushes out the oldest and the horizon rises to it', () => {
+	it('remembers up to 1,000 alerts with no horizon; the 1,001st pushes out the oldest and the horizon rises to it', () => {
 		const known = Array.from(
 			{ length: 1_000 },
 			(_, index): KnownAlert => [`alert-${index}`, 1_000 + index],
 		);
 		const pending = known.map(([id]) => id);
 		expect(limitState({ known, pending })).toEqual({ known, pending, horizon: undefined });
+		const underLimit = { known: known.slice(1), pending: pending.slice(1) };
+		expect(limitState(underLimit)).toEqual({ ...underLimit, horizon: undefined });
 
 		const limited = limitState({
 			known: [...known, ['alert-1000', 2_000]],
@@ -239,6 +246,18 @@ describe('poll state', () => {
 		expect(readPollState(staticData)).toEqual({ known: [['a', 1]], pending: ['a'], horizon: 0 });
 	});
 
+	it('leaves no horizon or emission in flight of the state it replaces', () => {
+		const staticData = {};
+		writePollState(staticData, {
+			known: [['a', 1]],
+			pending: [],
+			horizon: 0,
+			inFlight: [['token', ['a']]],
+		});
+		writePollState(staticData, { known: [], pending: [], inFlight: [] });
+		expect(staticData).toStrictEqual({ v: 2, known: [], pending: [] });
+	});
+
 	it('takes another version or no state for a first poll, and skips malformed records', () => {
 		expect(readPollState({})).toBeUndefined();
 		expect(readPollState({ v: 3, known: [] })).toBeUndefined();
@@ -272,6 +291,7 @@ describe('poll state', () => {
 					['no keys'],
 					['keys not a list', 'a'],
 					['a key not a text', [1]],
+					['one key of two not a text', ['a', 1]],
 					[5, ['token not a text']],
 					['one too many', ['a'], 'x'],
 					'x',

@@ -8,6 +8,8 @@
 // vitest.mutation.config.mts both read it); without it, every area, against every area's tests.
 // test/release/mutationAreas.test.mts checks that every module Stryker may mutate is in one area.
 
+import { globSync } from 'node:fs';
+
 export interface MutationArea {
 	/** The modules, as Stryker globs below the repository root. */
 	mutate: string[];
@@ -198,4 +200,39 @@ export function mutationArea(name = process.env.LIBREBOR_MUTATION_AREA): Mutatio
 		throw new Error(`LIBREBOR_MUTATION_AREA=${name} is no area; the areas are ${names}`);
 	}
 	return { ...area, mutate: [...area.mutate, ...DECLARATIONS.map((glob) => `!${glob}`)] };
+}
+
+const matching = (pattern: string) => globSync(pattern.replace(/:\d+-\d+$/, ''));
+
+/** The files a list of Stryker globs names, each `!` glob taking its files out again. */
+export function filesOf(patterns: string[]): Set<string> {
+	const files = new Set<string>();
+	for (const pattern of patterns) {
+		if (pattern.startsWith('!')) for (const file of matching(pattern.slice(1))) files.delete(file);
+		else for (const file of matching(pattern)) files.add(file);
+	}
+	return files;
+}
+
+/** The line ranges of the files a list of globs mutates by parts only (`file:from-to`). */
+export function lineRangesOf(patterns: string[]): Map<string, Array<[number, number]>> {
+	const ranges = new Map<string, Array<[number, number]>>();
+	for (const pattern of patterns) {
+		const [, file, start, end] = /^([^!].*):(\d+)-(\d+)$/.exec(pattern) ?? [];
+		if (file) ranges.set(file, [...(ranges.get(file) ?? []), [Number(start), Number(end)]]);
+	}
+	return ranges;
+}
+
+/**
+ * Whether a mutant at that line of that file is the area's: the file is one of its modules and,
+ * for a file mutated by line ranges, the line is inside one. Stryker's incremental file keeps the
+ * mutants of an earlier run that are no longer (a module moved to another area, a range moved).
+ */
+export function ownsMutant(area: MutationArea): (file: string, line: number) => boolean {
+	const files = filesOf(area.mutate);
+	const ranges = lineRangesOf(area.mutate);
+	return (file, line) =>
+		files.has(file) &&
+		(ranges.get(file)?.some(([start, end]) => line >= start && line <= end) ?? true);
 }

@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
-import { MUTATION_AREAS } from './areas.mts';
+import { MUTATION_AREAS, mutationArea, ownsMutant } from './areas.mts';
 
 const args = process.argv.slice(2);
 const named = args.filter((arg) => arg in MUTATION_AREAS);
@@ -16,13 +16,30 @@ for (const area of named.length > 0 ? named : Object.keys(MUTATION_AREAS)) {
 		env: { ...process.env, LIBREBOR_MUTATION_AREA: area },
 	});
 	failed ||= run.status !== 0;
-	withoutMachinePath(`scripts/mutation/incremental/${area}.json`);
+	tidyIncrementalFile(area);
 }
 
-/** The committed incremental file keeps no path of the machine that ran it (Stryker's projectRoot). */
-function withoutMachinePath(file: string) {
+interface IncrementalReport {
+	projectRoot?: string;
+	files: Record<string, { mutants: Array<{ location: { start: { line: number } } }> }>;
+}
+
+/**
+ * The committed incremental file keeps only the area's own mutants (see `ownsMutant`), and no path
+ * of the machine that ran it (Stryker's projectRoot).
+ */
+function tidyIncrementalFile(area: string) {
+	const file = `scripts/mutation/incremental/${area}.json`;
 	if (!existsSync(file)) return;
-	const { projectRoot: _machinePath, ...report } = JSON.parse(readFileSync(file, 'utf8'));
+	const { projectRoot: _machinePath, ...report }: IncrementalReport = JSON.parse(
+		readFileSync(file, 'utf8'),
+	);
+	const owns = ownsMutant(mutationArea(area)!);
+	for (const [path, result] of Object.entries(report.files)) {
+		const kept = result.mutants.filter((mutant) => owns(path, mutant.location.start.line));
+		if (kept.length === 0 && result.mutants.length > 0) delete report.files[path];
+		else result.mutants = kept;
+	}
 	writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
 }
 process.exitCode = failed ? 1 : 0;

@@ -1,20 +1,20 @@
 // The mutation areas (scripts/mutation/areas.mts) cover every shipped module with logic once: a
 // new module left out of them would never be mutated, one in two areas scored twice.
-import { existsSync, globSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-import { DECLARATIONS, MUTATION_AREAS, mutationArea } from '../../scripts/mutation/areas.mts';
+import {
+	DECLARATIONS,
+	filesOf,
+	lineRangesOf,
+	MUTATION_AREAS,
+	mutationArea,
+	ownsMutant,
+} from '../../scripts/mutation/areas.mts';
 
-const matching = (pattern: string) => globSync(pattern.replace(/:\d+-\d+$/, ''));
-
-function filesOf(patterns: string[]): Set<string> {
-	const files = new Set<string>();
-	for (const pattern of patterns) {
-		if (pattern.startsWith('!')) for (const file of matching(pattern.slice(1))) files.delete(file);
-		else for (const file of matching(pattern)) files.add(file);
-	}
-	return files;
+interface MutantLocation {
+	location: { start: { line: number } };
 }
 
 describe('mutation areas', () => {
@@ -37,11 +37,7 @@ describe('mutation areas', () => {
 	});
 
 	it('mutate, of a file given by line ranges, every function and whole top-level blocks only', () => {
-		const ranges = new Map<string, Array<[number, number]>>();
-		for (const pattern of Object.values(MUTATION_AREAS).flatMap((area) => area.mutate)) {
-			const [, file, start, end] = /^([^!].*):(\d+)-(\d+)$/.exec(pattern) ?? [];
-			if (file) ranges.set(file, [...(ranges.get(file) ?? []), [Number(start), Number(end)]]);
-		}
+		const ranges = lineRangesOf(Object.values(MUTATION_AREAS).flatMap((area) => area.mutate));
 		const misplaced: string[] = [];
 		for (const [file, fileRanges] of ranges) {
 			const lines = readFileSync(file, 'utf8').split('\n');
@@ -59,6 +55,22 @@ describe('mutation areas', () => {
 		}
 		expect(ranges.size).toBeGreaterThan(0);
 		expect(misplaced).toEqual([]);
+	});
+
+	it('commit incremental files holding only their own mutants, so that no row is scored twice', () => {
+		const foreign: string[] = [];
+		for (const name of Object.keys(MUTATION_AREAS)) {
+			const file = `scripts/mutation/incremental/${name}.json`;
+			if (!existsSync(file)) continue;
+			const owns = ownsMutant(mutationArea(name)!);
+			const report = JSON.parse(readFileSync(file, 'utf8'));
+			for (const [module, result] of Object.entries<{ mutants: MutantLocation[] }>(report.files)) {
+				for (const { location } of result.mutants)
+					if (!owns(module, location.start.line))
+						foreign.push(`${name}: ${module}:${location.start.line}`);
+			}
+		}
+		expect(foreign).toEqual([]);
 	});
 
 	it('name test files that exist', () => {

@@ -2,19 +2,20 @@
 // the error says whether it may have been placed and where to look.
 import { describe, expect, it } from 'vitest';
 
-import type { Fault } from '../../tools/simulator/index.mts';
 import { runLibreBor, useSimulator } from '../support/libreBor.mts';
-import { companies, order, orderEach, savedWorkflow } from './orderRuns.mts';
+import {
+	answerNextOrder,
+	companies,
+	order,
+	ORDER_REQUEST,
+	orderEach,
+	savedWorkflow,
+} from './orderRuns.mts';
 
 const sim = useSimulator();
-const ORDER_PATH = '/v2/documents/order/';
-/** What LibreBOR does with the next order. */
-const answerOrder = (fault: Omit<Fault, 'method' | 'path'>) =>
-	sim().injectFault({ method: 'POST', path: ORDER_PATH, ...fault });
-
 describe('Orders: answers that may hide a placed order', () => {
 	it('sends an order whose answer is lost only once, and says it may have been placed', async () => {
-		answerOrder({
+		answerNextOrder(sim(), {
 			afterHandling: true,
 			drop: true,
 		});
@@ -22,21 +23,21 @@ describe('Orders: answers that may hide a placed order', () => {
 		expect(result.error?.message).toMatch(/may have been placed/);
 		expect((result.error as { description?: string }).description).toMatch(/Documents section/);
 		expect(sim().state.ordersReceived).toBe(1);
-		expect(sim().requestsTo('POST', ORDER_PATH)).toHaveLength(1);
+		expect(sim().requestsTo('POST', ORDER_REQUEST.path)).toHaveLength(1);
 	});
 
 	it('sends an order that times out only once', async () => {
-		answerOrder({
+		answerNextOrder(sim(), {
 			afterHandling: true,
 			delayMs: 3000,
 		});
 		const result = await runLibreBor(sim(), order({}, { timeout: 0.5 }));
 		expect(result.error?.message).toMatch(/may have been placed/);
-		expect(sim().requestsTo('POST', ORDER_PATH)).toHaveLength(1);
+		expect(sim().requestsTo('POST', ORDER_REQUEST.path)).toHaveLength(1);
 	});
 
 	it('says an order may have been placed when LibreBOR answers it with a server error', async () => {
-		answerOrder({
+		answerNextOrder(sim(), {
 			afterHandling: true,
 			status: 502,
 			body: '<html>Bad Gateway</html>',
@@ -52,7 +53,7 @@ describe('Orders: refusals and answers the API contract does not show', () => {
 	// The contract does not say how LibreBOR refuses an order without balance: the simulator answers
 	// 402; the real service may answer another 4xx, or a 2xx that says it failed.
 	const noBalance = (status: number) =>
-		answerOrder({
+		answerNextOrder(sim(), {
 			status,
 			body: JSON.stringify({ result: 'error', message: 'Insufficient balance.' }),
 		});
@@ -67,7 +68,7 @@ describe('Orders: refusals and answers the API contract does not show', () => {
 	});
 
 	it('never falls back to /order/ after a JSON 404, which may mean an unknown company', async () => {
-		answerOrder({
+		answerNextOrder(sim(), {
 			status: 404,
 			body: JSON.stringify({ detail: 'Not found.' }),
 			contentType: 'application/json',
@@ -81,7 +82,7 @@ describe('Orders: refusals and answers the API contract does not show', () => {
 	});
 
 	it('never sends an order again to /order/ after a success answer that is a page, not JSON', async () => {
-		answerOrder({
+		answerNextOrder(sim(), {
 			status: 200,
 			body: '<html>Thank you</html>',
 			contentType: 'text/html',
@@ -133,7 +134,7 @@ describe('Orders: refusals and answers the API contract does not show', () => {
 		expect(again.items[0].error?.message).toContain(
 			`sent the order for ${items[0].nif} 2023, and its outcome is not known here`,
 		);
-		expect(sim().requestsTo('POST', ORDER_PATH)).toHaveLength(1);
+		expect(sim().requestsTo('POST', ORDER_REQUEST.path)).toHaveLength(1);
 	});
 
 	it.each([
@@ -149,13 +150,13 @@ describe('Orders: refusals and answers the API contract does not show', () => {
 	])(
 		'says an order answered with %s may have been placed, and sends it once',
 		async (_kind, answer, said) => {
-			answerOrder({
+			answerNextOrder(sim(), {
 				status: 200,
 				body: JSON.stringify(answer),
 			});
 			const result = await runLibreBor(sim(), order());
 			expect(result.error?.message).toMatch(said);
-			expect(sim().requestsTo('POST', ORDER_PATH)).toHaveLength(1);
+			expect(sim().requestsTo('POST', ORDER_REQUEST.path)).toHaveLength(1);
 		},
 	);
 });

@@ -5,7 +5,14 @@ import { vi, describe, expect, it } from 'vitest';
 
 import { deduplicationStore } from '../../tools/engine/index.mts';
 import { jsonOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
-import { companies, onAnotherWorker, order, orderEach, savedWorkflow } from './orderRuns.mts';
+import {
+	answerNextOrder,
+	companies,
+	onAnotherWorker,
+	order,
+	orderEach,
+	savedWorkflow,
+} from './orderRuns.mts';
 
 const sim = useSimulator();
 const ANOTHER_EXECUTION = 'Another execution of this workflow sent the order for';
@@ -135,7 +142,7 @@ describe('Orders: the records of a run settle once', () => {
 		const workflow = savedWorkflow();
 		const [refused, givenUp] = companies(2);
 		// The first order LibreBOR receives is refused: the first execution stops before sending its second.
-		sim().injectFault({ method: 'POST', path: '/v2/documents/order/', status: 402 });
+		answerNextOrder(sim(), { status: 402 });
 		// The first execution has claimed both orders once it records them; the second starts while
 		// the first's records settle, and finds the second order being placed.
 		const recording = deduplicationStore.pauseNextRecord();

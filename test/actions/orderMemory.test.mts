@@ -6,11 +6,13 @@ import { describe, expect, it, vi } from 'vitest';
 import { deduplicationStore } from '../../tools/engine/index.mts';
 import { jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
 import {
+	answerNextOrderLate,
 	companies,
 	copyOf,
 	HOUR_MS,
 	onAnotherWorker,
 	order,
+	ORDER_REQUEST,
 	orderEach,
 	savedWorkflow,
 	startOfAnHour,
@@ -41,7 +43,7 @@ describe('Orders: one execution never pays twice', () => {
 			items: [{ nif: 'B64717838' }, { nif: 'b-64717838' }, { nif: 'B-64717838' }],
 			continueOnFail: true,
 		});
-		expect(sim().requestsTo('POST', '/v2/documents/order/')).toHaveLength(1);
+		expect(sim().requestsTo('POST', ORDER_REQUEST.path)).toHaveLength(1);
 		expect(result.items.map((item) => item.error?.context.itemIndex)).toEqual([0, 1, 2]);
 		for (const repeated of result.items.slice(1)) {
 			expect(repeated.error?.description).toMatch(
@@ -305,15 +307,10 @@ describe('Orders: the order memory across processes, workers and retries', () =>
 		await runLibreBor(sim(), orderEach(), { items: [reused], workflow });
 		const reusedDocument = sim().state.documents[0].id;
 		// The reused order's wait fails while the other order's answer is on its way.
-		sim().onRequest({ method: 'POST', path: '/v2/documents/order/' }, () => {
+		sim().onRequest(ORDER_REQUEST, () => {
 			sim().injectFault({ method: 'GET', path: `/v2/documents/${reusedDocument}/`, status: 401 });
 		});
-		sim().injectFault({
-			method: 'POST',
-			path: '/v2/documents/order/',
-			afterHandling: true,
-			delayMs: 5_000,
-		});
+		answerNextOrderLate(sim(), 5_000);
 		const failed = await runLibreBor(
 			sim(),
 			orderEach({ waitForCompletion: true, pollInterval: 1 }),

@@ -7,30 +7,23 @@ import { describe, expect, it, vi } from 'vitest';
 import { deduplicationStore } from '../../tools/engine/index.mts';
 import { jsonOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
 import {
+	answerNextOrderLate,
 	companies,
 	HOUR_MS,
 	onAnotherWorker,
 	order,
 	orderEach,
+	orderReached,
 	savedWorkflow,
 	startOfAnHour,
 	twoCompanies,
 } from './orderRuns.mts';
 
 const sim = useSimulator();
-const ORDER = { method: 'POST', path: '/v2/documents/order/' } as const;
-
-/** LibreBOR places each order at once but answers it this much later. */
-const answerOrdersLate = (delayMs: number) =>
-	sim().injectFault({ ...ORDER, afterHandling: true, delayMs });
-
-/** Resolves once the next order has reached LibreBOR, whatever the machine's load. */
-const orderReached = () => new Promise<void>((resolve) => sim().onRequest(ORDER, () => resolve()));
-
 describe('Orders: attempts at once, on one worker or several', () => {
 	it('sends one order when two executions of one workflow order the same document at once', async () => {
 		const workflow = savedWorkflow();
-		answerOrdersLate(500);
+		answerNextOrderLate(sim(), 500);
 		const [one, two] = await Promise.all([
 			runLibreBor(sim(), order(), { workflow }),
 			runLibreBor(sim(), order(), { workflow: { id: workflow.id, staticData: {} } }),
@@ -41,9 +34,9 @@ describe('Orders: attempts at once, on one worker or several', () => {
 
 	it('sends one order when an execution on another worker orders the same document while the first is placing it', async () => {
 		const workflow = savedWorkflow();
-		answerOrdersLate(800);
+		answerNextOrderLate(sim(), 800);
 		const [workerA, workerB] = [await onAnotherWorker(), await onAnotherWorker()];
-		const firstSending = orderReached();
+		const firstSending = orderReached(sim());
 		const first = runLibreBor(sim(), order(), {
 			workflow: { id: workflow.id, staticData: {} },
 			nodeType: workerA,
@@ -117,7 +110,7 @@ describe('Orders: attempts at once, on one worker or several', () => {
 	it("lets an execution waiting on a refused order try it itself, not take it for a dead worker's", async () => {
 		const workflow = savedWorkflow();
 		sim().state.balance = 0;
-		answerOrdersLate(300);
+		answerNextOrderLate(sim(), 300);
 		const [one, two] = await Promise.all([
 			runLibreBor(sim(), order(), { workflow, continueOnFail: true }),
 			runLibreBor(sim(), order(), {
@@ -155,8 +148,8 @@ describe('Orders: attempts cancelled, or whose record fails', () => {
 
 	it("stops at once an execution cancelled while it waits on another execution's order of the same document", async () => {
 		const workflow = savedWorkflow();
-		answerOrdersLate(5_000);
-		const firstSending = orderReached();
+		answerNextOrderLate(sim(), 5_000);
+		const firstSending = orderReached(sim());
 		const first = runLibreBor(sim(), order(), { workflow });
 		await firstSending;
 		const started = Date.now();
@@ -187,7 +180,7 @@ describe('Orders: attempts cancelled, or whose record fails', () => {
 		const winning = runLibreBor(sim(), order(), { workflow: nothingSaved(), nodeType: winner });
 		await winnerCall.read;
 		const loserCall = deduplicationStore.pauseNextRecord();
-		const winnerOrdered = orderReached();
+		const winnerOrdered = orderReached(sim());
 		const losing = runLibreBor(sim(), order(), {
 			workflow: nothingSaved(),
 			nodeType: loser,

@@ -1,10 +1,11 @@
 // What the order tests share: the parameters of an order, companies to order for, saved
-// workflows, other workers and the clock.
+// workflows, other workers, LibreBOR's answer to an order and the clock.
 import { randomUUID } from 'node:crypto';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { vi } from 'vitest';
 
+import type { Fault, Simulator } from '../../tools/simulator/index.mts';
 import { makeCif } from '../../tools/simulator/nif.mts';
 
 export const HOUR_MS = 3_600_000;
@@ -49,6 +50,21 @@ export const onAnotherWorker = async () => {
 	const { LibreBor } = await import('../../nodes/LibreBor/LibreBor.node.ts');
 	return new LibreBor();
 };
+
+/** The request that places an order. */
+export const ORDER_REQUEST = { method: 'POST', path: '/v2/documents/order/' } as const;
+
+/** What LibreBOR does with the next order it receives. */
+export const answerNextOrder = (simulator: Simulator, fault: Omit<Fault, 'method' | 'path'>) =>
+	simulator.injectFault({ ...ORDER_REQUEST, ...fault });
+
+/** LibreBOR places the next order at once but answers it this much later. */
+export const answerNextOrderLate = (simulator: Simulator, delayMs: number) =>
+	answerNextOrder(simulator, { afterHandling: true, delayMs });
+
+/** Resolves once the next order has reached LibreBOR, whatever the machine's load. */
+export const orderReached = (simulator: Simulator) =>
+	new Promise<void>((resolve) => simulator.onRequest(ORDER_REQUEST, () => resolve()));
 
 /** A minute into an hour of the clock: where one-hour Order Memory windows begin. */
 export const startOfAnHour = () => Math.ceil(Date.now() / HOUR_MS) * HOUR_MS + 60_000;

@@ -224,6 +224,12 @@ export function lineRangesOf(patterns: string[]): Map<string, Array<[number, num
 	return ranges;
 }
 
+/** What the mutation tooling reads of an area's incremental file (Stryker's JSON report). */
+export interface IncrementalReport {
+	projectRoot?: string;
+	files: Record<string, { mutants: Array<{ location: { start: { line: number } } }> }>;
+}
+
 /**
  * Whether a mutant at that line of that file is the area's: the file is one of its modules and,
  * for a file mutated by line ranges, the line is inside one. Stryker's incremental file keeps the

@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
-import { MUTATION_AREAS, mutationArea, ownsMutant } from './areas.mts';
+import { type IncrementalReport, MUTATION_AREAS, mutationArea, ownsMutant } from './areas.mts';
 
 const args = process.argv.slice(2);
 const named = args.filter((arg) => arg in MUTATION_AREAS);
@@ -17,11 +17,6 @@ for (const area of named.length > 0 ? named : Object.keys(MUTATION_AREAS)) {
 	});
 	failed ||= run.status !== 0;
 	tidyIncrementalFile(area);
-}
-
-interface IncrementalReport {
-	projectRoot?: string;
-	files: Record<string, { mutants: Array<{ location: { start: { line: number } } }> }>;
 }
 
 /**

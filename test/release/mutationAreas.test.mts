@@ -7,15 +7,12 @@ import { describe, expect, it } from 'vitest';
 import {
 	DECLARATIONS,
 	filesOf,
+	type IncrementalReport,
 	lineRangesOf,
 	MUTATION_AREAS,
 	mutationArea,
 	ownsMutant,
 } from '../../scripts/mutation/areas.mts';
-
-interface MutantLocation {
-	location: { start: { line: number } };
-}
 
 describe('mutation areas', () => {
 	it('put every shipped module with logic in exactly one area, and no field declaration in any', () => {
@@ -63,8 +60,8 @@ describe('mutation areas', () => {
 			const file = `scripts/mutation/incremental/${name}.json`;
 			if (!existsSync(file)) continue;
 			const owns = ownsMutant(mutationArea(name)!);
-			const report = JSON.parse(readFileSync(file, 'utf8'));
-			for (const [module, result] of Object.entries<{ mutants: MutantLocation[] }>(report.files)) {
+			const report: IncrementalReport = JSON.parse(readFileSync(file, 'utf8'));
+			for (const [module, result] of Object.entries(report.files)) {
 				for (const { location } of result.mutants)
 					if (!owns(module, location.start.line))
 						foreign.push(`${name}: ${module}:${location.start.line}`);

@@ -1,67 +1,88 @@
 import {
-	NodeConnectionTypes,
+	VersionedNodeType,
 	type INodeExecutionData,
 	type INodeType,
 	type INodeTypeDescription,
 	type IPollFunctions,
+	type ITriggerFunctions,
+	type ITriggerResponse,
 } from 'n8n-workflow';
 
-import { endNodeRun, startNodeRun, type NodeRun } from './helpers/nodeRun';
-import { DEFAULT_PACING } from './helpers/pacer';
-import { triggerProperties } from './trigger/description';
-import { pollNewAlerts } from './trigger/pollNewAlerts';
-import { pollSampleAlerts } from './trigger/pollSampleAlerts';
 import { searchWatchedCompanies } from './methods';
-import { readTriggerSettings, readTriggerTimeoutMs } from './trigger/settings';
+import { triggerProperties, upgradeNotice } from './trigger/description';
+import { TRIGGER_DESCRIPTION_COMMON, TRIGGER_SUBTITLE } from './trigger/nodeDescription';
+import { pollV1 } from './trigger/pollV1';
+import { pollTimesProperty } from './trigger/pollSchedule';
+import { startTrigger } from './trigger/startTrigger';
 
-export class LibreBorTrigger implements INodeType {
+/**
+ * Version 1: a polling node. n8n saves its state before it creates the execution of what it
+ * emits, so after a restart it may emit the last emission again (docs/trigger.md).
+ */
+export class LibreBorTriggerV1 implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'LibreBOR Trigger',
 		name: 'libreBorTrigger',
-		group: ['trigger'],
 		icon: { light: 'file:../../icons/librebor.svg', dark: 'file:../../icons/librebor.dark.svg' },
+		group: ['trigger'],
 		version: 1,
-		subtitle:
-			'={{$parameter["output"] === "entry" ? "New alert entries" : $parameter["output"] === "position" ? "New person changes" : "New alerts"}}',
+		subtitle: TRIGGER_SUBTITLE,
 		description:
 			'Starts the workflow when a company on your LibreBOR watch list appears in the BORME',
-		defaults: {
-			name: 'LibreBOR Trigger',
-		},
-		credentials: [
-			{
-				name: 'libreBorApi',
-				required: true,
-			},
-		],
+		...TRIGGER_DESCRIPTION_COMMON,
 		polling: true,
-		inputs: [],
-		outputs: [NodeConnectionTypes.Main],
-		properties: triggerProperties,
+		properties: [upgradeNotice, ...triggerProperties],
 	};
 
-	methods = {
-		listSearch: { searchWatchedCompanies },
-	};
+	methods = { listSearch: { searchWatchedCompanies } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		let run: NodeRun | undefined;
-		const startPoll = async () => {
-			// Each poll is a run of its own: its reads and marks share one pacer and one time budget,
-			// which is the poll's own when n8n's scheduler gives it one.
-			const budgetMs =
-				typeof this.getPollBudgetMs === 'function'
-					? this.getPollBudgetMs()
-					: DEFAULT_PACING.budgetMs;
-			const pacing = { ...DEFAULT_PACING, budgetMs };
-			run = startNodeRun(this, { pacing, timeoutMs: readTriggerTimeoutMs(this) });
-			return await readTriggerSettings.call(this, run);
-		};
-		try {
-			if (this.getMode() === 'manual') return await pollSampleAlerts.call(this, await startPoll());
-			return await pollNewAlerts.call(this, startPoll);
-		} finally {
-			if (run) endNodeRun(run);
-		}
+		return await pollV1(this);
+	}
+}
+
+/**
+ * Version 2: a trigger that schedules its own polls, so that each batch of alerts can go out under
+ * a deduplication key, which n8n stores with the execution and refuses a second time: each alert
+ * starts one execution, also when n8n restarts at any moment (docs/trigger.md).
+ */
+export class LibreBorTriggerV2 implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'LibreBOR Trigger',
+		name: 'libreBorTrigger',
+		icon: { light: 'file:../../icons/librebor.svg', dark: 'file:../../icons/librebor.dark.svg' },
+		group: ['trigger'],
+		version: 2,
+		subtitle: TRIGGER_SUBTITLE,
+		description:
+			'Starts the workflow when a company on your LibreBOR watch list appears in the BORME',
+		...TRIGGER_DESCRIPTION_COMMON,
+		properties: [pollTimesProperty, ...triggerProperties],
+	};
+
+	methods = { listSearch: { searchWatchedCompanies } };
+
+	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
+		return await startTrigger(this);
+	}
+}
+
+export class LibreBorTrigger extends VersionedNodeType {
+	constructor() {
+		super(
+			{ 1: new LibreBorTriggerV1(), 2: new LibreBorTriggerV2() },
+			{
+				displayName: 'LibreBOR Trigger',
+				name: 'libreBorTrigger',
+				icon: {
+					light: 'file:../../icons/librebor.svg',
+					dark: 'file:../../icons/librebor.dark.svg',
+				},
+				group: ['trigger'],
+				description:
+					'Starts the workflow when a company on your LibreBOR watch list appears in the BORME',
+				defaultVersion: 2,
+			},
+		);
 	}
 }

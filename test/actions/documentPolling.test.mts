@@ -10,7 +10,7 @@ import { order } from './orderRuns.mts';
 
 vi.mock(
 	'../../nodes/LibreBor/helpers/clock.ts',
-	async () => (await import('../support/virtualTime.mts')).nodeClock,
+	async () => (await import('../support/virtualClock.mts')).nodeClock,
 );
 
 const sim = useSimulator({ clock: virtualClock, documentSizeBytes: 1024 });

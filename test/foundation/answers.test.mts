@@ -14,7 +14,7 @@ import { inVirtualTime, virtualClock } from '../support/virtualTime.mts';
 // nodes wait on a virtual clock, as in transport.test.mts.
 vi.mock(
 	'../../nodes/LibreBor/helpers/clock.ts',
-	async () => (await import('../support/virtualTime.mts')).nodeClock,
+	async () => (await import('../support/virtualClock.mts')).nodeClock,
 );
 
 const sim = useSimulator();

@@ -8,7 +8,7 @@ import { inVirtualTime, virtualClock } from '../support/virtualTime.mts';
 // simulator keeps real time, so that a request timeout is a real one.
 vi.mock(
 	'../../nodes/LibreBor/helpers/clock.ts',
-	async () => (await import('../support/virtualTime.mts')).nodeClock,
+	async () => (await import('../support/virtualClock.mts')).nodeClock,
 );
 
 const sim = useSimulator();

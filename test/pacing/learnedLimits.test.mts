@@ -12,7 +12,7 @@ import { follow, nifItems } from './followJob.mts';
 
 vi.mock(
 	'../../nodes/LibreBor/helpers/clock.ts',
-	async () => (await import('../support/virtualTime.mts')).nodeClock,
+	async () => (await import('../support/virtualClock.mts')).nodeClock,
 );
 
 /** How long a learned limit is kept, as docs/performance.md says: 24 hours. */

@@ -11,7 +11,7 @@ import { pendingWorkRun, virtualClock } from '../support/virtualTime.mts';
 
 vi.mock(
 	'../../nodes/LibreBor/helpers/clock.ts',
-	async () => (await import('../support/virtualTime.mts')).nodeClock,
+	async () => (await import('../support/virtualClock.mts')).nodeClock,
 );
 
 const FINE: PacedOutcome = { kind: 'fine' };

@@ -9,7 +9,7 @@ import { follow, nifItems } from './followJob.mts';
 
 vi.mock(
 	'../../nodes/LibreBor/helpers/clock.ts',
-	async () => (await import('../support/virtualTime.mts')).nodeClock,
+	async () => (await import('../support/virtualClock.mts')).nodeClock,
 );
 
 // A new simulator, so a new account, for every test: each run starts knowing nothing of the limit.

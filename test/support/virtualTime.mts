@@ -1,7 +1,7 @@
 // The nodes and the simulator on one virtual clock, so that a test can run a document that takes
 // minutes in a moment and read the exact times of the node's checks. A test file puts the nodes on
 // it with
-//   vi.mock('../../nodes/LibreBor/helpers/clock.ts', async () => (await import('../support/virtualTime.mts')).nodeClock);
+//   vi.mock('../../nodes/LibreBor/helpers/clock.ts', async () => (await import('../support/virtualClock.mts')).nodeClock);
 // and gives the simulator `{ clock: virtualClock }`.
 import { subscribe } from 'node:diagnostics_channel';
 import type { ClientRequest, IncomingMessage } from 'node:http';
@@ -9,16 +9,11 @@ import { setTimeout as realSleep } from 'node:timers/promises';
 
 import type { INodeParameters } from 'n8n-workflow';
 
-import { ManualClock, type Simulator } from '../../tools/simulator/index.mts';
+import type { Simulator } from '../../tools/simulator/index.mts';
+import { nodeClock, virtualClock } from './virtualClock.mts';
 import { runLibreBor, type RunOptions } from './libreBor.mts';
 
-export const virtualClock = new ManualClock();
-
-/** The nodes' clock module (nodes/LibreBor/helpers/clock.ts) on the virtual clock. */
-export const nodeClock = {
-	now: () => virtualClock.now(),
-	sleep: async (ms: number, signal?: AbortSignal) => await virtualClock.sleep(ms, signal),
-};
+export { nodeClock, virtualClock };
 
 /** Lets the work pending at this moment run (what the clock woke, stream events), the clock standing still. */
 export async function pendingWorkRun(): Promise<void> {

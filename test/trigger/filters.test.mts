@@ -2,7 +2,7 @@ import { NodeHelpers, type INodeProperties, type INodePropertyOptions } from 'n8
 import { describe, expect, it } from 'vitest';
 
 import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
-import { LibreBorTrigger } from '../../nodes/LibreBor/LibreBorTrigger.node.ts';
+import { triggerVersion } from '../../tools/engine/triggerSession.mts';
 import {
 	alertIdsOf,
 	jsonOf,
@@ -96,7 +96,7 @@ describe('LibreBOR Trigger filters', () => {
 	});
 
 	it('offers the watched companies to pick from, and says alerts stay unread while Mark as Read is off', () => {
-		const { description, methods } = new LibreBorTrigger();
+		const { description, methods } = triggerVersion(2);
 		expect(Object.keys(methods?.listSearch ?? {})).toEqual(['searchWatchedCompanies']);
 		const unreadNotice = description.properties.find(
 			(property) => property.name === 'markAsReadNotice',
@@ -112,7 +112,7 @@ describe('LibreBOR Trigger filters', () => {
 	});
 
 	it('shows one notice at a time, and names its Output choices as version 2 of the LibreBOR node does', () => {
-		const { description } = new LibreBorTrigger();
+		const { description } = triggerVersion(2);
 		const noticesShown = (markAsRead: boolean) => {
 			const values = { options: { markAsRead } };
 			return description.properties.filter(

@@ -17,7 +17,7 @@ import { inVirtualTime, onlyWhenRequestsWait, virtualClock } from '../support/vi
 
 vi.mock(
 	'../../nodes/LibreBor/helpers/clock.ts',
-	async () => (await import('../support/virtualTime.mts')).nodeClock,
+	async () => (await import('../support/virtualClock.mts')).nodeClock,
 );
 
 // A simulator (an account) per test: what one test teaches the pacer of a rate limit must not pace the next.

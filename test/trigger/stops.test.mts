@@ -1,17 +1,20 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import type { CursorStorage, ExecutionFate, PollSession } from '../../tools/engine/index.mts';
+import type { ExecutionFate } from '../../tools/engine/index.mts';
 import {
 	ALERTS_PATH,
 	alertIdsOf,
-	CURSOR_STORAGES,
 	MARK_AS_READ,
 	MARK_PATH,
 	markedIds,
+	mayRepeatAfterRestart,
 	activatedSession,
+	TRIGGER_KINDS,
 	unreadIds,
 	useSimulator,
+	type PollSession,
+	type TriggerSessionOptions,
 } from './triggerSession.mts';
 
 const sim = useSimulator();
@@ -39,8 +42,8 @@ function refuseEarlyMarks(session: PollSession): string[] {
  * nothing before (an activation poll that emits nothing commits nothing), and a restart then
  * takes a new baseline, a limit of n8n that docs/trigger.md names.
  */
-async function storedSession(cursorStorage: CursorStorage, parameters = {}) {
-	const session = await activatedSession(sim(), { cursorStorage, parameters });
+async function storedSession(kind: TriggerSessionOptions, parameters = {}) {
+	const session = await activatedSession(sim(), { ...kind, parameters });
 	const first = sim().state.addAlert();
 	expect(alertIdsOf(await session.poll())).toEqual([first.id]);
 	return { session, first: first.id };
@@ -59,11 +62,11 @@ async function pollMeeting(session: PollSession, fate: ExecutionFate) {
 	return emitted;
 }
 
-describe.each(CURSOR_STORAGES)(
-	'LibreBOR Trigger, n8n stopped or failing around an emission (poll state kept as %s)',
-	(cursorStorage) => {
+describe.each(TRIGGER_KINDS)(
+	'LibreBOR Trigger, n8n stopped or failing around an emission (%s)',
+	(_, kind) => {
 		it('emits the alerts again after a restart when n8n stopped before creating their execution, and marks none before', async () => {
-			const { session, first } = await storedSession(cursorStorage, MARK_AS_READ);
+			const { session, first } = await storedSession(kind, MARK_AS_READ);
 			const early = refuseEarlyMarks(session);
 			const ids = addedIds(3);
 			expect(await pollMeeting(session, 'neverCreated')).toEqual(ids);
@@ -79,7 +82,7 @@ describe.each(CURSOR_STORAGES)(
 		});
 
 		it('emits the alerts again at the next poll when n8n could not start their execution, also before it stored any state', async () => {
-			const session = await activatedSession(sim(), { cursorStorage, parameters: MARK_AS_READ });
+			const session = await activatedSession(sim(), { ...kind, parameters: MARK_AS_READ });
 			const early = refuseEarlyMarks(session);
 			const ids = addedIds(2);
 			expect(await pollMeeting(session, 'refused')).toEqual(ids);
@@ -92,7 +95,7 @@ describe.each(CURSOR_STORAGES)(
 		});
 
 		it('repeats nothing when the poll after an emission fails: what n8n reported is still known at the next', async () => {
-			const { session, first } = await storedSession(cursorStorage);
+			const { session, first } = await storedSession(kind);
 			const ids = addedIds(2);
 			expect(alertIdsOf(await session.poll())).toEqual(ids);
 
@@ -103,7 +106,7 @@ describe.each(CURSOR_STORAGES)(
 		});
 
 		it('counts a cancelled execution as carrying its alerts: marked, not emitted again', async () => {
-			const { session, first } = await storedSession(cursorStorage, MARK_AS_READ);
+			const { session, first } = await storedSession(kind, MARK_AS_READ);
 			const ids = addedIds(2);
 			expect(await pollMeeting(session, 'cancelled')).toEqual(ids);
 
@@ -113,7 +116,7 @@ describe.each(CURSOR_STORAGES)(
 		});
 
 		it('without Mark as Read, emits the alerts again after a restart when their execution was never created', async () => {
-			const { session, first } = await storedSession(cursorStorage);
+			const { session, first } = await storedSession(kind);
 			const ids = addedIds(2);
 			expect(await pollMeeting(session, 'neverCreated')).toEqual(ids);
 
@@ -126,50 +129,54 @@ describe.each(CURSOR_STORAGES)(
 	},
 );
 
-describe('LibreBOR Trigger, an execution still running (n8n default mode)', () => {
-	it('marks the alerts of a running execution only once it has finished, and never emits them again', async () => {
-		const session = await activatedSession(sim(), { parameters: MARK_AS_READ });
-		const ids = addedIds(2);
-		expect(await pollMeeting(session, 'keepsRunning')).toEqual(ids);
+describe.each(TRIGGER_KINDS.filter(([, kind]) => kind.cursorStorage !== 'durable-cursor'))(
+	'LibreBOR Trigger, an execution still running (%s)',
+	(_, kind) => {
+		it('marks the alerts of a running execution only once it has finished, and never emits them again', async () => {
+			const session = await activatedSession(sim(), { ...kind, parameters: MARK_AS_READ });
+			const ids = addedIds(2);
+			expect(await pollMeeting(session, 'keepsRunning')).toEqual(ids);
 
-		for (let poll = 0; poll < 2; poll++) expect(await session.poll()).toBeNull();
-		expect(markedIds(sim())).toEqual([]);
+			for (let poll = 0; poll < 2; poll++) expect(await session.poll()).toBeNull();
+			expect(markedIds(sim())).toEqual([]);
 
-		session.finishRunningExecutions();
-		for (let poll = 0; poll < 2; poll++) expect(await session.poll()).toBeNull();
-		expect(new Set(markedIds(sim()))).toEqual(new Set(ids));
-		expect(carriedIds(session)).toEqual(ids);
-	});
+			session.finishRunningExecutions();
+			for (let poll = 0; poll < 2; poll++) expect(await session.poll()).toBeNull();
+			expect(new Set(markedIds(sim()))).toEqual(new Set(ids));
+			expect(carriedIds(session)).toEqual(ids);
+		});
 
-	it('emits the alerts of an execution still running at a restart again, as n8n never reports on it', async () => {
-		const session = await activatedSession(sim(), { parameters: MARK_AS_READ });
-		const ids = addedIds(2);
-		expect(await pollMeeting(session, 'keepsRunning')).toEqual(ids);
+		it('at a restart, emits the alerts of an execution still running again in version 1 only, and marks them', async () => {
+			const session = await activatedSession(sim(), { ...kind, parameters: MARK_AS_READ });
+			const ids = addedIds(2);
+			expect(await pollMeeting(session, 'keepsRunning')).toEqual(ids);
 
-		session.restart();
-		expect(alertIdsOf(await session.poll())).toEqual(ids);
-		expect(await session.poll()).toBeNull();
-		expect(unreadIds(sim())).toEqual([]);
-	});
-});
+			session.restart();
+			expect(alertIdsOf(await session.poll())).toEqual(mayRepeatAfterRestart(kind) ? ids : []);
+			expect(await session.poll()).toBeNull();
+			expect(unreadIds(sim())).toEqual([]);
+			expect(carriedIds(session)).toEqual(mayRepeatAfterRestart(kind) ? [...ids, ...ids] : ids);
+		});
+	},
+);
 
 /** What a poll's emission meets, in turn: n8n stops (and restarts) twice in five emissions. */
 const FATES: ExecutionFate[] = ['finishes', 'neverCreated', 'keepsRunning', 'refused', 'finishes'];
 
 describe.each(
-	CURSOR_STORAGES.flatMap(
-		(storage) =>
+	TRIGGER_KINDS.flatMap(
+		([name, kind]) =>
 			[
-				[storage, true],
-				[storage, false],
+				[name, true, kind],
+				[name, false, kind],
 			] as const,
 	),
 )(
 	'LibreBOR Trigger, bursts of alerts with n8n stopping around emissions (%s, Mark as Read %s)',
-	(cursorStorage, markAsRead) => {
+	(_, markAsRead, kind) => {
 		it('in the end carries every alert, marks none before, and repeats only what a restart could not confirm', async () => {
 			const parameters = markAsRead ? MARK_AS_READ : {};
-			const { session, first } = await storedSession(cursorStorage, parameters);
+			const { session, first } = await storedSession(kind, parameters);
 			const early = refuseEarlyMarks(session);
 			const added = [first];
 			// Alerts of executions whose end no saved state records yet: a restart may repeat them.
@@ -196,7 +203,7 @@ describe.each(
 			const carried = carriedIds(session);
 			expect(new Set(carried)).toEqual(new Set(added));
 			const repeated = carried.filter((id, index) => carried.indexOf(id) !== index);
-			if (cursorStorage === 'static-data')
+			if (mayRepeatAfterRestart(kind))
 				expect(repeated.filter((id) => !mayRepeat.has(id))).toEqual([]);
 			else expect(repeated).toEqual([]);
 			expect(early).toEqual([]);

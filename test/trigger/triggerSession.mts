@@ -1,6 +1,9 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import type { PollSession } from '../../tools/engine/index.mts';
+import type {
+	AlertPollSession as PollSession,
+	TriggerSessionOptions,
+} from '../../tools/engine/index.mts';
 import type { Simulator } from '../../tools/simulator/index.mts';
 
 export {
@@ -10,11 +13,28 @@ export {
 	pollJsonOf as jsonOf,
 	triggerSession,
 } from '../../tools/engine/index.mts';
-export type { TriggerSessionOptions } from '../../tools/engine/index.mts';
+export type { TriggerSessionOptions, TriggerVersion } from '../../tools/engine/index.mts';
 export { useSimulator, withLatency } from '../support/libreBor.mts';
 export type { PollSession, Simulator };
 
 export const MARK_AS_READ: INodeParameters = { options: { markAsRead: true } };
+
+/**
+ * How n8n runs the trigger: version 1 as a poll node, its state kept as static data (n8n's default)
+ * or as a durable poll cursor; version 2 as a trigger node emitting under deduplication keys.
+ */
+export const TRIGGER_KINDS: Array<[string, TriggerSessionOptions]> = [
+	['version 1, static data', { cursorStorage: 'static-data' }],
+	['version 1, durable cursor', { cursorStorage: 'durable-cursor' }],
+	['version 2, static data', { version: 2 }],
+];
+
+/**
+ * Whether a restart may emit again what n8n could not confirm: version 1 in n8n's default mode,
+ * which saves a poll's state before it creates the execution and cannot tell whether it did.
+ */
+export const mayRepeatAfterRestart = (kind: TriggerSessionOptions): boolean =>
+	kind.version !== 2 && kind.cursorStorage === 'static-data';
 
 /** API paths as the simulator logs them (below the /v2 version segment). */
 export const ALERTS_PATH = '/v2/alerts/';

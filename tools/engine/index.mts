@@ -9,7 +9,7 @@ export { startHttpsTestServer } from './httpsTestServer.mts';
 export type { InputItems } from './inputNode.mts';
 export { nodeTypeNameOf } from './nodeTypes.mts';
 export type { CursorStorage, ExecutionFate } from './pollPersistence.mts';
-export type { PollMode, PollSessionOptions } from './pollSession.mts';
+export type { AlertPollSession, PollMode, PollSessionOptions } from './pollSession.mts';
 export { createPollSession, PollSession } from './pollSession.mts';
 export type { ActionResult, RunActionOptions } from './runAction.mts';
 export { runAction } from './runAction.mts';
@@ -19,7 +19,8 @@ export type { PollResult, RunPollOptions } from './runPoll.mts';
 export { runPoll } from './runPoll.mts';
 export { recordWarnings } from './loggedWarnings.mts';
 export { credentialsFor } from './simulatorCredentials.mts';
-export type { TriggerSessionOptions } from './triggerSession.mts';
+export type { TriggerSessionOptions, TriggerVersion } from './triggerSession.mts';
+export { TriggerNodeSession } from './triggerNodeSession.mts';
 export {
 	activatedSession,
 	alertIdsOf,

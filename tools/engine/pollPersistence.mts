@@ -96,6 +96,9 @@ export class PersistedPollState {
 
 	private running: Array<() => void> = [];
 
+	/** The deduplication keys of the executions in the database, unique as n8n's index keeps them. */
+	private readonly deduplicationKeys = new Set<string>();
+
 	constructor(staticData: IDataObject = {}) {
 		this.staticData = asStored(staticData);
 	}
@@ -125,8 +128,20 @@ export class PersistedPollState {
 		this.cursors.set(nodeName, asStored(cursor));
 	}
 
-	/** `runWorkflow` and `settleDonePromise` for one emission; false when no execution was created. */
-	startExecution(data: INodeExecutionData[][], donePromise: DonePromise): boolean {
+	/**
+	 * `runWorkflow` and `settleDonePromise` for one emission; false when no execution was created.
+	 * An emission under a key an execution already has is refused: its donePromise resolves with
+	 * nothing (n8n's DuplicateExecutionError, caught in the trigger's emit).
+	 */
+	startExecution(
+		data: INodeExecutionData[][],
+		donePromise: DonePromise,
+		deduplicationKey?: string,
+	): boolean | 'duplicate' {
+		if (deduplicationKey !== undefined && this.deduplicationKeys.has(deduplicationKey)) {
+			donePromise?.resolve(undefined);
+			return 'duplicate';
+		}
 		const fate = this.executionFate;
 		const executionId = String(this.executions.length + 1);
 		// Settled at once: an execution ends long before the next poll, unless it keeps running.
@@ -136,10 +151,16 @@ export class PersistedPollState {
 			return false;
 		}
 		this.executions.push(data);
+		if (deduplicationKey !== undefined) this.deduplicationKeys.add(deduplicationKey);
 		if (fate === 'cancelled') donePromise?.reject(new ManualExecutionCancelledError(executionId));
 		else if (fate === 'keepsRunning') this.running.push(() => donePromise?.resolve(undefined));
 		else donePromise?.resolve(undefined);
 		return true;
+	}
+
+	/** n8n pruned every execution (after 14 days by default): their deduplication keys go with them. */
+	pruneExecutions(): void {
+		this.deduplicationKeys.clear();
 	}
 
 	/** The executions still running finish now. */

@@ -52,6 +52,22 @@ interface ActivePollTrigger {
 
 let sessions = 0;
 
+/** What tests do with an active trigger, whichever way n8n runs it (a poll node or a trigger node). */
+export interface AlertPollSession {
+	readonly nodeName: string;
+	readonly savedStaticData: IDataObject;
+	readonly savedNodeStaticData: IDataObject;
+	readonly liveStaticData: IDataObject | undefined;
+	readonly executions: INodeExecutionData[][][];
+	executionFate: ExecutionFate;
+	readonly isActivated: boolean;
+	poll(mode?: PollMode): Promise<INodeExecutionData[][] | null>;
+	restart(): void;
+	republish(parameters: INodeParameters): void;
+	finishRunningExecutions(): void;
+	activateWithoutPolling(): void;
+}
+
 const freshInstanceOf = (nodeType: INodeType): INodeType => {
 	const NodeClass = nodeType.constructor;
 	return NodeClass === Object ? nodeType : (new (NodeClass as new () => INodeType)() as INodeType);
@@ -62,7 +78,7 @@ const freshInstanceOf = (nodeType: INodeType): INodeType => {
  * poll of an activation is n8n's "testing" poll, later ones are regular ticks sharing one
  * in-memory workflow, and only what n8n would write to its database survives `restart()`.
  */
-export class PollSession {
+export class PollSession implements AlertPollSession {
 	readonly nodeName: string;
 
 	private readonly node: INode;

@@ -3,11 +3,15 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import { LibreBorTrigger } from '../../nodes/LibreBor/LibreBorTrigger.node.ts';
 import type { Simulator } from '../simulator/index.mts';
 import type { CursorStorage } from './pollPersistence.mts';
-import { createPollSession, type PollSession } from './pollSession.mts';
+import { createPollSession, type AlertPollSession } from './pollSession.mts';
 import { credentialsFor } from './simulatorCredentials.mts';
+import { TriggerNodeSession } from './triggerNodeSession.mts';
 
 /** Where n8n keeps a poll's state: its static data, or a durable poll cursor. */
 export const CURSOR_STORAGES: CursorStorage[] = ['static-data', 'durable-cursor'];
+
+/** The trigger's versions: 1 polls as n8n's poll nodes do, 2 schedules its own polls. */
+export type TriggerVersion = 1 | 2;
 
 export interface TriggerSessionOptions {
 	parameters?: INodeParameters;
@@ -15,16 +19,30 @@ export interface TriggerSessionOptions {
 	staticData?: IDataObject;
 	/** With the 'scheduler' storage: the budget n8n gives each scheduled poll. */
 	pollBudgetMs?: number;
+	/** Version 1 unless said: a version 2 session keeps its state in static data only. */
+	version?: TriggerVersion;
 }
 
-/** An active workflow whose only node is the LibreBOR Trigger, polled through n8n-core. */
-export function triggerSession(sim: Simulator, options: TriggerSessionOptions = {}): PollSession {
-	return createPollSession({
-		nodeType: new LibreBorTrigger(),
+/** One version of the LibreBOR Trigger, as n8n picks it for a node saved with that version. */
+export const triggerVersion = (version: TriggerVersion) =>
+	new LibreBorTrigger().getNodeType(version);
+
+/** An active workflow whose only node is the LibreBOR Trigger, run through n8n-core. */
+export function triggerSession(
+	sim: Simulator,
+	options: TriggerSessionOptions = {},
+): AlertPollSession {
+	const common = {
 		parameters: options.parameters ?? {},
 		credentials: credentialsFor(sim),
-		cursorStorage: options.cursorStorage,
 		staticData: options.staticData,
+	};
+	if (options.version === 2)
+		return new TriggerNodeSession({ ...common, nodeType: triggerVersion(2) });
+	return createPollSession({
+		...common,
+		nodeType: triggerVersion(1),
+		cursorStorage: options.cursorStorage,
 		pollBudgetMs: options.pollBudgetMs,
 	});
 }
@@ -33,7 +51,7 @@ export function triggerSession(sim: Simulator, options: TriggerSessionOptions = 
 export async function activatedSession(
 	sim: Simulator,
 	options: TriggerSessionOptions = {},
-): Promise<PollSession> {
+): Promise<AlertPollSession> {
 	const session = triggerSession(sim, options);
 	const emitted = await session.poll();
 	if (emitted !== null)

@@ -3,6 +3,7 @@ import type {
 	IExecuteFunctions,
 	ILoadOptionsFunctions,
 	IPollFunctions,
+	ITriggerFunctions,
 } from 'n8n-workflow';
 
 import { DEFAULT_PACING, Pacer, type PacerSettings } from './pacer';
@@ -53,8 +54,11 @@ export interface NodeRun {
 	readonly learnsLimits: boolean;
 }
 
+/** What a trigger polls from: a poll (version 1) or a trigger that schedules its own polls (version 2). */
+export type PollingFunctions = IPollFunctions | ITriggerFunctions;
+
 /** The context of a node run; only an execution's can be cancelled. */
-type RunContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
+type RunContext = IExecuteFunctions | PollingFunctions | ILoadOptionsFunctions;
 
 /** Starts a run of `context`; `itemsTotal` counts its input items when it runs one per item. */
 export function startNodeRun(context: RunContext, settings: RunSettings, itemsTotal = 0): NodeRun {
@@ -68,7 +72,7 @@ export function startNodeRun(context: RunContext, settings: RunSettings, itemsTo
 			execution && execution.getMode() !== 'retry'
 				? execution.getWorkflowStaticData('global')
 				: undefined,
-		learnsLimits: execution !== undefined || '__emit' in context,
+		learnsLimits: execution !== undefined || '__emit' in context || 'emit' in context,
 	};
 }
 

@@ -5,6 +5,7 @@ import {
 	type IHttpRequestOptions,
 	type ILoadOptionsFunctions,
 	type IPollFunctions,
+	type ITriggerFunctions,
 } from 'n8n-workflow';
 
 import type { RequestSettings } from '../helpers/nodeRun';
@@ -24,7 +25,11 @@ import { parseResponseBody, type ParsedBody } from './responseBody';
 import { withRetries, type TryOutcome } from './retryLoop';
 import { isThrottle, RETRYABLE_STATUSES } from './retryPolicy';
 
-export type LibreBorFunctions = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
+export type LibreBorFunctions =
+	| IExecuteFunctions
+	| IPollFunctions
+	| ITriggerFunctions
+	| ILoadOptionsFunctions;
 
 export const CREDENTIAL_TYPE = 'libreBorApi';
 

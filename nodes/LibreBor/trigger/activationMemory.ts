@@ -1,9 +1,8 @@
-import type { IPollFunctions } from 'n8n-workflow';
-
+import type { PollingFunctions } from '../helpers/nodeRun';
 import type { PollState } from './pollState';
 
 /** Per context: n8n polls an active workflow through one context, unless its scheduler runs it. */
-const pollsRunning = new WeakSet<IPollFunctions>();
+const pollsRunning = new WeakSet<PollingFunctions>();
 
 /**
  * The state written by a poll when n8n had no stored state yet, per workflow and node (n8n's
@@ -14,7 +13,7 @@ const pollsRunning = new WeakSet<IPollFunctions>();
  */
 const unstoredStates = new Map<string, PollState>();
 
-const triggerKey = (context: IPollFunctions) =>
+const triggerKey = (context: PollingFunctions) =>
 	`${String(context.getWorkflow().id ?? '')}#${context.getNode().id}`;
 
 /**
@@ -22,7 +21,7 @@ const triggerKey = (context: IPollFunctions) =>
  * that a tick that starts before the last one ends does not emit twice.
  */
 export async function unlessPolling<T>(
-	context: IPollFunctions,
+	context: PollingFunctions,
 	poll: () => Promise<T>,
 ): Promise<T | undefined> {
 	if (pollsRunning.has(context)) return undefined;
@@ -34,12 +33,12 @@ export async function unlessPolling<T>(
 	}
 }
 
-export function unstoredStateOf(context: IPollFunctions): PollState | undefined {
+export function unstoredStateOf(context: PollingFunctions): PollState | undefined {
 	return unstoredStates.get(triggerKey(context));
 }
 
 /** Keeps what a poll wrote while n8n has stored nothing; forgets it once n8n has. */
-export function keepUnstoredState(context: IPollFunctions, state: PollState | undefined): void {
+export function keepUnstoredState(context: PollingFunctions, state: PollState | undefined): void {
 	if (state) unstoredStates.set(triggerKey(context), state);
 	else unstoredStates.delete(triggerKey(context));
 }

@@ -1,4 +1,11 @@
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeExecutionData,
+	IPollFunctions,
+	ITriggerFunctions,
+} from 'n8n-workflow';
+
+import type { PollingFunctions } from '../helpers/nodeRun';
 
 /** What this process knows of the execution n8n was asked to create for one emission. */
 export type Receipt = 'waiting' | 'stored' | 'notStored';
@@ -14,7 +21,18 @@ const WRAPPED = Symbol('librebor.emitWithReceipt');
 
 type WrappedEmit = Emit & { [WRAPPED]?: Emit };
 
-function receiptsOf(context: IPollFunctions): Map<string, Receipt> {
+/**
+ * Version 2's receipts, per activation: an emission of an earlier activation is emitted again
+ * under its key, which n8n refuses when it carried it, so it needs no receipt to survive.
+ */
+const receiptsByActivation = new WeakMap<PollingFunctions, Map<string, Receipt>>();
+
+function receiptsOf(context: PollingFunctions): Map<string, Receipt> {
+	if ('emit' in context) {
+		const receipts = receiptsByActivation.get(context) ?? new Map<string, Receipt>();
+		receiptsByActivation.set(context, receipts);
+		return receipts;
+	}
 	const key = `${String(context.getWorkflow().id ?? '')}#${context.getNode().id}`;
 	let receipts = receiptsByTrigger.get(key);
 	if (!receipts) {
@@ -43,12 +61,50 @@ function deferred(): DonePromise {
  * reached n8n (it dropped the poll's items: the workflow changed or stopped meanwhile) or was made
  * before n8n restarted.
  */
-export function receiptOf(context: IPollFunctions, token: string): Receipt | undefined {
+export function receiptOf(context: PollingFunctions, token: string): Receipt | undefined {
 	return receiptsOf(context).get(token);
 }
 
-export function forgetReceipt(context: IPollFunctions, token: string): void {
+export function forgetReceipt(context: PollingFunctions, token: string): void {
 	receiptsOf(context).delete(token);
+}
+
+/**
+ * A donePromise for n8n to settle with the emission's execution, which records the receipt and
+ * passes the settlement on. Resolved (with the run, or with nothing when n8n refused a duplicate
+ * deduplication key: an execution already carried it) means stored; rejected, stored only when
+ * the error names the execution n8n created.
+ */
+function receiptTaker(context: PollingFunctions, token: string, passOn?: DonePromise): DonePromise {
+	const receipts = receiptsOf(context);
+	receipts.set(token, 'waiting');
+	for (const old of [...receipts.keys()].slice(0, Math.max(0, receipts.size - MAX_RECEIPTS)))
+		receipts.delete(old);
+	const done = deferred();
+	done.promise.then(
+		(run) => {
+			receipts.set(token, 'stored');
+			passOn?.resolve(run);
+		},
+		(error: Error) => {
+			receipts.set(token, namesAnExecution(error) ? 'stored' : 'notStored');
+			passOn?.reject(error);
+		},
+	);
+	return done;
+}
+
+/**
+ * Emits one batch under its deduplication key (version 2): n8n saves the static data, then
+ * creates the execution unless one with this key exists, and settles the receipt either way.
+ */
+export function emitUnderKey(
+	context: ITriggerFunctions,
+	items: INodeExecutionData[],
+	key: string,
+): void {
+	const done = receiptTaker(context, key) as Parameters<ITriggerFunctions['emit']>[2];
+	context.emit([items], undefined, done, key);
 }
 
 /**
@@ -65,22 +121,7 @@ export function emitWithReceipt(context: IPollFunctions, token: string): void {
 	const original = current[WRAPPED] ?? current;
 	const wrapper: WrappedEmit = (data, responsePromise, donePromise) => {
 		context.__emit = original;
-		const receipts = receiptsOf(context);
-		receipts.set(token, 'waiting');
-		for (const old of [...receipts.keys()].slice(0, Math.max(0, receipts.size - MAX_RECEIPTS)))
-			receipts.delete(old);
-		const done = deferred();
-		done.promise.then(
-			(run) => {
-				receipts.set(token, 'stored');
-				donePromise?.resolve(run);
-			},
-			(error: Error) => {
-				receipts.set(token, namesAnExecution(error) ? 'stored' : 'notStored');
-				donePromise?.reject(error);
-			},
-		);
-		original.call(context, data, responsePromise, done);
+		original.call(context, data, responsePromise, receiptTaker(context, token, donePromise));
 	};
 	wrapper[WRAPPED] = original;
 	context.__emit = wrapper;

@@ -63,3 +63,12 @@ export const triggerProperties: INodeProperties[] = [
 		],
 	},
 ];
+
+/** Version 1's pointer to version 2. */
+export const upgradeNotice: INodeProperties = {
+	displayName:
+		'A newer version of this trigger emits each alert exactly once, also across n8n restarts: add a new LibreBOR Trigger to use it',
+	name: 'upgradeNotice',
+	type: 'notice',
+	default: '',
+};

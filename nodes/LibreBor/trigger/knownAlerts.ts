@@ -138,7 +138,10 @@ export function limitState(state: PollState, limit = MAX_REMEMBERED_ALERTS): Pol
 	// An emission in flight needs only the alerts still known: a forgotten one cannot be emitted again.
 	const knownKeys = new Set(known.map(([key]) => key));
 	const inFlight = (state.inFlight ?? [])
-		.map(([token, keys]): Delivery => [token, keys.filter((key) => knownKeys.has(key))])
+		.map((delivery): Delivery => {
+			const [token, keys, ...emittedAt] = delivery;
+			return [token, keys.filter((key) => knownKeys.has(key)), ...emittedAt] as Delivery;
+		})
 		.filter(([, keys]) => keys.length > 0);
 	return inFlight.length > 0 ? { known, pending, horizon, inFlight } : { known, pending, horizon };
 }

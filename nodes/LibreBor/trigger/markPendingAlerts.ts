@@ -1,7 +1,7 @@
-import { NodeApiError, NodeOperationError, type IPollFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { now } from '../helpers/clock';
-import type { NodeRun } from '../helpers/nodeRun';
+import type { NodeRun, PollingFunctions } from '../helpers/nodeRun';
 import { markAlertReadIfUnread } from '../api/alerts';
 
 /** Well within the shortest poll interval n8n allows (one minute). */
@@ -23,7 +23,7 @@ interface MarkOutcome {
  * alert goes last so that it cannot hold back the others for ever.
  */
 export async function markPendingAlerts(
-	this: IPollFunctions,
+	this: PollingFunctions,
 	pending: string[],
 	run: NodeRun,
 ): Promise<MarkOutcome> {
@@ -57,7 +57,7 @@ export async function markPendingAlerts(
 }
 
 /** Whether LibreBOR marked the alert; a refusal is logged and tried again at the next poll. */
-async function markOne(this: IPollFunctions, alertId: string, run: NodeRun) {
+async function markOne(this: PollingFunctions, alertId: string, run: NodeRun) {
 	try {
 		await markAlertReadIfUnread.call(this, alertId, { run });
 		return true;

@@ -3,6 +3,7 @@ import type { INodeExecutionData, IPollFunctions, NodeApiError } from 'n8n-workf
 
 import { listUnreadAlerts } from '../api/alerts';
 import type { LibreBorAlert } from '../helpers/alerts';
+import type { PollingFunctions } from '../helpers/nodeRun';
 import { isThrottleError } from '../transport/errors';
 import { keepUnstoredState, unlessPolling, unstoredStateOf } from './activationMemory';
 import { hasUsableId, itemsForAlert, oldestFirst } from './alertItems';
@@ -68,7 +69,7 @@ const hasPolledBefore = (context: IPollFunctions) =>
  * poll ends quietly, without an error execution every minute. It wrote nothing, so the next poll
  * starts from the same state, and emits and marks what this one could not.
  */
-function skipThrottledPoll(context: IPollFunctions, error: NodeApiError): void {
+export function skipThrottledPoll(context: PollingFunctions, error: NodeApiError): void {
 	context.logger.warn(
 		`LibreBOR Trigger skipped a poll: ${error.message}. Nothing is lost: the next poll tries again. If this happens at most polls, poll less often (LibreBOR's quota is shared by every workflow using the account).`,
 		{ description: error.description ?? undefined },
@@ -134,7 +135,7 @@ async function pollOnce(
 }
 
 /** Alerts that Mark as Read marks: never one whose id is not a UUID. */
-const markable = (keys: string[], settings: TriggerSettings) =>
+export const markable = (keys: string[], settings: TriggerSettings) =>
 	settings.markAsRead ? keys.filter((id) => hasUsableId({ id })) : [];
 
 /** An emission that n8n saves before it creates its execution: in flight until n8n says what became of it. */
@@ -145,8 +146,8 @@ function emissionWithReceipt(context: IPollFunctions, carried: string[]): Delive
 }
 
 /** The items of the new alerts, and the keys of the alerts they carry (those the filters let through). */
-function itemsOfNewAlerts(
-	this: IPollFunctions,
+export function itemsOfNewAlerts(
+	this: PollingFunctions,
 	alerts: LibreBorAlert[],
 	settings: TriggerSettings,
 ): { items: INodeExecutionData[]; carried: string[] } {

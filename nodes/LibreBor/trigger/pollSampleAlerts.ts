@@ -1,12 +1,8 @@
-import {
-	NodeOperationError,
-	type INode,
-	type INodeExecutionData,
-	type IPollFunctions,
-} from 'n8n-workflow';
+import { NodeOperationError, type INode, type INodeExecutionData } from 'n8n-workflow';
 
 import { listUnreadAlerts } from '../api/alerts';
 import { hasAlertFilter } from '../helpers/alertFilter';
+import type { PollingFunctions } from '../helpers/nodeRun';
 import { itemsForAlert, oldestFirst } from './alertItems';
 import type { TriggerSettings } from './settings';
 
@@ -22,7 +18,7 @@ const NO_ALERTS_HINT =
  * so that the next production poll emits exactly what it would have emitted anyway.
  */
 export async function pollSampleAlerts(
-	this: IPollFunctions,
+	this: PollingFunctions,
 	settings: TriggerSettings,
 ): Promise<INodeExecutionData[][]> {
 	const listing = await listUnreadAlerts.call(this, { run: settings.run });

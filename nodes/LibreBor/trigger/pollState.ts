@@ -14,10 +14,13 @@ export type KnownAlert =
 	| [id: string, createdAtMs: number | null, absentSinceMs: number, absentPolls: number];
 
 /**
- * The alerts (by key) one poll emitted, under a token of that emission, while n8n has not yet said
- * that it created their execution.
+ * The alerts (by key) one poll emitted, under a token of that emission (version 2: its
+ * deduplication key, and when it was first emitted), while n8n has not yet said that it created
+ * their execution.
  */
-export type Delivery = [token: string, keys: string[]];
+export type Delivery =
+	| [token: string, keys: string[]]
+	| [token: string, keys: string[], emittedAtMs: number];
 
 /**
  * What the trigger remembers between polls, kept in the node's static data.
@@ -50,7 +53,7 @@ const isString = (value: unknown): value is string => typeof value === 'string';
 function isDelivery(value: unknown): value is Delivery {
 	return (
 		Array.isArray(value) &&
-		value.length === 2 &&
+		(value.length === 2 || (value.length === 3 && Number.isFinite(value[2]))) &&
 		isString(value[0]) &&
 		Array.isArray(value[1]) &&
 		value[1].every(isString)

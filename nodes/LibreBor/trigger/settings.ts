@@ -1,10 +1,10 @@
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { readTimeoutMs } from '../descriptions';
 import { resolveAlertFilter } from '../api/alerts';
 import { readAlertFilterOptions, type AlertFilter } from '../helpers/alertFilter';
 import type { AlertOutput } from '../helpers/alertRecords';
-import type { NodeRun } from '../helpers/nodeRun';
+import type { NodeRun, PollingFunctions } from '../helpers/nodeRun';
 
 const OUTPUTS: readonly AlertOutput[] = ['alert', 'entry', 'position'];
 
@@ -20,26 +20,40 @@ export interface TriggerSettings {
 	run: NodeRun;
 }
 
-const optionsOf = (context: IPollFunctions) =>
-	context.getNodeParameter('options', {}) as IDataObject;
-
-/** Request Timeout, which the poll's run needs before it sends anything. */
-export function readTriggerTimeoutMs(context: IPollFunctions): number {
-	const consequence = 'The trigger did not poll LibreBOR.';
-	return readTimeoutMs(context.getNode(), optionsOf(context).timeout, consequence);
+/** The node's parameters as a poll reads them; version 2 reads them once, at activation. */
+export interface TriggerParameters {
+	output: AlertOutput;
+	options: IDataObject;
+	timezone: string;
 }
 
-/** The trigger's parameters, for a poll that runs as `run`; the company filter asks LibreBOR. */
+export function readTriggerParameters(context: PollingFunctions): TriggerParameters {
+	const chosen = context.getNodeParameter('output', 'alert') as AlertOutput;
+	return {
+		output: OUTPUTS.includes(chosen) ? chosen : 'alert',
+		options: context.getNodeParameter('options', {}) as IDataObject,
+		timezone: context.getTimezone(),
+	};
+}
+
+/** Request Timeout, which the poll's run needs before it sends anything. */
+export function readTriggerTimeoutMs(
+	context: PollingFunctions,
+	parameters: TriggerParameters,
+): number {
+	const consequence = 'The trigger did not poll LibreBOR.';
+	return readTimeoutMs(context.getNode(), parameters.options.timeout, consequence);
+}
+
+/** The trigger's settings, for a poll that runs as `run`; the company filter asks LibreBOR. */
 export async function readTriggerSettings(
-	this: IPollFunctions,
+	this: PollingFunctions,
 	run: NodeRun,
+	{ output, options, timezone }: TriggerParameters,
 ): Promise<TriggerSettings> {
-	const chosen = this.getNodeParameter('output', 'alert') as AlertOutput;
-	const output = OUTPUTS.includes(chosen) ? chosen : 'alert';
-	const options = optionsOf(this);
 	const filter = await resolveAlertFilter.call(
 		this,
-		readAlertFilterOptions(this.getNode(), options, this.getTimezone()),
+		readAlertFilterOptions(this.getNode(), options, timezone),
 		{ run },
 	);
 	return {

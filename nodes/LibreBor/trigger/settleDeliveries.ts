@@ -1,5 +1,4 @@
-import type { IPollFunctions } from 'n8n-workflow';
-
+import type { PollingFunctions } from '../helpers/nodeRun';
 import { receiptOf } from './deliveryReceipts';
 import type { Delivery } from './pollState';
 
@@ -8,6 +7,10 @@ interface SettledDeliveries {
 	stored: string[];
 	/** Alerts no execution is known to carry: they are emitted again while LibreBOR lists them. */
 	lost: Set<string>;
+	/** The same, as the emissions that carried them. */
+	lostDeliveries: Delivery[];
+	/** Emissions this process heard nothing of (n8n restarted since): they may have become executions. */
+	unheard: Set<string>;
 	/** Emissions whose execution n8n has not reported on yet. */
 	waiting: Delivery[];
 	/** The receipts the poll's state no longer needs once it is written. */
@@ -21,17 +24,33 @@ interface SettledDeliveries {
  * better than one never emitted. Receipts are forgotten only once the state that no longer needs
  * them is written: a poll that fails before leaves the next one the same knowledge.
  */
-export function settleDeliveries(context: IPollFunctions, inFlight: Delivery[]): SettledDeliveries {
-	const settled: SettledDeliveries = { stored: [], lost: new Set(), waiting: [], spent: [] };
-	for (const [token, keys] of inFlight) {
+export function settleDeliveries(
+	context: PollingFunctions,
+	inFlight: Delivery[],
+): SettledDeliveries {
+	const settled: SettledDeliveries = {
+		stored: [],
+		lost: new Set(),
+		lostDeliveries: [],
+		unheard: new Set(),
+		waiting: [],
+		spent: [],
+	};
+	for (const delivery of inFlight) {
+		const [token, keys] = delivery;
 		const receipt = receiptOf(context, token);
 		if (receipt === 'waiting') {
-			settled.waiting.push([token, keys]);
+			settled.waiting.push(delivery);
 			continue;
 		}
 		settled.spent.push(token);
-		if (receipt === 'stored') settled.stored.push(...keys);
-		else for (const key of keys) settled.lost.add(key);
+		if (receipt === 'stored') {
+			settled.stored.push(...keys);
+			continue;
+		}
+		for (const key of keys) settled.lost.add(key);
+		settled.lostDeliveries.push(delivery);
+		if (receipt === undefined) settled.unheard.add(token);
 	}
 	return settled;
 }

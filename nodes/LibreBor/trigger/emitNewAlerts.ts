@@ -1,0 +1,156 @@
+import type { INodeExecutionData, ITriggerFunctions } from 'n8n-workflow';
+
+import { listUnreadAlerts } from '../api/alerts';
+import type { LibreBorAlert } from '../helpers/alerts';
+import { now } from '../helpers/clock';
+import { isThrottleError } from '../transport/errors';
+import { unlessPolling } from './activationMemory';
+import { itemsForAlert, oldestFirst } from './alertItems';
+import { emitUnderKey, forgetReceipt } from './deliveryReceipts';
+import { emissionKey } from './emissionKey';
+import {
+	alertKey,
+	forgetReadAlerts,
+	isNewAlert,
+	limitState,
+	toKnownAlert,
+	uniqueAlerts,
+} from './knownAlerts';
+import { markPendingAlerts } from './markPendingAlerts';
+import { itemsOfNewAlerts, markable, skipThrottledPoll } from './pollNewAlerts';
+import { readPollState, writePollState, type Delivery } from './pollState';
+import type { TriggerSettings } from './settings';
+import { settleDeliveries } from './settleDeliveries';
+
+/**
+ * An emission this process never heard of (n8n restarted since) is emitted again under its key,
+ * which n8n refuses when its execution exists. Past this age that execution may have been pruned
+ * (after 14 days by default), so the emission is taken as carried instead: only an n8n that
+ * stopped between saving the state and creating the execution, and stayed down this long, loses it.
+ */
+const REPEAT_UNHEARD_FOR_MS = 7 * 24 * 60 * 60_000;
+
+/** Set on the items of an emission repeated after a restart: n8n may have carried them before. */
+export const POSSIBLE_REPEAT_FIELD = 'possible_repeat';
+
+interface Emission {
+	items: INodeExecutionData[];
+	delivery: Delivery;
+}
+
+/**
+ * One poll of version 2, which n8n's cron helper starts at each Poll Time (and the trigger itself
+ * at activation). Skipped while the previous poll still runs; under a spent quota it ends
+ * quietly, except the first, which must take the baseline.
+ */
+export async function emitNewAlerts(
+	this: ITriggerFunctions,
+	startPoll: () => Promise<TriggerSettings>,
+): Promise<void> {
+	const polled = await unlessPolling(this, async () => {
+		const failure = await emitOnce.call(this, await startPoll()).then(
+			() => undefined,
+			(error: unknown) => error ?? new Error('The poll failed'),
+		);
+		if (failure === undefined) return true;
+		// The first poll must take its baseline: it fails, and n8n activates the workflow again later.
+		const polledBefore = readPollState(this.getWorkflowStaticData('node')) !== undefined;
+		if (!isThrottleError(failure) || !polledBefore) throw failure;
+		skipThrottledPoll(this, failure);
+		return true;
+	});
+	if (!polled)
+		this.logger.debug('LibreBOR Trigger skipped a poll because the previous one is still running');
+}
+
+/**
+ * Every batch of new alerts goes out under a deduplication key (emissionKey.ts), and stays in
+ * flight in the state until n8n settles it; the state is written before the emission, which n8n
+ * saves before it creates the execution. A batch n8n did not carry, or that a restart left
+ * unheard of, goes out again under the same key: n8n refuses it when an execution has it already.
+ */
+async function emitOnce(this: ITriggerFunctions, settings: TriggerSettings): Promise<void> {
+	const staticData = this.getWorkflowStaticData('node');
+	const previous = readPollState(staticData);
+	const settled = settleDeliveries(this, previous?.inFlight ?? []);
+	const { toRepeat, takenAsCarried } = splitLost(settled.lostDeliveries, settled.unheard);
+	let pending = markable(
+		[...(previous?.pending ?? []), ...settled.stored, ...takenAsCarried],
+		settings,
+	);
+	let justRead = new Set<string>();
+	if (pending.length > 0) {
+		const outcome = await markPendingAlerts.call(this, pending, settings.run);
+		justRead = new Set(outcome.read);
+		pending = outcome.stillPending;
+	}
+
+	const listing = uniqueAlerts(await listUnreadAlerts.call(this, { run: settings.run }));
+	if (!previous && !settings.includeExisting) {
+		writePollState(staticData, limitState({ known: listing.map(toKnownAlert), pending: [] }));
+		return;
+	}
+	const known = forgetReadAlerts(previous?.known ?? [], listing, justRead);
+	const knownKeys = new Set(known.map(([key]) => key));
+	const newAlerts = oldestFirst(
+		listing.filter((alert) => isNewAlert(alert, knownKeys, previous?.horizon)),
+	);
+	const emissions = [
+		...toRepeat.flatMap((delivery) =>
+			repeated(delivery, listing, settings, settled.unheard.has(delivery[0])),
+		),
+		...newEmission.call(this, newAlerts, settings),
+	];
+	writePollState(
+		staticData,
+		limitState({
+			known: [...known, ...newAlerts.map(toKnownAlert)],
+			pending: pending.filter((id) => knownKeys.has(id)),
+			horizon: previous?.horizon,
+			inFlight: [...settled.waiting, ...emissions.map(({ delivery }) => delivery)],
+		}),
+	);
+	for (const token of settled.spent) forgetReceipt(this, token);
+	for (const { items, delivery } of emissions) emitUnderKey(this, items, delivery[0]);
+}
+
+/** Lost batches to emit again, and the alerts of those too old to repeat (see REPEAT_UNHEARD_FOR_MS). */
+function splitLost(lost: Delivery[], unheard: Set<string>) {
+	const toRepeat: Delivery[] = [];
+	const takenAsCarried: string[] = [];
+	for (const delivery of lost) {
+		const [key, keys, emittedAtMs = now()] = delivery;
+		if (unheard.has(key) && now() - emittedAtMs > REPEAT_UNHEARD_FOR_MS)
+			takenAsCarried.push(...keys);
+		else toRepeat.push(delivery);
+	}
+	return { toRepeat, takenAsCarried };
+}
+
+/** A lost batch again, with the alerts of it LibreBOR still lists (one read meanwhile is not repeated). */
+function repeated(
+	[key, keys, emittedAtMs = now()]: Delivery,
+	listing: LibreBorAlert[],
+	settings: TriggerSettings,
+	unheard: boolean,
+): Emission[] {
+	const batch = new Set(keys);
+	const alerts = oldestFirst(listing.filter((alert) => batch.has(alertKey(alert))));
+	const items = alerts.flatMap((alert) => itemsForAlert(alert, settings));
+	if (items.length === 0) return [];
+	const flagged = unheard
+		? items.map((item) => ({ ...item, json: { ...item.json, [POSSIBLE_REPEAT_FIELD]: true } }))
+		: items;
+	return [{ items: flagged, delivery: [key, alerts.map(alertKey), emittedAtMs] }];
+}
+
+function newEmission(
+	this: ITriggerFunctions,
+	alerts: LibreBorAlert[],
+	settings: TriggerSettings,
+): Emission[] {
+	const { items, carried } = itemsOfNewAlerts.call(this, alerts, settings);
+	if (items.length === 0) return [];
+	const key = emissionKey(String(this.getWorkflow().id ?? ''), this.getNode().id, carried);
+	return [{ items, delivery: [key, carried, now()] }];
+}

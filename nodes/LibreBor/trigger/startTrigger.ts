@@ -1,0 +1,52 @@
+import {
+	NodeApiError,
+	NodeOperationError,
+	type ITriggerFunctions,
+	type ITriggerResponse,
+} from 'n8n-workflow';
+
+import { emitNewAlerts } from './emitNewAlerts';
+import { pollSampleAlerts } from './pollSampleAlerts';
+import { schedulePolls } from './pollSchedule';
+import { readTriggerParameters } from './settings';
+import { startPoll } from './startPoll';
+
+/**
+ * Version 2's activation. The first poll takes the baseline before the workflow counts as active
+ * (n8n saves what it wrote once the activation is done, and activates again later when it fails);
+ * then n8n's cron helper starts a poll at each Poll Time. A failed poll is saved as a failed
+ * execution, as n8n does for its poll triggers, and the next one tries again.
+ */
+export async function startTrigger(context: ITriggerFunctions): Promise<ITriggerResponse> {
+	// Read once, while n8n activates the workflow: a change of parameters activates it anew.
+	const parameters = readTriggerParameters(context);
+	if (context.getMode() === 'manual') {
+		const manualTriggerFunction = async () => {
+			const sample = async (start: Parameters<Parameters<typeof startPoll>[1]>[0]) =>
+				await pollSampleAlerts.call(context, await start());
+			context.emit(await startPoll(context, sample, undefined, parameters));
+		};
+		return { manualTriggerFunction };
+	}
+	const poll = async () =>
+		await startPoll(
+			context,
+			async (start) => await emitNewAlerts.call(context, start),
+			undefined,
+			parameters,
+		);
+	await poll();
+	schedulePolls(context, async () => {
+		try {
+			await poll();
+		} catch (error) {
+			context.saveFailedExecution(asNodeError(context, error));
+		}
+	});
+	return {};
+}
+
+const asNodeError = (context: ITriggerFunctions, error: unknown) =>
+	error instanceof NodeApiError || error instanceof NodeOperationError
+		? error
+		: new NodeOperationError(context.getNode(), error as Error);

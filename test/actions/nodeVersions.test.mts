@@ -24,10 +24,10 @@ function shownToVersion(description: object) {
 }
 
 describe('Version 1 of the node (workflows saved before the resource locators)', () => {
-	it('is still a version of the node, and new nodes get version 2', () => {
+	it('is still a version of the node, as is version 2, and new nodes get version 3', () => {
 		const { version, defaultVersion } = new LibreBor().description;
-		expect(version).toEqual([1, 2]);
-		expect(defaultVersion).toBe(2);
+		expect(version).toEqual([1, 2, 3]);
+		expect(defaultVersion).toBe(3);
 	});
 
 	it('shows a version 1 node exactly the parameters and choices it had when version 2 came out', () => {

@@ -42,6 +42,8 @@ export class Registry {
 	nextPageForm: 'number' | 'url' = 'number';
 	/** What next_page is on the last page: left out, an empty string or null (all plausible). */
 	lastPageForm: 'absent' | 'empty' | 'null' = 'null';
+	/** Results a search lists at most: the definition's 200; higher plays a LibreBOR that lists past it. */
+	searchCap = SEARCH_CAP;
 
 	private readonly bySlug = new Map<string, RegistryCompany>();
 	private readonly people = new Map<string, RegistryPerson>();

@@ -2,7 +2,7 @@
 // The definition shows their shapes; what it leaves open is modelled here and said so.
 import { jsonAnswer, type Answer } from './httpIo.mts';
 import { isValidNif } from './nif.mts';
-import { SEARCH_CAP, type Registry } from './registry.mts';
+import type { Registry } from './registry.mts';
 import { INE_PROVINCES } from './registryData.mts';
 import {
 	companyView,
@@ -39,7 +39,7 @@ function searchPage<T>(
 	request: LoggedRequest,
 ): Answer | { page: T[]; next: Record<string, unknown>; total: number } {
 	const page = params.page === undefined || params.page === '' ? 1 : Number(params.page);
-	const listed = results.slice(0, SEARCH_CAP);
+	const listed = results.slice(0, registry.searchCap);
 	const pages = Math.max(1, Math.ceil(listed.length / registry.pageSize));
 	if (!Number.isInteger(page) || page < 1 || page > pages)
 		return registryError(404, 'NOT_FOUND', `Invalid page: ${params.page}.`);

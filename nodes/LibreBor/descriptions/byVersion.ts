@@ -19,3 +19,19 @@ export const fromVersion2 = (property: INodeProperties): INodeProperties => ({
 	...property,
 	displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
 });
+
+const merged = (property: INodeProperties, rule: 'show' | 'hide'): INodeProperties => ({
+	...property,
+	displayOptions: {
+		...property.displayOptions,
+		[rule]: { ...property.displayOptions?.[rule], '@version': [{ _cnd: { gte: 3 } }] },
+	},
+});
+
+/** Parameters that only version 3 of the node shows (the registry look-ups and what uses them). */
+export const fromVersion3 = (properties: INodeProperties[]): INodeProperties[] =>
+	properties.map((property) => merged(property, 'show'));
+
+/** Parameters that version 3 replaces: versions 1 and 2 keep them exactly as they were. */
+export const beforeVersion3 = (properties: INodeProperties[]): INodeProperties[] =>
+	properties.map((property) => merged(property, 'hide'));

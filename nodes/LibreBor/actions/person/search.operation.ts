@@ -1,0 +1,33 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { searchPeople } from '../../api/registry';
+import {
+	optionsCollection,
+	pacedRequestOptions,
+	queryField,
+	searchLimitFields,
+} from '../../descriptions';
+import { executeSearch } from '../registrySearch';
+
+const displayOptions = {
+	show: { resource: ['person'], operation: ['search'], '@version': [{ _cnd: { gte: 3 } }] },
+};
+
+const properties: INodeProperties[] = [
+	queryField('people'),
+	...searchLimitFields,
+	optionsCollection(pacedRequestOptions),
+];
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	return await executeSearch.call(
+		this,
+		(query) =>
+			async function (item, page) {
+				return await searchPeople.call(this, { query }, page, item);
+			},
+	);
+}

@@ -47,8 +47,10 @@ export class Registry {
 
 	private readonly bySlug = new Map<string, RegistryCompany>();
 	private readonly people = new Map<string, RegistryPerson>();
+	private readonly directory: CompanyDirectory;
 
-	constructor(private readonly directory: CompanyDirectory) {
+	constructor(directory: CompanyDirectory) {
+		this.directory = directory;
 		for (const company of SEED_COMPANIES) this.add(fromDirectory(company));
 		for (const company of EXTRA_COMPANIES) this.add(company);
 		for (const person of SEED_PEOPLE) this.people.set(person.slug, person);

@@ -3,12 +3,18 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { followCompany } from '../../api/watchlist';
 import { nifField, optionsCollection, pacedRequestOptions } from '../../descriptions';
+import { companyNifFields } from '../companyNif';
 import { executeWatchlistChange } from './watchlistChange';
 
 const displayOptions = { show: { resource: ['watchlist'], operation: ['follow'] } };
 
 const properties: INodeProperties[] = [
-	nifField(
+	...companyNifFields(
+		[
+			nifField(
+				'add to the watch list; LibreBOR then creates an alert each time it appears in the BORME',
+			),
+		],
 		'add to the watch list; LibreBOR then creates an alert each time it appears in the BORME',
 	),
 	optionsCollection(pacedRequestOptions),

@@ -3,12 +3,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { unfollowCompany } from '../../api/watchlist';
 import { companyFields, optionsCollection, pacedRequestOptions } from '../../descriptions';
+import { companyNifFields } from '../companyNif';
 import { executeWatchlistChange } from './watchlistChange';
 
 const displayOptions = { show: { resource: ['watchlist'], operation: ['unfollow'] } };
 
 const properties: INodeProperties[] = [
-	...companyFields('remove from the watch list'),
+	...companyNifFields(companyFields('remove from the watch list'), 'remove from the watch list'),
 	optionsCollection(pacedRequestOptions),
 ];
 

@@ -1,12 +1,6 @@
-import {
-	NodeApiError,
-	NodeOperationError,
-	type IExecuteFunctions,
-	type INodeProperties,
-} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 
 import { getCompanyBySlug } from '../api/registry';
-import { beforeVersion3, companyLocator, fromVersion3 } from '../descriptions';
 import { mapWithConcurrency } from '../helpers/concurrency';
 import { readCompanyReference, readNif } from '../helpers/identifierParameters';
 import {
@@ -19,18 +13,6 @@ import {
 import { validateNif } from '../helpers/validation';
 
 export type ItemError = NodeApiError | NodeOperationError;
-
-/**
- * The company field of Follow, Unfollow, Sync and Order: what versions 1 and 2 had, and from
- * version 3 the `company` picked by name, NIF or slug.
- */
-export const companyNifFields = (
-	untilVersion3: INodeProperties[],
-	purpose: string,
-): INodeProperties[] => [
-	...beforeVersion3(untilVersion3),
-	...fromVersion3([companyLocator(purpose)]),
-];
 
 /** A company picked by name or slug: its NIF, as LibreBOR's registry gives it. */
 async function nifOfSlug(this: IExecuteFunctions, slug: string, item: ItemRequest) {

@@ -11,11 +11,11 @@ import { listWatchedEntities } from '../../api/watchlist';
 import { endNodeRun, startNodeRun, type NodeRun } from '../../helpers/nodeRun';
 import {
 	nifField,
+	withCompanyLocator,
 	optionsCollection,
 	pacedRequestOptions,
 	readRunSettings,
 } from '../../descriptions';
-import { companyNifFields } from '../companyNif';
 import { applySyncSteps } from './syncApply';
 import { failEveryItem, syncHints, syncItems } from './syncOutput';
 import {
@@ -34,7 +34,7 @@ const displayOptions = {
 };
 
 const properties: INodeProperties[] = [
-	...companyNifFields(
+	...withCompanyLocator(
 		[
 			{
 				...nifField(

@@ -3,13 +3,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { unfollowCompany } from '../../api/watchlist';
 import { companyFields, optionsCollection, pacedRequestOptions } from '../../descriptions';
-import { companyNifFields } from '../companyNif';
 import { executeWatchlistChange } from './watchlistChange';
 
 const displayOptions = { show: { resource: ['watchlist'], operation: ['unfollow'] } };
 
 const properties: INodeProperties[] = [
-	...companyNifFields(companyFields('remove from the watch list'), 'remove from the watch list'),
+	...companyFields('remove from the watch list'),
 	optionsCollection(pacedRequestOptions),
 ];
 

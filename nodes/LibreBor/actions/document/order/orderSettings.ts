@@ -1,9 +1,10 @@
 import { NodeApiError, NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 
 import { readNif } from '../../../helpers/identifierParameters';
-import type { ItemRequest } from '../../../helpers/nodeRun';
+import type { ItemRequest, RunSettings } from '../../../helpers/nodeRun';
 import { readNumericOption } from '../../../helpers/numericOption';
 import { validateYear } from '../../../helpers/validation';
+import { readNifsAhead } from '../../companyNif';
 import {
 	readMaxDownloadBytes,
 	readWaitSettings,
@@ -47,10 +48,11 @@ function nifOf(context: IExecuteFunctions, itemIndex: number, nifs?: Array<strin
 }
 
 /** Every item's order, read before any is sent so that a bad value costs nothing. */
-export function readItemOrders(
+export async function readItemOrders(
 	context: IExecuteFunctions,
-	nifs?: Array<string | Error>,
-): Array<ItemOrder | Error> {
+	settings: RunSettings,
+): Promise<Array<ItemOrder | Error>> {
+	const nifs = await readNifsAhead.call(context, settings);
 	return context.getInputData().map((_, itemIndex) => {
 		try {
 			const input = {

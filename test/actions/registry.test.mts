@@ -295,3 +295,37 @@ describe('Picking a company or a person by name in the editor', () => {
 		]);
 	});
 });
+
+describe('Watch List > Get Many with Company Details', () => {
+	it("adds each watched company's status and province from the registry, one look-up each", async () => {
+		sim().state.follow('B64717838');
+		sim().state.follow('B65410011');
+		const result = await runLibreBor(sim(), {
+			resource: 'watchlist',
+			operation: 'getMany',
+			returnAll: true,
+			options: { companyDetails: true },
+		});
+		const registryOf = (slug: string) => sim().state.registry.companyBySlug(slug);
+		expect(jsonOf(result)).toEqual(
+			sim().state.watchlist.map((entity) => ({
+				...entity,
+				status: registryOf(entity.slug)?.status,
+				province: registryOf(entity.slug)?.province,
+			})),
+		);
+		expect(jsonOf(result)[0]).toMatchObject({ nif: 'B64717838', status: expect.any(String) });
+		expect(sim().requestsTo('GET', '/v2/company/by-slug/')).toHaveLength(2);
+	});
+
+	it('adds nothing, and looks nothing up, without the option', async () => {
+		sim().state.follow('B64717838');
+		const result = await runLibreBor(sim(), {
+			resource: 'watchlist',
+			operation: 'getMany',
+			returnAll: true,
+		});
+		expect(jsonOf(result)).toEqual(sim().state.watchlist);
+		expect(sim().requestsTo('GET', '/v2/company/')).toEqual([]);
+	});
+});

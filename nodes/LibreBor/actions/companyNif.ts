@@ -1,8 +1,17 @@
-import { NodeApiError, NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
+import {
+	NodeApiError,
+	NodeOperationError,
+	type IDataObject,
+	type IExecuteFunctions,
+} from 'n8n-workflow';
 
-import { getCompanyBySlug } from '../api/registry';
+import { getCompanyByNif, getCompanyBySlug } from '../api/registry';
 import { mapWithConcurrency } from '../helpers/concurrency';
-import { readCompanyReference, readNif } from '../helpers/identifierParameters';
+import {
+	readCompanyReference,
+	readNif,
+	type CompanyReference,
+} from '../helpers/identifierParameters';
 import {
 	endNodeRun,
 	startNodeRun,
@@ -77,4 +86,20 @@ export async function readNifsAhead(
 	} finally {
 		endNodeRun(run);
 	}
+}
+
+/** A company's registry record by NIF or slug; undefined when LibreBOR does not find it (404). */
+export async function findCompany(
+	this: IExecuteFunctions,
+	company: CompanyReference,
+	item: ItemRequest,
+): Promise<IDataObject | undefined> {
+	const found =
+		'slug' in company
+			? getCompanyBySlug.call(this, company.slug, item)
+			: getCompanyByNif.call(this, company.nif, item);
+	return await found.catch((error: unknown) => {
+		if (error instanceof NodeApiError && error.httpCode === '404') return undefined;
+		throw error;
+	});
 }

@@ -1,7 +1,7 @@
-import { NodeApiError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { getCompanyBySlug } from '../../api/registry';
 import type { ItemRequest } from '../../helpers/nodeRun';
+import { findCompany } from '../companyNif';
 
 const POSITION_LISTS = ['active_positions', 'inactive_positions'] as const;
 
@@ -16,10 +16,7 @@ const positionsOf = (person: IDataObject): IDataObject[] =>
 
 /** A company's status; null for one LibreBOR no longer finds by that slug. */
 async function statusOf(this: IExecuteFunctions, slug: string, item: ItemRequest) {
-	const company = await getCompanyBySlug.call(this, slug, item).catch((error: unknown) => {
-		if (error instanceof NodeApiError && error.httpCode === '404') return undefined;
-		throw error;
-	});
+	const company = await findCompany.call(this, { slug }, item);
 	return typeof company?.status === 'string' ? company.status : null;
 }
 

@@ -1,7 +1,7 @@
 // The commercial registry behind the look-ups: companies and people, their search, and the
 // settings that shape what the API definition leaves open (page size, the form of next_page).
 import type { CompanyDirectory } from './companies.mts';
-import { SEED_COMPANIES } from './companies.mts';
+import { SEED_COMPANIES, slugify } from './companies.mts';
 import { isValidNif } from './nif.mts';
 import {
 	EXTRA_COMPANIES,
@@ -18,14 +18,7 @@ export const DEFAULT_PAGE_SIZE = 10;
 export const SEARCH_CAP = 200;
 
 /** Case, accents and punctuation set aside: "Peñíscola" finds "PEÑISCOLA" (assumed, not shown). */
-export function foldText(text: string): string {
-	return text
-		.normalize('NFD')
-		.replace(/[\u0300-\u036f]/g, '')
-		.toLowerCase()
-		.replace(/[^a-z0-9]+/g, ' ')
-		.trim();
-}
+export const foldText = (text: string) => slugify(text).replace(/-/g, ' ');
 
 /** Every word of the query appears in the name, in any order (assumed: the definition says "words of the name"). */
 export function nameMatches(name: string, query: string): boolean {

@@ -28,30 +28,34 @@ export const registryError = (status: number, code: string, message: string): An
 const notFound = (what: string) => registryError(404, 'NOT_FOUND', `${what} not found.`);
 
 /**
- * One page of a search. Only the first 200 results can be listed (the definition's cap), so the
- * pages end there even when total_results counts more. A page past the last answers 404, as
- * Django REST framework's paginator does (not shown by the definition).
+ * One page of a search, as `{ <listKey>: [...], count_results, total_results, next_page }`. Only
+ * the first 200 results can be listed (the definition's cap), so the pages end there even when
+ * total_results counts more. A page past the last answers 404, as Django REST framework's
+ * paginator does (not shown by the definition).
  */
-function searchPage<T>(
+function searchAnswer<T>(
 	registry: Registry,
+	listKey: 'companies' | 'people',
 	results: T[],
+	view: (result: T) => object,
 	params: Params,
 	request: LoggedRequest,
-): Answer | { page: T[]; next: Record<string, unknown>; total: number } {
+): Answer {
 	const page = params.page === undefined || params.page === '' ? 1 : Number(params.page);
 	const listed = results.slice(0, registry.searchCap);
 	const pages = Math.max(1, Math.ceil(listed.length / registry.pageSize));
 	if (!Number.isInteger(page) || page < 1 || page > pages)
 		return registryError(404, 'NOT_FOUND', `Invalid page: ${params.page}.`);
 	const start = (page - 1) * registry.pageSize;
-	return {
-		page: listed.slice(start, start + registry.pageSize),
-		next:
-			page < pages
-				? { next_page: nextPage(registry, page + 1, params, request) }
-				: lastPage(registry),
-		total: results.length,
-	};
+	const shown = listed.slice(start, start + registry.pageSize).map(view);
+	return jsonAnswer(200, {
+		[listKey]: shown,
+		count_results: shown.length,
+		total_results: results.length,
+		...(page < pages
+			? { next_page: nextPage(registry, page + 1, params, request) }
+			: lastPage(registry)),
+	});
 }
 
 function nextPage(
@@ -82,20 +86,8 @@ export function registryHandlers(registry: Registry) {
 		const missing = missingQuery(params);
 		if (missing) return missing;
 		const province = params.province?.trim() ? params.province : undefined;
-		const found = searchPage(
-			registry,
-			registry.searchCompanies(params.query, province),
-			params,
-			request,
-		);
-		if ('status' in found) return found;
-		const companies = found.page.map(searchResultOf);
-		return jsonAnswer(200, {
-			companies,
-			count_results: companies.length,
-			total_results: found.total,
-			...found.next,
-		});
+		const found = registry.searchCompanies(params.query, province);
+		return searchAnswer(registry, 'companies', found, searchResultOf, params, request);
 	};
 
 	const personSearch: RegistryHandler = (params, _match, request) => {
@@ -110,20 +102,8 @@ export function registryHandlers(registry: Registry) {
 				return registryError(400, 'INVALID_PARAMETER', `Invalid province: ${params.province}.`);
 			province = INE_PROVINCES[code - 1];
 		}
-		const found = searchPage(
-			registry,
-			registry.searchPeople(params.query, province),
-			params,
-			request,
-		);
-		if ('status' in found) return found;
-		const people = found.page.map(personSearchResultOf);
-		return jsonAnswer(200, {
-			people,
-			count_results: people.length,
-			total_results: found.total,
-			...found.next,
-		});
+		const found = registry.searchPeople(params.query, province);
+		return searchAnswer(registry, 'people', found, personSearchResultOf, params, request);
 	};
 
 	const companyByNif: RegistryHandler = (_params, match) => {

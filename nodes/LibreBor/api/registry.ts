@@ -101,19 +101,28 @@ export async function searchPeople(
 	return await searchPage(this, path, 'people', page, request);
 }
 
+/** A record of the registry; a 404 is the error that says what was missing and what to do. */
+async function getRecord(
+	context: LibreBorFunctions,
+	path: string,
+	request: RequestSettings,
+	missing: { what: string; todo: string; key?: string },
+): Promise<IDataObject> {
+	const response = await lookUp(context, path, request);
+	if (response.statusCode === 404) throw notFound(response, missing.what, missing.todo);
+	return recordOf(response, missing.key);
+}
+
 export async function getCompanyByNif(
 	this: LibreBorFunctions,
 	nif: string,
 	request: RequestSettings,
 ): Promise<IDataObject> {
-	const response = await lookUp(this, `/company/by-nif/${encodeURIComponent(nif)}/`, request);
-	if (response.statusCode === 404)
-		throw notFound(
-			response,
-			`company with NIF ${nif}`,
-			`The NIF is well formed, but LibreBOR's registry does not list it (a company registered very recently, or one LibreBOR knows only by name). ${COMPANY_BY_NAME}`,
-		);
-	return recordOf(response, 'company');
+	return await getRecord(this, `/company/by-nif/${encodeURIComponent(nif)}/`, request, {
+		what: `company with NIF ${nif}`,
+		todo: `The NIF is well formed, but LibreBOR's registry does not list it (a company registered very recently, or one LibreBOR knows only by name). ${COMPANY_BY_NAME}`,
+		key: 'company',
+	});
 }
 
 export async function getCompanyBySlug(
@@ -121,14 +130,11 @@ export async function getCompanyBySlug(
 	slug: string,
 	request: RequestSettings,
 ): Promise<IDataObject> {
-	const response = await lookUp(this, `/company/by-slug/${encodeURIComponent(slug)}/`, request);
-	if (response.statusCode === 404)
-		throw notFound(
-			response,
-			`company with the slug "${slug}"`,
-			`Check the slug: it is the "slug" of a search result or the "entity_slug" of an alert. ${COMPANY_BY_NAME}`,
-		);
-	return recordOf(response, 'company');
+	return await getRecord(this, `/company/by-slug/${encodeURIComponent(slug)}/`, request, {
+		what: `company with the slug "${slug}"`,
+		todo: `Check the slug: it is the "slug" of a search result or the "entity_slug" of an alert. ${COMPANY_BY_NAME}`,
+		key: 'company',
+	});
 }
 
 /** The incorporation record, which LibreBOR sends without a wrapper. */
@@ -138,14 +144,10 @@ export async function getIncorporation(
 	request: RequestSettings,
 ): Promise<IDataObject> {
 	const path = `/company/by-slug/${encodeURIComponent(slug)}/incorporation/`;
-	const response = await lookUp(this, path, request);
-	if (response.statusCode === 404)
-		throw notFound(
-			response,
-			`incorporation record for the company "${slug}"`,
-			`Check the company's slug. ${COMPANY_BY_NAME}`,
-		);
-	return recordOf(response);
+	return await getRecord(this, path, request, {
+		what: `incorporation record for the company "${slug}"`,
+		todo: `Check the company's slug. ${COMPANY_BY_NAME}`,
+	});
 }
 
 /** A person, which LibreBOR sends without a wrapper. */
@@ -154,14 +156,10 @@ export async function getPersonBySlug(
 	slug: string,
 	request: RequestSettings,
 ): Promise<IDataObject> {
-	const response = await lookUp(this, `/person/by-slug/${encodeURIComponent(slug)}/`, request);
-	if (response.statusCode === 404)
-		throw notFound(
-			response,
-			`person with the slug "${slug}"`,
-			'Check the slug: it is the "slug_person" of an alert\'s position or the "slug" of a search result. Or search the person by name (Person > Search, or From List in the Person field).',
-		);
-	return recordOf(response);
+	return await getRecord(this, `/person/by-slug/${encodeURIComponent(slug)}/`, request, {
+		what: `person with the slug "${slug}"`,
+		todo: 'Check the slug: it is the "slug_person" of an alert\'s position or the "slug" of a search result. Or search the person by name (Person > Search, or From List in the Person field).',
+	});
 }
 
 export async function getNifInfo(
@@ -169,8 +167,8 @@ export async function getNifInfo(
 	nif: string,
 	request: RequestSettings,
 ): Promise<IDataObject> {
-	const response = await lookUp(this, `/utils/nif-info/${encodeURIComponent(nif)}/`, request);
-	if (response.statusCode === 404)
-		throw notFound(response, `information on the NIF ${nif}`, 'Check the NIF.');
-	return recordOf(response);
+	return await getRecord(this, `/utils/nif-info/${encodeURIComponent(nif)}/`, request, {
+		what: `information on the NIF ${nif}`,
+		todo: 'Check the NIF.',
+	});
 }

@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { returnAllOffFields } from './listFields';
+
 /** Companies of the registry: picked by name from a search, or given by NIF or slug. */
 export const companyLocator = (purpose: string): INodeProperties => ({
 	displayName: 'Company',
@@ -67,7 +69,7 @@ export const personLocator: INodeProperties = {
 };
 
 /** The words of the name a registry search looks for. */
-export const queryField = (of: 'companies' | 'people'): INodeProperties => ({
+const queryField = (of: 'companies' | 'people'): INodeProperties => ({
 	displayName: 'Query',
 	name: 'query',
 	type: 'string',
@@ -77,22 +79,8 @@ export const queryField = (of: 'companies' | 'people'): INodeProperties => ({
 	description: `Words of the ${of === 'companies' ? "company's" : "person's"} name; LibreBOR finds those whose name has them all. It lists at most 200 results: add words to narrow the search.`,
 });
 
-/** Return All and Limit of a registry search: both stop at LibreBOR's 200 results. */
-export const searchLimitFields: INodeProperties[] = [
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { returnAll: [false] } },
-	},
+/** Query, Return All and Limit of a registry search. */
+export const searchFields = (of: 'companies' | 'people'): INodeProperties[] => [
+	queryField(of),
+	...returnAllOffFields,
 ];

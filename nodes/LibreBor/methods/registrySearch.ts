@@ -6,64 +6,54 @@ import type {
 } from 'n8n-workflow';
 
 import { searchCompanies, searchPeople, type SearchPage } from '../api/registry';
+import type { RequestSettings } from '../helpers/nodeRun';
 import { DEFAULT_RUN_SETTINGS, startNodeRun } from '../helpers/nodeRun';
+import type { LibreBorFunctions } from '../transport/request';
+
+type RegistrySearch = (
+	this: LibreBorFunctions,
+	search: { query: string },
+	page: number,
+	request: RequestSettings,
+) => Promise<SearchPage>;
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
+/** A result as "<name> (<details>)", its slug as the value; none without a slug. */
+function listItem(result: IDataObject, details: unknown[]): INodeListSearchItems | undefined {
+	const slug = text(result.slug);
+	const shown = details.map(text).filter(Boolean).join(', ');
+	const name = text(result.name) || slug;
+	return slug ? { name: shown ? `${name} (${shown})` : name, value: slug } : undefined;
+}
+
 /**
- * One page of LibreBOR's search for the words typed, the editor's pagination token carrying the
- * next page. Nothing typed, nothing asked: LibreBOR's search needs words of the name.
+ * A picker's list: one page of LibreBOR's search for the words typed, the editor's pagination
+ * token carrying the next page. Nothing typed, nothing asked: LibreBOR's search needs words.
  */
-async function registryPage(
-	filter: string | undefined,
-	paginationToken: string | undefined,
-	search: (query: string, page: number) => Promise<SearchPage>,
-	toItem: (result: IDataObject) => INodeListSearchItems | undefined,
-): Promise<INodeListSearchResult> {
-	const query = (filter ?? '').trim();
-	if (query === '') return { results: [] };
-	const page = Math.max(1, Number.parseInt(paginationToken ?? '1', 10) || 1);
-	const found = await search(query, page);
-	const results = found.results.map(toItem).filter((item) => item !== undefined);
-	return { results, paginationToken: found.nextPage?.toString() };
+function registryListSearch(search: RegistrySearch, detailsOf: (result: IDataObject) => unknown[]) {
+	return async function (
+		this: ILoadOptionsFunctions,
+		filter?: string,
+		paginationToken?: string,
+	): Promise<INodeListSearchResult> {
+		const query = (filter ?? '').trim();
+		if (query === '') return { results: [] };
+		const page = Math.max(1, Number.parseInt(paginationToken ?? '1', 10) || 1);
+		const request = { run: startNodeRun(this, DEFAULT_RUN_SETTINGS) };
+		const found = await search.call(this, { query }, page, request);
+		const results = found.results
+			.map((result) => listItem(result, detailsOf(result)))
+			.filter((item) => item !== undefined);
+		return { results, paginationToken: found.nextPage?.toString() };
+	};
 }
 
-/** Companies of the registry as "<name> (<province>, <status>)", their slug as the value. */
-export async function searchRegistryCompanies(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	const request = { run: startNodeRun(this, DEFAULT_RUN_SETTINGS) };
-	return await registryPage(
-		filter,
-		paginationToken,
-		async (query, page) => await searchCompanies.call(this, { query }, page, request),
-		(company) => {
-			const slug = text(company.slug);
-			const details = [text(company.province), text(company.status)].filter(Boolean).join(', ');
-			const name = text(company.name) || slug;
-			return slug ? { name: details ? `${name} (${details})` : name, value: slug } : undefined;
-		},
-	);
-}
+/** Companies of the registry as "<name> (<province>, <status>)". */
+export const searchRegistryCompanies = registryListSearch(searchCompanies, (company) => [
+	company.province,
+	company.status,
+]);
 
-/** People of the registry as "<name> (<province>)", their slug as the value. */
-export async function searchRegistryPeople(
-	this: ILoadOptionsFunctions,
-	filter?: string,
-	paginationToken?: string,
-): Promise<INodeListSearchResult> {
-	const request = { run: startNodeRun(this, DEFAULT_RUN_SETTINGS) };
-	return await registryPage(
-		filter,
-		paginationToken,
-		async (query, page) => await searchPeople.call(this, { query }, page, request),
-		(person) => {
-			const slug = text(person.slug);
-			const province = text(person.province);
-			const name = text(person.name) || slug;
-			return slug ? { name: province ? `${name} (${province})` : name, value: slug } : undefined;
-		},
-	);
-}
+/** People of the registry as "<name> (<province>)". */
+export const searchRegistryPeople = registryListSearch(searchPeople, (person) => [person.province]);

@@ -2,12 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { searchCompanies } from '../../api/registry';
-import {
-	optionsCollection,
-	pacedRequestOptions,
-	queryField,
-	searchLimitFields,
-} from '../../descriptions';
+import { optionsCollection, pacedRequestOptions, searchFields } from '../../descriptions';
 import { executeSearch } from '../registrySearch';
 
 const displayOptions = {
@@ -15,8 +10,7 @@ const displayOptions = {
 };
 
 const properties: INodeProperties[] = [
-	queryField('companies'),
-	...searchLimitFields,
+	...searchFields('companies'),
 	optionsCollection([
 		{
 			displayName: 'Province',

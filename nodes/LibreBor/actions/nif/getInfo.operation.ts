@@ -2,7 +2,12 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { getNifInfo } from '../../api/registry';
-import { optionsCollection, pacedRequestOptions, readRunSettings } from '../../descriptions';
+import {
+	nifField,
+	optionsCollection,
+	pacedRequestOptions,
+	readRunSettings,
+} from '../../descriptions';
 import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
 import { normalizeNif } from '../../helpers/nif';
 
@@ -12,12 +17,7 @@ const displayOptions = {
 
 const properties: INodeProperties[] = [
 	{
-		displayName: 'NIF',
-		name: 'nif',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. B64717838',
+		...nifField('check'),
 		description:
 			'Spanish tax identifier of a company (CIF) or a person (DNI, NIE). Spaces, dashes and an ES prefix are removed; LibreBOR says whether it is valid.',
 	},

@@ -41,12 +41,30 @@ export const toolDescriptions: PerOperation<string> = {
 	},
 };
 
+const BY_NAME_OR_SLUG =
+	"The company is given as the node's Company field asks: its NIF (tax ID, such as B64717838), or its slug (a company search result's slug, an alert's entity_slug), which is looked up for its NIF first; a company LibreBOR knows no NIF for is refused with nothing sent.";
+
 /**
- * What version 2 tells a model where it does more than version 1, whose nodes keep their own text:
- * n8n does not save a parameter left at its default, so a new default would reach them too.
+ * What a later version tells a model where it does more than the versions before, whose nodes
+ * keep their own text: n8n does not save a parameter left at its default, so a new default would
+ * reach them too. By operation, then by the version the text starts at.
  */
-const VERSION_2_TEXTS: Record<string, string> = {
-	'alert.getMany': `Lists the unread LibreBOR alerts. An alert says that a company on the user's watch list appeared in the BORME, Spain's official commercial-registry bulletin: the company's name and each registry act, with its label (such as Nombramientos for appointments or Revocaciones for dismissals), its category (officers, ownership, capital, identity, restructuring, distress or other), the people affected and the bulletin's date and PDF link. The Categories option keeps only the acts of the categories picked (distress: insolvency, dissolution, closure; officers: directors appointed or removed). With Output set to one item per person change, each person appointed, re-elected or removed is an item of its own, with change: appointed, reelected, removed or other. Reading alerts does not mark them as read. ${FREE}`,
+const LATER_TEXTS: Record<string, Record<number, string>> = {
+	'alert.getMany': {
+		2: `Lists the unread LibreBOR alerts. An alert says that a company on the user's watch list appeared in the BORME, Spain's official commercial-registry bulletin: the company's name and each registry act, with its label (such as Nombramientos for appointments or Revocaciones for dismissals), its category (officers, ownership, capital, identity, restructuring, distress or other), the people affected and the bulletin's date and PDF link. The Categories option keeps only the acts of the categories picked (distress: insolvency, dissolution, closure; officers: directors appointed or removed). With Output set to one item per person change, each person appointed, re-elected or removed is an item of its own, with change: appointed, reelected, removed or other. Reading alerts does not mark them as read. ${FREE}`,
+	},
+	'watchlist.follow': {
+		3: `Adds a Spanish company to the LibreBOR watch list, so that LibreBOR creates an alert whenever the company appears in the BORME. ${BY_NAME_OR_SLUG} Following a company already on the list changes nothing. An invalid NIF is refused before anything is sent. ${FREE}`,
+	},
+	'watchlist.unfollow': {
+		3: `Removes a company from the LibreBOR watch list, so that no new alerts about it are created. ${BY_NAME_OR_SLUG} ${FREE}`,
+	},
+	'watchlist.sync': {
+		3: `Makes the LibreBOR watch list hold the companies of the input items, one company per item: follows those missing and, only with Unfollow Others on, unfollows the watched companies the input does not name (it refuses, changing nothing, to unfollow more than Max Unfollows, 10 unless set). ${BY_NAME_OR_SLUG} Every company is checked before anything changes. With Dry Run on it only says what would change. Returns one item per company: nif, name, action (follow, unfollow or keep) and applied. ${FREE}`,
+	},
+	'document.order': {
+		3: `Spends money: orders a Spanish company's annual accounts (balance sheet, income statement, notes) for one fiscal year, and pays for them from the user's LibreBOR prepaid balance. ${BY_NAME_OR_SLUG} Use it only when the user asks for these accounts. Returns the order's document_id. Asking again, from this workflow, for the same NIF and year within the order memory window (24 hours unless the workflow changes it) is not paid again: the tool returns the earlier order (reused_order: true) or an error saying that another execution sent it; do not retry then.`,
+	},
 };
 
 /** Operations that a later version of the node brought: an earlier node shows no description for them. */
@@ -60,9 +78,13 @@ const SINCE_VERSION: Record<string, number> = {
 	'nif.getInfo': 3,
 };
 
-const VERSION_1 = { '@version': [1] };
-const fromVersion = (version: number) => ({ '@version': [{ _cnd: { gte: version } }] });
-const VERSION_2 = fromVersion(2);
+/** The versions from `from` up to the one before `until` (every later one without it), as a display rule. */
+function versionsRule(from: number, until?: number) {
+	if (until === undefined) return from === 1 ? {} : { '@version': [{ _cnd: { gte: from } }] };
+	if (until === from + 1) return { '@version': [from] };
+	if (from === 1) return { '@version': [{ _cnd: { lt: until } }] };
+	return { '@version': [{ _cnd: { between: { from, to: until - 1 } } }] };
+}
 
 const descriptionField = (
 	resource: string,
@@ -94,14 +116,10 @@ export const toolDescriptionFields: INodeProperties[] = Object.entries(toolDescr
 	([resource, operations]) =>
 		Object.entries(operations).flatMap(([operation, text]) => {
 			const key = `${resource}.${operation}`;
-			const since = SINCE_VERSION[key];
-			if (since !== undefined)
-				return [descriptionField(resource, operation, text, fromVersion(since))];
-			const version2Text = VERSION_2_TEXTS[key];
-			if (version2Text === undefined) return [descriptionField(resource, operation, text)];
-			return [
-				descriptionField(resource, operation, text, VERSION_1),
-				descriptionField(resource, operation, version2Text, VERSION_2),
-			];
+			const texts = { [SINCE_VERSION[key] ?? 1]: text, ...LATER_TEXTS[key] };
+			const versions = Object.keys(texts).map(Number);
+			return versions.map((from, index) =>
+				descriptionField(resource, operation, texts[from], versionsRule(from, versions[index + 1])),
+			);
 		}),
 );

@@ -81,7 +81,7 @@ const missingQuery = (params: Params) =>
 		? registryError(400, 'MISSING_PARAMETER', 'The query parameter is required.')
 		: undefined;
 
-export function registryHandlers(registry: Registry) {
+function searchHandlers(registry: Registry) {
 	const companySearch: RegistryHandler = (params, _match, request) => {
 		const missing = missingQuery(params);
 		if (missing) return missing;
@@ -106,6 +106,10 @@ export function registryHandlers(registry: Registry) {
 		return searchAnswer(registry, 'people', found, personSearchResultOf, params, request);
 	};
 
+	return { companySearch, personSearch };
+}
+
+function recordHandlers(registry: Registry) {
 	const companyByNif: RegistryHandler = (_params, match) => {
 		const nif = decodeURIComponent(match[1]);
 		if (!isValidNif(nif)) return registryError(400, 'INVALID_NIF', `Invalid NIF: ${nif}.`);
@@ -136,8 +140,6 @@ export function registryHandlers(registry: Registry) {
 	};
 
 	return {
-		companySearch,
-		personSearch,
 		companyByNif,
 		companyBySlug,
 		incorporation,
@@ -148,7 +150,7 @@ export function registryHandlers(registry: Registry) {
 
 /** The routes, most specific first (the first pattern that matches the path decides). */
 export function registryRoutes(registry: Registry) {
-	const handlers = registryHandlers(registry);
+	const handlers = { ...searchHandlers(registry), ...recordHandlers(registry) };
 	const get = (pattern: RegExp, handler: RegistryHandler) => ({ method: 'GET', pattern, handler });
 	return [
 		get(/^\/v2\/company\/search\/$/, handlers.companySearch),

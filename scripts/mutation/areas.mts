@@ -130,6 +130,7 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 			'actions/actCategories',
 			'actions/alert',
 			'actions/alertFilters',
+			'actions/companyLocator',
 			'actions/expressionOptions',
 			'actions/listSearch',
 			'actions/nodeVersions',

@@ -6,6 +6,7 @@ import { jsonOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
 import { descriptionForVersion } from '../support/versionedDescription.mts';
 import versionOneDescription from './fixtures/libreBorVersion1Description.json' with { type: 'json' };
 import versionTwoDescription from './fixtures/libreBorVersion2Description.json' with { type: 'json' };
+import versionThreeDescription from './fixtures/libreBorVersion3Description.json' with { type: 'json' };
 
 const sim = useSimulator();
 const locator = (mode: string, value: string) => ({ __rl: true, mode, value });
@@ -40,6 +41,13 @@ describe('Version 1 of the node (workflows saved before the resource locators)',
 	it('shows a version 2 node exactly the parameters and choices it had when version 3 came out', () => {
 		expect(shownToVersion(descriptionForVersion(new LibreBor().description, 2))).toEqual(
 			shownToVersion(versionTwoDescription),
+		);
+	});
+
+	it('shows a version 3 node the parameters and choices it was released with (the registry look-ups)', () => {
+		// Adding to version 3 before its release updates this fixture; after it, a new version does.
+		expect(shownToVersion(descriptionForVersion(new LibreBor().description, 3))).toEqual(
+			shownToVersion(versionThreeDescription),
 		);
 	});
 

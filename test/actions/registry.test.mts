@@ -69,6 +69,32 @@ describe('Company > Search', () => {
 		]);
 	});
 
+	it('ends a search whose next_page does not move forward, and asks the API host only, whatever URL next_page names', async () => {
+		const page = (nextPage: string) =>
+			JSON.stringify({
+				companies: [{ name: 'UNA SL', slug: `una-${nextPage.length}` }],
+				count_results: 1,
+				total_results: 40,
+				next_page: nextPage,
+			});
+		sim().injectFault({ method: 'GET', path: SEARCH, status: 200, body: page('1') });
+		const stuck = await runLibreBor(sim(), companySearch('una', { returnAll: true }));
+		expect(stuck.items).toHaveLength(1);
+		expect(pagesAsked()).toEqual(['1']);
+
+		sim().clearLog();
+		sim().state.registry.addMany(12, 'TRANSPORTES RAPIDOS');
+		const elsewhere = 'https://elsewhere.example/v2/company/search/?query=rapidos&page=2';
+		sim().injectFault({ method: 'GET', path: SEARCH, status: 200, body: page(elsewhere) });
+		const moved = await runLibreBor(sim(), companySearch('rapidos', { returnAll: true }));
+		expect(pagesAsked()).toEqual(['1', '2']);
+		expect(jsonOf(moved).map((company) => company.slug)).toEqual([
+			expect.stringMatching(/^una-/),
+			'transportes-rapidos-0011',
+			'transportes-rapidos-0012',
+		]);
+	});
+
 	it('returns up to Limit, asking only for the pages it needs', async () => {
 		sim().state.registry.addMany(25, 'TRANSPORTES RAPIDOS');
 		const result = await runLibreBor(sim(), companySearch('rapidos', { limit: 12 }));

@@ -7,9 +7,18 @@ import {
 } from 'n8n-workflow';
 
 import * as alert from './actions/alert';
+import * as company from './actions/company';
 import * as document from './actions/document';
-import { searchUnreadAlerts, searchWatchedCompanies } from './methods';
+import * as nif from './actions/nif';
+import * as person from './actions/person';
+import {
+	searchRegistryCompanies,
+	searchRegistryPeople,
+	searchUnreadAlerts,
+	searchWatchedCompanies,
+} from './methods';
 import { router } from './actions/router';
+import { resourceFields } from './actions/resources';
 import { toolDescriptionFields } from './actions/toolDescriptions';
 import * as watchlist from './actions/watchlist';
 
@@ -19,8 +28,8 @@ export class LibreBor implements INodeType {
 		name: 'libreBor',
 		icon: { light: 'file:../../icons/librebor.svg', dark: 'file:../../icons/librebor.dark.svg' },
 		group: ['transform'],
-		version: [1, 2],
-		defaultVersion: 2,
+		version: [1, 2, 3],
+		defaultVersion: 3,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description:
 			'Watch Spanish companies in the BORME commercial-registry bulletin, read their alerts and order their annual accounts',
@@ -38,38 +47,23 @@ export class LibreBor implements INodeType {
 				default: '',
 			},
 			...toolDescriptionFields,
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{
-						name: 'Alert',
-						value: 'alert',
-						description: 'Unread alerts created when a watched company appears in the BORME',
-					},
-					{
-						name: 'Document',
-						value: 'document',
-						description: "A company's annual accounts, ordered against the prepaid balance",
-					},
-					{
-						name: 'Watch List',
-						value: 'watchlist',
-						description: 'The companies LibreBOR watches for you',
-					},
-				],
-				default: 'alert',
-			},
+			...resourceFields,
 			...alert.description,
 			...watchlist.description,
 			...document.description,
+			...company.description,
+			...person.description,
+			...nif.description,
 		],
 	};
 
 	methods = {
-		listSearch: { searchUnreadAlerts, searchWatchedCompanies },
+		listSearch: {
+			searchUnreadAlerts,
+			searchWatchedCompanies,
+			searchRegistryCompanies,
+			searchRegistryPeople,
+		},
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

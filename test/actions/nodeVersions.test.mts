@@ -5,20 +5,50 @@ import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
 import { jsonOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
 import { descriptionForVersion } from '../support/versionedDescription.mts';
 import versionOneDescription from './fixtures/libreBorVersion1Description.json' with { type: 'json' };
+import versionTwoDescription from './fixtures/libreBorVersion2Description.json' with { type: 'json' };
+import versionThreeDescription from './fixtures/libreBorVersion3Description.json' with { type: 'json' };
 
 const sim = useSimulator();
 const locator = (mode: string, value: string) => ({ __rl: true, mode, value });
 
+/**
+ * What a node of this version shows and runs: its parameters and choices. The node's list of
+ * versions and its default version are left aside: they grow with each new version.
+ */
+function shownToVersion(description: object) {
+	const {
+		version: _versions,
+		defaultVersion: _default,
+		...shown
+	} = description as Record<string, unknown>;
+	return shown;
+}
+
 describe('Version 1 of the node (workflows saved before the resource locators)', () => {
-	it('is still a version of the node, and new nodes get version 2', () => {
+	it('is still a version of the node, as is version 2, and new nodes get version 3', () => {
 		const { version, defaultVersion } = new LibreBor().description;
-		expect(version).toEqual([1, 2]);
-		expect(defaultVersion).toBe(2);
+		expect(version).toEqual([1, 2, 3]);
+		expect(defaultVersion).toBe(3);
 	});
 
 	it('shows a version 1 node exactly the parameters and choices it had when version 2 came out', () => {
 		// The fixture is the description as version 1 saw it before any version 2 only feature.
-		expect(descriptionForVersion(new LibreBor().description, 1)).toEqual(versionOneDescription);
+		expect(shownToVersion(descriptionForVersion(new LibreBor().description, 1))).toEqual(
+			shownToVersion(versionOneDescription),
+		);
+	});
+
+	it('shows a version 2 node exactly the parameters and choices it had when version 3 came out', () => {
+		expect(shownToVersion(descriptionForVersion(new LibreBor().description, 2))).toEqual(
+			shownToVersion(versionTwoDescription),
+		);
+	});
+
+	it('shows a version 3 node the parameters and choices it was released with (the registry look-ups)', () => {
+		// Adding to version 3 before its release updates this fixture; after it, a new version does.
+		expect(shownToVersion(descriptionForVersion(new LibreBor().description, 3))).toEqual(
+			shownToVersion(versionThreeDescription),
+		);
 	});
 
 	it('marks an alert read from a plain-string Alert ID', async () => {

@@ -128,6 +128,65 @@ describe('the LibreBOR pickers in a real n8n editor', () => {
 		testTimeoutMs,
 	);
 
+	/** What the editor asks when the user types a name into a version 3 registry picker. */
+	const registrySearch = async (
+		methodName: string,
+		parameters: { resource: string; operation: string; field: string },
+		filter: string,
+		paginationToken?: string,
+	) =>
+		await rest.request<{
+			results: Array<{ name: string; value: string }>;
+			paginationToken?: string;
+		}>('POST', '/rest/dynamic-node-parameters/resource-locator-results', {
+			path: `parameters.${parameters.field}`,
+			methodName,
+			filter,
+			paginationToken,
+			nodeTypeAndVersion: { name: libreBorNodeType, version: 3 },
+			currentNodeParameters: {
+				resource: parameters.resource,
+				operation: parameters.operation,
+				[parameters.field]: { __rl: true, mode: 'list', value: '' },
+			},
+			credentials: { libreBorApi: libreBorCredentialRef },
+		});
+
+	it(
+		'searches the registry by name for the Company and Person pickers of version 3, page by page',
+		async () => {
+			const follow = { resource: 'watchlist', operation: 'follow', field: 'company' };
+			const accented = await registrySearch('searchRegistryCompanies', follow, 'PENISCOLA');
+			expect(accented.results).toEqual([
+				{
+					name: 'CONSTRUCCIONES PEÑÍSCOLA SA (Castellón, dissolved)',
+					value: 'construcciones-peniscola',
+				},
+			]);
+
+			sim.state.registry.addMany(12, 'TRANSPORTES RAPIDOS');
+			const first = await registrySearch('searchRegistryCompanies', follow, 'transportes');
+			expect(first.results).toHaveLength(10);
+			const second = await registrySearch(
+				'searchRegistryCompanies',
+				follow,
+				'transportes',
+				first.paginationToken,
+			);
+			expect(second.results.map((result) => result.value)).toEqual([
+				'transportes-rapidos-0011',
+				'transportes-rapidos-0012',
+			]);
+
+			const person = { resource: 'person', operation: 'get', field: 'person' };
+			const people = await registrySearch('searchRegistryPeople', person, 'ibanez');
+			expect(people.results).toEqual([
+				{ name: 'IBAÑEZ ORTEGA JORDI (Barcelona)', value: 'ibanez-ortega-jordi' },
+			]);
+		},
+		testTimeoutMs,
+	);
+
 	it(
 		"answers a wrong credential with the node's message, never a blank list or the password",
 		async () => {

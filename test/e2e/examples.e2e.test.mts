@@ -56,6 +56,7 @@ const exampleFiles = [
 	'sync-watch-list-from-spreadsheet.json',
 	'distress-alert-to-message.json',
 	'person-changes-to-spreadsheet.json',
+	'follow-companies-by-name.json',
 ];
 
 /** The bearer token credential the MCP server example asks its clients for. */
@@ -95,7 +96,8 @@ describe('the example workflows in a real n8n', () => {
 		| 'mcpServer'
 		| 'syncSpreadsheet'
 		| 'distressToMessage'
-		| 'peopleToSpreadsheet',
+		| 'peopleToSpreadsheet'
+		| 'followByName',
 		ExampleWorkflow
 	>;
 	let listedAfterPlainImport: string;
@@ -125,6 +127,7 @@ describe('the example workflows in a real n8n', () => {
 			syncSpreadsheet: await loadExample('sync-watch-list-from-spreadsheet.json', fileFolder),
 			distressToMessage: await loadExample('distress-alert-to-message.json', fileFolder),
 			peopleToSpreadsheet: await loadExample('person-changes-to-spreadsheet.json', fileFolder),
+			followByName: await loadExample('follow-companies-by-name.json', fileFolder),
 		};
 		await importWorkflows(folder, Object.values(examples));
 	}, setupTimeoutMs);
@@ -144,11 +147,16 @@ describe('the example workflows in a real n8n', () => {
 		}
 	});
 
-	it('use version 2 of the LibreBOR node, with the Company picker where a company is chosen', () => {
+	it('use version 2 of the LibreBOR node, or version 3 for the registry look-ups, with the Company picker where a company is chosen', () => {
 		const libreBorNodes = Object.values(examples).flatMap((example) =>
 			example.nodes.filter((node) => node.type === libreBorNodeType),
 		);
-		expect(libreBorNodes.map((node) => node.typeVersion)).toEqual(libreBorNodes.map(() => 2));
+		const lookUps = ({ parameters }: { parameters: Record<string, unknown> }) =>
+			'company' in parameters || parameters.resource === 'company';
+		expect(libreBorNodes.map((node) => node.typeVersion)).toEqual(
+			libreBorNodes.map((node) => (lookUps(node) ? 3 : 2)),
+		);
+		expect(libreBorNodes.filter(lookUps).length).toBe(3);
 		const order = libreBorNodes.find((node) => node.name === 'Order Annual Accounts');
 		expect(order?.parameters.nif).toMatchObject({ __rl: true, mode: 'list', value: 'B64717838' });
 	});
@@ -244,6 +252,26 @@ describe('the example workflows in a real n8n', () => {
 				planned.map((step) => ({ ...step, applied: step.action !== 'keep' })),
 			);
 			expect(watched()).toEqual([...supplierNifs()].sort());
+		},
+		testTimeoutMs,
+	);
+
+	it(
+		'"find companies by name and follow them" finds each company, gets its record and follows it by its NIF',
+		async () => {
+			const execution = await executeWorkflow(folder, examples.followByName.id);
+
+			expect(execution.succeeded, execution.result.stdout).toBe(true);
+			expect(nodeOutputJson(execution.run!, 'Get Company')).toEqual([
+				expect.objectContaining({ slug: 'brisas-del-llobregat', nif: 'B64717838' }),
+				expect.objectContaining({ slug: 'panaderia-senorio-de-avila', nif: 'B05123450' }),
+			]);
+			expect(nodeOutputJson(execution.run!, 'Follow Company')).toEqual([
+				expect.objectContaining({ result: 'success', nif: 'B64717838' }),
+				expect.objectContaining({ result: 'success', nif: 'B05123450' }),
+			]);
+			const watched = sim.state.watchlist.map((entity) => entity.nif);
+			expect(watched).toEqual(expect.arrayContaining(['B64717838', 'B05123450']));
 		},
 		testTimeoutMs,
 	);

@@ -37,6 +37,13 @@ const orderOnly = { nif: 'B64717838', year: thisYear - 1 };
 const orderAndDownload = { nif: 'A86212420', year: thisYear - 2 };
 const invalidNif = 'B12345670';
 
+/** A node of version 3, which has the registry look-ups and the `company` field. */
+const libreBor3 = (...args: Parameters<typeof libreBor>) => ({
+	...libreBor(...args),
+	typeVersion: 3,
+});
+const byMode = (mode: string, value: string) => ({ __rl: true, mode, value });
+
 /**
  * Every operation of the LibreBOR node, each in the branch of one Manual Trigger, so that one
  * `n8n execute` runs them all. Within a branch the nodes run in order, each once (Execute Once).
@@ -139,8 +146,42 @@ const everyOperation = workflow(
 			),
 			typeVersion: 2,
 		},
+
+		libreBor3('Search Companies', {
+			resource: 'company',
+			operation: 'search',
+			query: 'brisas',
+			limit: 5,
+		}),
+		libreBor3('Get Company', {
+			resource: 'company',
+			operation: 'get',
+			company: byMode('slug', '={{ $json.slug }}'),
+		}),
+		libreBor3('Get Incorporation', {
+			resource: 'company',
+			operation: 'getIncorporation',
+			company: byMode('nif', '={{ $json.nif }}'),
+		}),
+		libreBor3('Search People', { resource: 'person', operation: 'search', query: 'ibañez' }),
+		libreBor3('Get Person', {
+			resource: 'person',
+			operation: 'get',
+			person: byMode('slug', '={{ $json.slug }}'),
+			options: { companyStatus: true },
+		}),
+		libreBor3('NIF Info', { resource: 'nif', operation: 'getInfo', nif: 'ES-B64717838' }),
+		libreBor3('Follow by Name', {
+			resource: 'watchlist',
+			operation: 'follow',
+			company: byMode('list', 'altamira-infraestructuras'),
+		}),
 	],
 	[
+		['Start', 'Search Companies', 'Get Company', 'Get Incorporation'],
+		['Start', 'Search People', 'Get Person'],
+		['Start', 'NIF Info'],
+		['Start', 'Follow by Name'],
 		[
 			'Start',
 			'Get Alerts',
@@ -398,6 +439,42 @@ describe('every LibreBOR operation run by a real n8n (`n8n execute`)', () => {
 		expect(
 			sim.requestsTo('POST', '/v2/alerts/unfollow/').map((request) => request.form.nif),
 		).toEqual(['B64717838']);
+	});
+
+	it('company Search, Get and Get Incorporation (version 3) find a company by name and read its records', () => {
+		expect(nodeOutputJson(run, 'Search Companies')).toEqual([
+			expect.objectContaining({ name: 'BRISAS DEL LLOBREGAT SL', slug: 'brisas-del-llobregat' }),
+		]);
+		expect(nodeOutputJson(run, 'Get Company')).toEqual([
+			expect.objectContaining({ slug: 'brisas-del-llobregat', nif: 'B64717838' }),
+		]);
+		expect(nodeOutputJson(run, 'Get Incorporation')).toEqual([
+			expect.objectContaining({ slug: 'brisas-del-llobregat', nif: 'B64717838' }),
+		]);
+	});
+
+	it("person Search and Get (version 3) read a person's posts, each with its company's status", () => {
+		const [person] = nodeOutputJson(run, 'Get Person');
+		expect(person).toMatchObject({ slug: 'ibanez-ortega-jordi' });
+		expect(person.active_positions).toEqual([
+			expect.objectContaining({
+				slug_company: 'altamira-infraestructuras',
+				company_status: sim.state.registry.companyBySlug('altamira-infraestructuras')?.status,
+			}),
+		]);
+	});
+
+	it('NIF Get Info (version 3) gives what LibreBOR says of the NIF, normalised', () => {
+		expect(nodeOutputJson(run, 'NIF Info')).toEqual([
+			expect.objectContaining({ nif: 'B64717838', valid: true }),
+		]);
+	});
+
+	it('watch list Follow (version 3) takes a company picked by name, resolved to its NIF', () => {
+		expect(nodeOutputJson(run, 'Follow by Name')).toEqual([
+			{ result: 'success', nif: 'A86212420', change: 'already_followed' },
+		]);
+		expect(sim.requestsTo('GET', '/v2/company/by-slug/altamira-infraestructuras/')).toHaveLength(2);
 	});
 
 	it('never prints the password', () => {

@@ -122,6 +122,9 @@ const aboutResource: Record<string, RegExp> = {
 	alert: /alerts?\b/,
 	watchlist: /watch list/,
 	document: /document_id/,
+	company: /compan(y|ies)\b.*registry|registry.*compan(y|ies)\b/,
+	person: /\b(person|people)\b/,
+	nif: /\bNIF\b/,
 };
 
 describe('what a model reads about each LibreBOR tool (n8n 2.41.1 builds it, for the AI Agent and the MCP Server Trigger)', () => {
@@ -138,7 +141,7 @@ describe('what a model reads about each LibreBOR tool (n8n 2.41.1 builds it, for
 	});
 
 	it('the order tool says it spends the prepaid balance and that the same NIF and year ordered again is not paid again', () => {
-		for (const typeVersion of [1, 2]) {
+		for (const typeVersion of [1, 2, 3]) {
 			const description = toolDescriptionOf(n8n, typeVersion, {
 				resource: 'document',
 				operation: 'order',
@@ -163,6 +166,42 @@ describe('what a model reads about each LibreBOR tool (n8n 2.41.1 builds it, for
 			expect(description, `${resource} ${operation}`).not.toMatch(/ in LibreBOR$/);
 			expect(description, `${resource} ${operation}`).toMatch(aboutResource[resource]);
 			expect(description, `${resource} ${operation}`).toMatch(/does not spend the prepaid balance/);
+		}
+	});
+
+	it('the registry look-ups of version 3 each say what they read, that they change nothing and spend nothing; version 2 has none', () => {
+		const lookUps = [
+			{ resource: 'company', operation: 'search' },
+			{ resource: 'company', operation: 'get' },
+			{ resource: 'company', operation: 'getIncorporation' },
+			{ resource: 'person', operation: 'search' },
+			{ resource: 'person', operation: 'get' },
+			{ resource: 'nif', operation: 'getInfo' },
+		];
+		for (const { resource, operation } of lookUps) {
+			const description = toolDescriptionOf(n8n, 3, { resource, operation });
+
+			expect(description, `${resource} ${operation}`).toMatch(aboutResource[resource]);
+			expect(description, `${resource} ${operation}`).toMatch(
+				/Read-only: it changes nothing\. It does not spend the prepaid balance\.$/,
+			);
+		}
+		expect(everyOperation(n8n).map(({ resource }) => resource)).not.toContain('company');
+	});
+
+	it('Follow, Unfollow, Sync and Order of version 3 say a company is given by NIF or slug; version 2 keeps its text', () => {
+		for (const [resource, operation] of [
+			['watchlist', 'follow'],
+			['watchlist', 'unfollow'],
+			['watchlist', 'sync'],
+			['document', 'order'],
+		]) {
+			const version3 = toolDescriptionOf(n8n, 3, { resource, operation });
+			const version2 = toolDescriptionOf(n8n, 2, { resource, operation });
+
+			expect(version3, `${resource} ${operation}`).toMatch(/its NIF .* or its slug/);
+			expect(version3, `${resource} ${operation}`).toMatch(/knows no NIF for is refused/);
+			expect(version2, `${resource} ${operation}`).not.toMatch(/slug/);
 		}
 	});
 

@@ -210,6 +210,74 @@ const documentDownloadFile: ActionOperation = {
 	prepare: downloadDocument,
 };
 
+/** A registry look-up of one record, judged by a field of its output item. */
+const lookUp = (
+	name: string,
+	target: RequestMatcher,
+	parameters: INodeParameters,
+	field: string,
+	expected: unknown,
+): ActionOperation => ({
+	name,
+	target,
+	prepare: () => ({
+		parameters: { ...parameters, options },
+		wrongOutcome: expectOutput(
+			1,
+			({ items }) => items[0].json[field] !== expected && `${field} is not ${String(expected)}`,
+		),
+	}),
+});
+
+const bySlug = { __rl: true, mode: 'slug', value: 'brisas-del-llobregat' };
+
+const companySearch = lookUp(
+	'Company > Search',
+	TARGETS.companySearch,
+	{ resource: 'company', operation: 'search', query: 'brisas llobregat' },
+	'slug',
+	'brisas-del-llobregat',
+);
+const companyGet = lookUp(
+	'Company > Get',
+	TARGETS.companyByNif,
+	{ resource: 'company', operation: 'get', company: { __rl: true, mode: 'nif', value: NIF } },
+	'nif',
+	NIF,
+);
+const companyGetIncorporation = lookUp(
+	'Company > Get Incorporation',
+	TARGETS.incorporation,
+	{ resource: 'company', operation: 'getIncorporation', company: bySlug },
+	'nif',
+	NIF,
+);
+const personSearch = lookUp(
+	'Person > Search',
+	TARGETS.personSearch,
+	{ resource: 'person', operation: 'search', query: 'ibañez jordi' },
+	'slug',
+	'ibanez-ortega-jordi',
+);
+const personGet = lookUp(
+	'Person > Get',
+	TARGETS.personBySlug,
+	{
+		resource: 'person',
+		operation: 'get',
+		person: { __rl: true, mode: 'slug', value: 'ibanez-ortega-jordi' },
+	},
+	'name',
+	'IBAÑEZ ORTEGA JORDI',
+);
+const nifGetInfo = lookUp(
+	'NIF > Get Info',
+	TARGETS.nifInfo,
+	{ resource: 'nif', operation: 'getInfo', nif: NIF },
+	'valid',
+	true,
+);
+
 const watchlistSyncLanes: ActionOperation[] = [
 	{
 		name: 'Watch List > Sync, faults on the follow',
@@ -287,4 +355,11 @@ export const ACTION_LANES: PerOperation<Lane[]> = {
 		get: [laneOf(documentGet)],
 		download: [laneOf(documentDownloadRecord), laneOf(documentDownloadFile)],
 	},
+	company: {
+		search: [laneOf(companySearch)],
+		get: [laneOf(companyGet)],
+		getIncorporation: [laneOf(companyGetIncorporation)],
+	},
+	person: { search: [laneOf(personSearch)], get: [laneOf(personGet)] },
+	nif: { getInfo: [laneOf(nifGetInfo)] },
 };

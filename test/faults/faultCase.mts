@@ -59,6 +59,13 @@ export const TARGETS = {
 	documentRead: { method: 'GET', path: /^\/v2\/documents\/[^/]+\/$/ },
 	fileDownload: { method: 'GET', origin: 'download', path: '/files/*' },
 	order: { method: 'POST', path: /^\/v2\/(documents\/)?order\/$/ },
+	companySearch: { method: 'GET', path: '/v2/company/search/' },
+	companyByNif: { method: 'GET', path: '/v2/company/by-nif/*' },
+	companyBySlug: { method: 'GET', path: /^\/v2\/company\/by-slug\/[^/]+\/$/ },
+	incorporation: { method: 'GET', path: /^\/v2\/company\/by-slug\/[^/]+\/incorporation\/$/ },
+	personSearch: { method: 'GET', path: '/v2/person/search/' },
+	personBySlug: { method: 'GET', path: '/v2/person/by-slug/*' },
+	nifInfo: { method: 'GET', path: '/v2/utils/nif-info/*' },
 } satisfies Record<string, RequestMatcher>;
 
 /** The modes a fault is tried in: a transient one once and every time, any other once (it is never retried). */

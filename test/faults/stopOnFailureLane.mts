@@ -22,6 +22,7 @@ interface BatchOperation {
 }
 
 const nifs = Array.from({ length: ITEMS }, (_, index) => makeCif('B', String(7000001 + index)));
+const byNif = { __rl: true, mode: 'nif', value: '={{ $json.nif }}' };
 const documentItems = (sim: Simulator) =>
 	nifs.map(() => ({ documentId: sim.state.documents[0].id }));
 
@@ -59,6 +60,30 @@ const BATCH_OPERATIONS: BatchOperation[] = [
 		prepare: () => ({
 			parameters: { resource: 'watchlist', operation: 'sync', nif: '={{ $json.nif }}' },
 			items: nifs.map((nif) => ({ nif })),
+		}),
+	},
+	{
+		name: 'Company > Get',
+		target: TARGETS.companyByNif,
+		prepare: (sim) => {
+			// Companies the registry knows by NIF: the directory has seen them.
+			nifs.forEach((nif) => sim.state.companies.get(nif));
+			return {
+				parameters: { resource: 'company', operation: 'get', company: byNif },
+				items: nifs.map((nif) => ({ nif })),
+			};
+		},
+	},
+	{
+		name: 'Watch List > Follow (version 3), a company by slug',
+		target: TARGETS.companyBySlug,
+		prepare: (sim) => ({
+			parameters: {
+				resource: 'watchlist',
+				operation: 'follow',
+				company: { __rl: true, mode: 'slug', value: '={{ $json.slug }}' },
+			},
+			items: nifs.map((nif) => ({ slug: sim.state.companies.get(nif).slug })),
 		}),
 	},
 	{

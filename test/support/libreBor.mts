@@ -107,6 +107,18 @@ export interface RunOptions {
 	executionId?: string;
 }
 
+const TAKE_A_COMPANY = new Set(['follow', 'unfollow', 'sync', 'order']);
+
+/**
+ * Follow, Unfollow, Sync and Order parameters written with the `nif` field (versions 1 and 2)
+ * run on version 2, the last version that has it: version 3 names the company `company`.
+ * Everything else runs on the newest version unless the test names one.
+ */
+function versionFor(parameters: INodeParameters): number | undefined {
+	const takesNif = TAKE_A_COMPANY.has(String(parameters.operation)) && 'nif' in parameters;
+	return takesNif ? 2 : undefined;
+}
+
 /** Runs the LibreBOR node through n8n's engine against the simulator; never leaks the password. */
 export async function runLibreBor(
 	sim: Simulator,
@@ -122,7 +134,7 @@ export async function runLibreBor(
 		credentials: credentialsFor(sim, options.credentials),
 		items: options.items,
 		continueOnFail: options.continueOnFail,
-		typeVersion: options.typeVersion,
+		typeVersion: options.typeVersion ?? versionFor(parameters),
 		cancelAfterMs: options.cancelAfterMs,
 		cancelWhen: options.cancelWhen,
 		timezone: options.timezone,

@@ -1,12 +1,15 @@
 import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
 
-type VersionRule = number | { _cnd: Record<string, number | [number, number]> };
+type VersionRule =
+	| number
+	| { _cnd: Record<string, number | [number, number] | { from: number; to: number }> };
 
 /** Whether one value of a `@version` display rule admits the version, as n8n reads it. */
 function ruleAdmits(rule: VersionRule, version: number): boolean {
 	if (typeof rule === 'number') return rule === version;
 	return Object.entries(rule._cnd).every(([condition, value]) => {
 		if (Array.isArray(value)) return version >= value[0] && version <= value[1];
+		if (typeof value === 'object') return version >= value.from && version <= value.to;
 		if (condition === 'eq') return version === value;
 		if (condition === 'not') return version !== value;
 		if (condition === 'gte') return version >= value;

@@ -51,7 +51,7 @@ export async function warmDocumentDownload(
 	const ordered = await run({
 		resource: 'document',
 		operation: 'order',
-		nif: 'B64717838',
+		company: { __rl: true, mode: 'nif', value: 'B64717838' },
 		year: 2023,
 	});
 	const documentId = String(ordered.items[0].json.document_id);

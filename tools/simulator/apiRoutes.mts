@@ -2,6 +2,7 @@
 // parameter validation and the answers of each endpoint.
 import { htmlAnswer, jsonAnswer, rawJsonAnswer, type Answer } from './httpIo.mts';
 import { isValidNif } from './nif.mts';
+import { registryRoutes } from './registryRoutes.mts';
 import type { SimulatorState } from './state.mts';
 import type { LoggedRequest } from './types.mts';
 
@@ -11,7 +12,7 @@ export interface Credentials {
 }
 
 type Params = Record<string, string>;
-type Handler = (params: Params, match: RegExpExecArray) => Answer;
+type Handler = (params: Params, match: RegExpExecArray, request: LoggedRequest) => Answer;
 
 interface Route {
 	method: string;
@@ -158,6 +159,7 @@ function buildRoutes(state: SimulatorState): Route[] {
 		{ method: 'GET', pattern: /^\/v2\/documents\/([^/]+)\/$/, handler: getDocument },
 		{ method: 'POST', pattern: /^\/v2\/order\/$/, handler: order },
 		{ method: 'GET', pattern: /^\/v2\/order\/([^/]+)\/$/, handler: getDocument },
+		...registryRoutes(state.registry),
 	];
 }
 
@@ -200,6 +202,6 @@ export function createApiHandler(
 				{ allow: `${route.method}, OPTIONS` },
 			);
 		}
-		return route.handler({ ...request.query, ...request.form }, match);
+		return route.handler({ ...request.query, ...request.form }, match, request);
 	};
 }

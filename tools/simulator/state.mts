@@ -5,6 +5,7 @@ import { buildAlert } from './alertFactory.mts';
 import { AlertStore } from './alertStore.mts';
 import { systemClock, type Clock } from './clock.mts';
 import { CompanyDirectory } from './companies.mts';
+import { Registry } from './registry.mts';
 import { preparationDrawer, readyTimes, type PreparationTime } from './documentPreparation.mts';
 import type {
 	Alert,
@@ -50,6 +51,8 @@ export class SimulatorState {
 	downloadBytesSent = 0;
 
 	readonly companies = new CompanyDirectory();
+	/** The commercial registry the look-ups read (companies and people), with its paging settings. */
+	readonly registry = new Registry(this.companies);
 	readonly alerts = new AlertStore();
 	private readonly watched = new Map<string, WatchedEntity>();
 	private readonly documentsById = new Map<string, DocumentRecord>();

@@ -5,6 +5,9 @@ type LibreBorOperations = {
 	alert: 'getMany' | 'markAsRead' | 'markAllAsRead';
 	watchlist: 'follow' | 'unfollow' | 'getMany' | 'sync';
 	document: 'order' | 'get' | 'download';
+	company: 'search' | 'get' | 'getIncorporation';
+	person: 'search' | 'get';
+	nif: 'getInfo';
 };
 
 export type LibreBorResource = keyof LibreBorOperations;

@@ -1,8 +1,11 @@
 import { NodeOperationError, type IExecuteFunctions, type INodeExecutionData } from 'n8n-workflow';
 
 import * as alert from './alert';
+import * as company from './company';
 import * as document from './document';
+import * as nif from './nif';
 import type { LibreBorResource, Operation, PerOperation } from './node.type';
+import * as person from './person';
 import * as watchlist from './watchlist';
 
 /**
@@ -22,6 +25,13 @@ export const operations: PerOperation<Operation> = {
 		sync: watchlist.sync,
 	},
 	document: { order: document.order, get: document.get, download: document.download },
+	company: {
+		search: company.search,
+		get: company.get,
+		getIncorporation: company.getIncorporation,
+	},
+	person: { search: person.search, get: person.get },
+	nif: { getInfo: nif.getInfo },
 };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -3,6 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { PerOperation } from './node.type';
 
 const FREE = 'It does not spend the prepaid balance.';
+const READ_ONLY = `Read-only: it changes nothing. ${FREE}`;
 
 /**
  * What an AI model reads about each operation when the node is a tool of n8n's AI Agent or of an
@@ -26,21 +27,64 @@ export const toolDescriptions: PerOperation<string> = {
 		get: `Gets the status and download link of a document ordered earlier, given its document_id. ${FREE}`,
 		download: `Downloads the file of a document ordered earlier, given its document_id, waiting while it is still processing. ${FREE} The document was paid for when it was ordered.`,
 	},
+	company: {
+		search: `Searches Spanish companies in the LibreBOR commercial registry by words of their name (accents and case do not matter), optionally in one province given by name (such as Madrid). Returns one item per company: name, slug, province, status (active, inactive, dissolved, renamed or transformed) and last_update; at most 200 in all. Pass a result's slug to Get Company. ${READ_ONLY}`,
+		get: `Gets one Spanish company's registry record, given its NIF (such as B64717838) or its slug (from a search or an alert's entity_slug): name, NIF (null when LibreBOR knows none), status, province, address, capital, purpose, dates of creation, dissolution and extinction, officers and registry acts. ${READ_ONLY}`,
+		getIncorporation: `Gets when and where a Spanish company was incorporated, given its NIF or its slug: date, incorporation registry data, name, slug and NIF. ${READ_ONLY}`,
+	},
+	person: {
+		search: `Searches people in the LibreBOR commercial registry by words of their name (accents and case do not matter). Returns one item per person: name, slug, province and last_update; at most 200 in all. Pass a result's slug to Get Person. ${READ_ONLY}`,
+		get: `Gets a person's registry record, given their slug (from a person search, or the slug_person of an alert's position): name, province, and their active and past posts in companies (company, role, from and to dates); with Company Status on, each post also has the company's status. ${READ_ONLY}`,
+	},
+	nif: {
+		getInfo: `Checks a Spanish tax identifier (NIF) of a company or a person: valid (true or false) and, for a valid one, whether it is a company's or a person's, the company's legal form and the province where it registered. ${READ_ONLY}`,
+	},
 };
+
+const BY_NAME_OR_SLUG =
+	"The company is given as the node's Company field asks: its NIF (tax ID, such as B64717838), or its slug (a company search result's slug, an alert's entity_slug), which is looked up for its NIF first; a company LibreBOR knows no NIF for is refused with nothing sent.";
 
 /**
- * What version 2 tells a model where it does more than version 1, whose nodes keep their own text:
- * n8n does not save a parameter left at its default, so a new default would reach them too.
+ * What a later version tells a model where it does more than the versions before, whose nodes
+ * keep their own text: n8n does not save a parameter left at its default, so a new default would
+ * reach them too. By operation, then by the version the text starts at.
  */
-const VERSION_2_TEXTS: Record<string, string> = {
-	'alert.getMany': `Lists the unread LibreBOR alerts. An alert says that a company on the user's watch list appeared in the BORME, Spain's official commercial-registry bulletin: the company's name and each registry act, with its label (such as Nombramientos for appointments or Revocaciones for dismissals), its category (officers, ownership, capital, identity, restructuring, distress or other), the people affected and the bulletin's date and PDF link. The Categories option keeps only the acts of the categories picked (distress: insolvency, dissolution, closure; officers: directors appointed or removed). With Output set to one item per person change, each person appointed, re-elected or removed is an item of its own, with change: appointed, reelected, removed or other. Reading alerts does not mark them as read. ${FREE}`,
+const LATER_TEXTS: Record<string, Record<number, string>> = {
+	'alert.getMany': {
+		2: `Lists the unread LibreBOR alerts. An alert says that a company on the user's watch list appeared in the BORME, Spain's official commercial-registry bulletin: the company's name and each registry act, with its label (such as Nombramientos for appointments or Revocaciones for dismissals), its category (officers, ownership, capital, identity, restructuring, distress or other), the people affected and the bulletin's date and PDF link. The Categories option keeps only the acts of the categories picked (distress: insolvency, dissolution, closure; officers: directors appointed or removed). With Output set to one item per person change, each person appointed, re-elected or removed is an item of its own, with change: appointed, reelected, removed or other. Reading alerts does not mark them as read. ${FREE}`,
+	},
+	'watchlist.follow': {
+		3: `Adds a Spanish company to the LibreBOR watch list, so that LibreBOR creates an alert whenever the company appears in the BORME. ${BY_NAME_OR_SLUG} Following a company already on the list changes nothing. An invalid NIF is refused before anything is sent. ${FREE}`,
+	},
+	'watchlist.unfollow': {
+		3: `Removes a company from the LibreBOR watch list, so that no new alerts about it are created. ${BY_NAME_OR_SLUG} ${FREE}`,
+	},
+	'watchlist.sync': {
+		3: `Makes the LibreBOR watch list hold the companies of the input items, one company per item: follows those missing and, only with Unfollow Others on, unfollows the watched companies the input does not name (it refuses, changing nothing, to unfollow more than Max Unfollows, 10 unless set). ${BY_NAME_OR_SLUG} Every company is checked before anything changes. With Dry Run on it only says what would change. Returns one item per company: nif, name, action (follow, unfollow or keep) and applied. ${FREE}`,
+	},
+	'document.order': {
+		3: `Spends money: orders a Spanish company's annual accounts (balance sheet, income statement, notes) for one fiscal year, and pays for them from the user's LibreBOR prepaid balance. ${BY_NAME_OR_SLUG} Use it only when the user asks for these accounts. Returns the order's document_id. Asking again, from this workflow, for the same NIF and year within the order memory window (24 hours unless the workflow changes it) is not paid again: the tool returns the earlier order (reused_order: true) or an error saying that another execution sent it; do not retry then.`,
+	},
 };
 
-/** Operations that only version 2 of the node has: a version 1 node shows no description for them. */
-const SINCE_VERSION_2 = new Set(['watchlist.sync']);
+/** Operations that a later version of the node brought: an earlier node shows no description for them. */
+const SINCE_VERSION: Record<string, number> = {
+	'watchlist.sync': 2,
+	'company.search': 3,
+	'company.get': 3,
+	'company.getIncorporation': 3,
+	'person.search': 3,
+	'person.get': 3,
+	'nif.getInfo': 3,
+};
 
-const VERSION_1 = { '@version': [1] };
-const VERSION_2 = { '@version': [{ _cnd: { gte: 2 } }] };
+/** The versions from `from` up to the one before `until` (every later one without it), as a display rule. */
+function versionsRule(from: number, until?: number) {
+	if (until === undefined) return from === 1 ? {} : { '@version': [{ _cnd: { gte: from } }] };
+	if (until === from + 1) return { '@version': [from] };
+	if (from === 1) return { '@version': [{ _cnd: { lt: until } }] };
+	return { '@version': [{ _cnd: { between: { from, to: until - 1 } } }] };
+}
 
 const descriptionField = (
 	resource: string,
@@ -72,12 +116,10 @@ export const toolDescriptionFields: INodeProperties[] = Object.entries(toolDescr
 	([resource, operations]) =>
 		Object.entries(operations).flatMap(([operation, text]) => {
 			const key = `${resource}.${operation}`;
-			if (SINCE_VERSION_2.has(key)) return [descriptionField(resource, operation, text, VERSION_2)];
-			const version2Text = VERSION_2_TEXTS[key];
-			if (version2Text === undefined) return [descriptionField(resource, operation, text)];
-			return [
-				descriptionField(resource, operation, text, VERSION_1),
-				descriptionField(resource, operation, version2Text, VERSION_2),
-			];
+			const texts = { [SINCE_VERSION[key] ?? 1]: text, ...LATER_TEXTS[key] };
+			const versions = Object.keys(texts).map(Number);
+			return versions.map((from, index) =>
+				descriptionField(resource, operation, texts[from], versionsRule(from, versions[index + 1])),
+			);
 		}),
 );

@@ -1,7 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { UUID_REGEX } from '../helpers/validation';
-import { byVersion } from './byVersion';
+import { beforeVersion3, byVersion, fromVersion3 } from './byVersion';
+import { companyLocator } from './registryFields';
 
 const alertLocator: INodeProperties = {
 	displayName: 'Alert',
@@ -87,13 +88,31 @@ export const nifField = (purpose: string): INodeProperties => ({
 	description: `Spanish tax identifier (NIF/CIF) of the company to ${purpose}. Spaces, dashes and an ES prefix are removed; the check character is verified before anything is sent.`,
 });
 
-/** The NIF as a plain string in version 1, a company picked from the watch list or typed in version 2. */
+/**
+ * The company of Follow, Unfollow, Sync and Order: what versions 1 and 2 had, and from version 3
+ * the `company` picked by name in the registry, or given by NIF or slug.
+ */
+export const withCompanyLocator = (
+	untilVersion3: INodeProperties[],
+	purpose: string,
+): INodeProperties[] => [
+	...beforeVersion3(untilVersion3),
+	...fromVersion3([companyLocator(purpose)]),
+];
+
+/**
+ * The NIF as a plain string in version 1, a company picked from the watch list or typed in
+ * version 2, a company of the registry in version 3.
+ */
 export const companyFields = (purpose: string): INodeProperties[] =>
-	byVersion(nifField(purpose), {
-		...watchedCompanyLocator,
-		required: true,
-		description: `The company to ${purpose}: pick one of the watched companies, or enter its NIF (spaces, dashes and an ES prefix are removed; the check character is verified before anything is sent)`,
-	});
+	withCompanyLocator(
+		byVersion(nifField(purpose), {
+			...watchedCompanyLocator,
+			required: true,
+			description: `The company to ${purpose}: pick one of the watched companies, or enter its NIF (spaces, dashes and an ES prefix are removed; the check character is verified before anything is sent)`,
+		}),
+		purpose,
+	);
 
 const documentLocator: INodeProperties = {
 	displayName: 'Document',

@@ -4,3 +4,4 @@ export * from './byVersion';
 export * from './identifierFields';
 export * from './listFields';
 export * from './requestOptions';
+export * from './registryFields';

@@ -4,7 +4,7 @@ import {
 	type INodeParameterResourceLocator,
 } from 'n8n-workflow';
 
-import { validateAlertId, validateDocumentId, validateNif } from './validation';
+import { validateAlertId, validateDocumentId, validateNif, validateSlug } from './validation';
 
 /** Version 1 saves a plain string; version 2 saves a resource locator ({ mode, value }). */
 interface LocatorValue {
@@ -31,6 +31,26 @@ export function readAlertId(context: IExecuteFunctions, itemIndex: number): stri
 
 export function readNif(context: IExecuteFunctions, itemIndex: number): string {
 	return validateNif(context.getNode(), readLocator(context, 'nif', itemIndex).value, itemIndex);
+}
+
+/** A company as a registry look-up takes it: by NIF (checked and normalised) or by slug. */
+export type CompanyReference = { nif: string } | { slug: string };
+
+/** The `company` resource locator: From List and By Slug give a slug, By NIF a NIF. */
+export function readCompanyReference(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): CompanyReference {
+	const { mode, value } = readLocator(context, 'company', itemIndex);
+	const node = context.getNode();
+	if (mode === 'nif') return { nif: validateNif(node, value, itemIndex) };
+	return { slug: validateSlug(node, value, itemIndex, 'company') };
+}
+
+/** The `person` resource locator: From List and By Slug both give a slug. */
+export function readPersonSlug(context: IExecuteFunctions, itemIndex: number): string {
+	const { value } = readLocator(context, 'person', itemIndex);
+	return validateSlug(context.getNode(), value, itemIndex, 'person');
 }
 
 /** Document URLs of the API (…/documents/<id>/ or …/order/<id>/) or a link carrying ?document_id=<id>. */

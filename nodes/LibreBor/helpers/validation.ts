@@ -8,6 +8,7 @@ export const UUID_REGEX =
 	'^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 export const UUID_PATTERN = new RegExp(UUID_REGEX);
 const DOCUMENT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+const SLUG_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/;
 export const FIRST_ACCOUNTS_YEAR = 1990;
 
 function invalid(node: INode, itemIndex: number, message: string, description: string) {
@@ -76,6 +77,23 @@ export function validateDocumentId(node: INode, value: unknown, itemIndex: numbe
 		pattern: DOCUMENT_ID_PATTERN,
 		expected:
 			'Use the "document_id" returned by the Order operation: letters, digits, "-" and "_" only.',
+	});
+}
+
+/** A company's or person's slug, as LibreBOR's URLs and alerts show it (`entity_slug`, `slug_person`). */
+export function validateSlug(
+	node: INode,
+	value: unknown,
+	itemIndex: number,
+	of: 'company' | 'person',
+): string {
+	return validateIdentifier(node, value, itemIndex, {
+		label: `${of} slug`,
+		pattern: SLUG_PATTERN,
+		expected:
+			of === 'company'
+				? 'A company slug is the last part of its LibreBOR address, such as brisas-del-llobregat (an alert\'s "entity_slug", a search result\'s "slug"). Or pick the company from the list, by name.'
+				: 'A person slug is the last part of their LibreBOR address, such as garcia-lopez-maria (an alert position\'s "slug_person", a search result\'s "slug"). Or pick the person from the list, by name.',
 	});
 }
 

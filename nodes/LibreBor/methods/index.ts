@@ -1,1 +1,2 @@
 export { searchUnreadAlerts, searchWatchedCompanies } from './listSearch';
+export { searchRegistryCompanies, searchRegistryPeople } from './registrySearch';

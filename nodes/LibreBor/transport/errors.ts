@@ -15,6 +15,14 @@ export interface ErrorContext {
 const SUBSCRIPTION_HINT =
 	'Alerts and documents are beta features of the LibreBOR API: they need an API subscription and a request to the provider to enable them. Ordering a document also needs a positive prepaid balance, topped up in the LibreBOR user panel, Documents section.';
 
+/** The registry look-ups' error body, `{ "error": { "message", "code" } }`, as "message (code)". */
+function lookupError(error: unknown): string | undefined {
+	if (!error || typeof error !== 'object') return undefined;
+	const { message, code } = error as Record<string, unknown>;
+	if (typeof message !== 'string' || !message.trim()) return undefined;
+	return excerpt(typeof code === 'string' && code ? `${message} (${code})` : message);
+}
+
 /** What the server's answer says went wrong, capped, when it says anything. */
 export function serverMessage(body: ParsedBody): string | undefined {
 	if (body.kind === 'json' && body.value && typeof body.value === 'object') {
@@ -24,6 +32,8 @@ export function serverMessage(body: ParsedBody): string | undefined {
 			// Capped: a server's text must not flood the message or the execution data.
 			if (typeof value === 'string' && value.trim()) return excerpt(value);
 		}
+		const nested = lookupError(record.error);
+		if (nested) return nested;
 	}
 	if (body.kind === 'text' || body.kind === 'html') return excerpt(body.text);
 	return undefined;

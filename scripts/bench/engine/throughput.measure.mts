@@ -42,7 +42,11 @@ const JOBS: Job[] = [
 		setUp: async () => companyNifs(ITEMS).map((nif) => ({ nif })),
 		// The node skips companies already followed, so every run starts from the seeded watch list.
 		beforeRun: async (sim) => await sim.reset(),
-		parameters: { resource: 'watchlist', operation: 'follow', nif: '={{ $json.nif }}' },
+		parameters: {
+			resource: 'watchlist',
+			operation: 'follow',
+			company: { __rl: true, mode: 'nif', value: '={{ $json.nif }}' },
+		},
 		async sendPlain(client, items, concurrency) {
 			await client.send('GET', '/alerts/following/');
 			await inParallel(items.length, concurrency, async (index) => {

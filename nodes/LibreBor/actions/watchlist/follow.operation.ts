@@ -2,13 +2,23 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { followCompany } from '../../api/watchlist';
-import { nifField, optionsCollection, pacedRequestOptions } from '../../descriptions';
+import {
+	nifField,
+	optionsCollection,
+	pacedRequestOptions,
+	withCompanyLocator,
+} from '../../descriptions';
 import { executeWatchlistChange } from './watchlistChange';
 
 const displayOptions = { show: { resource: ['watchlist'], operation: ['follow'] } };
 
 const properties: INodeProperties[] = [
-	nifField(
+	...withCompanyLocator(
+		[
+			nifField(
+				'add to the watch list; LibreBOR then creates an alert each time it appears in the BORME',
+			),
+		],
 		'add to the watch list; LibreBOR then creates an alert each time it appears in the BORME',
 	),
 	optionsCollection(pacedRequestOptions),

@@ -4,23 +4,51 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { listWatchedEntities } from '../../api/watchlist';
 import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
 import {
+	fromVersion3,
+	optionsCollection,
+	pacedRequestOptions,
 	readLimit,
 	readOneItemAtATimeSettings,
+	readRunSettings,
 	returnAllFields,
-	timeoutOptions,
+	timeoutOption,
 } from '../../descriptions';
+import { withCompanyDetails } from './companyDetails';
 
 const displayOptions = { show: { resource: ['watchlist'], operation: ['getMany'] } };
 
-const properties: INodeProperties[] = [...returnAllFields, timeoutOptions];
+const companyDetailsOption: INodeProperties = {
+	displayName: 'Company Details',
+	name: 'companyDetails',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to add to each watched company its "status" (active, dissolved…) and "province" from the registry: one more request per company',
+};
+
+// Version 3 adds Company Details, and Parallel Requests and Time Budget for its look-ups.
+const properties: INodeProperties[] = [
+	...returnAllFields,
+	optionsCollection([
+		...fromVersion3([
+			companyDetailsOption,
+			...pacedRequestOptions.filter((option) => option !== timeoutOption),
+		]),
+		timeoutOption,
+	]),
+];
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const settings = readOneItemAtATimeSettings(this);
+	const version3 = this.getNode().typeVersion >= 3;
+	const settings = version3 ? readRunSettings(this) : readOneItemAtATimeSettings(this);
 	return await runForEachItem(this, settings, async (item) => {
 		const limit = readLimit(this, item.itemIndex);
-		const entities = await listWatchedEntities.call(this, item);
-		return pairRecords(item.itemIndex, entities.slice(0, limit));
+		const details = this.getNodeParameter('options.companyDetails', item.itemIndex, false);
+		const entities = (await listWatchedEntities.call(this, item)).slice(0, limit);
+		const records =
+			details === true ? await withCompanyDetails.call(this, entities, item) : entities;
+		return pairRecords(item.itemIndex, records);
 	});
 }

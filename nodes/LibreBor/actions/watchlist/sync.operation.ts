@@ -11,6 +11,7 @@ import { listWatchedEntities } from '../../api/watchlist';
 import { endNodeRun, startNodeRun, type NodeRun } from '../../helpers/nodeRun';
 import {
 	nifField,
+	withCompanyLocator,
 	optionsCollection,
 	pacedRequestOptions,
 	readRunSettings,
@@ -33,12 +34,17 @@ const displayOptions = {
 };
 
 const properties: INodeProperties[] = [
-	{
-		...nifField(
-			'keep on the watch list, one per input item: together, the input items are the list the watch list is made to hold',
-		),
-		placeholder: 'e.g. {{ $json.nif }}',
-	},
+	...withCompanyLocator(
+		[
+			{
+				...nifField(
+					'keep on the watch list, one per input item: together, the input items are the list the watch list is made to hold',
+				),
+				placeholder: 'e.g. {{ $json.nif }}',
+			},
+		],
+		'keep on the watch list, one per input item: together, the input items are the list the watch list is made to hold',
+	),
 	{
 		displayName: 'Unfollow Others',
 		name: 'unfollowOthers',
@@ -84,9 +90,9 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	}
 	const runSettings = readRunSettings(this);
 	const settings = readSyncSettings(this);
-	const input = readSyncInput(this);
 	const run = startNodeRun(this, runSettings);
 	try {
+		const input = await readSyncInput(this, run);
 		return await syncWith.call(this, run, settings, input);
 	} finally {
 		endNodeRun(run);

@@ -5,9 +5,10 @@ import {
 	type INode,
 } from 'n8n-workflow';
 
-import { readNif } from '../../helpers/identifierParameters';
+import type { NodeRun } from '../../helpers/nodeRun';
 import { normalizeNif } from '../../helpers/nif';
 import { readNumericOption } from '../../helpers/numericOption';
+import { readItemNifs, type ItemError } from '../companyNif';
 
 export type SyncAction = 'follow' | 'unfollow' | 'keep';
 
@@ -24,8 +25,8 @@ export interface SyncStep {
 export interface SyncInput {
 	/** Each valid NIF, normalised, with the first input item that names it, in input order. */
 	named: Map<string, number>;
-	/** The items whose NIF is not valid, with the error that says why (Continue On Fail only). */
-	invalid: Map<number, NodeOperationError>;
+	/** The items whose NIF is not valid or not known, with the error that says why (Continue On Fail only). */
+	invalid: Map<number, ItemError>;
 }
 
 export interface SyncSettings {
@@ -56,24 +57,20 @@ export function readSyncSettings(context: IExecuteFunctions): SyncSettings {
 }
 
 /**
- * Every item's NIF, checked and normalised before anything is sent. An invalid one stops the run
- * at once, unless the node continues on fail: then it is kept to become that item's error item.
+ * Every item's NIF, checked and normalised (and a company picked by name or slug looked up)
+ * before anything changes. A failure stops the run at once, unless the node continues on fail:
+ * then it is kept to become that item's error item.
  */
-export function readSyncInput(context: IExecuteFunctions): SyncInput {
+export async function readSyncInput(context: IExecuteFunctions, run: NodeRun): Promise<SyncInput> {
 	const input: SyncInput = { named: new Map(), invalid: new Map() };
-	const itemCount = context.getInputData().length;
-	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
-		try {
-			const nif = readNif(context, itemIndex);
+	const nifs = await readItemNifs.call(context, run);
+	for (const [itemIndex, nif] of nifs.entries()) {
+		if (typeof nif === 'string') {
 			if (!input.named.has(nif)) input.named.set(nif, itemIndex);
-		} catch (error) {
-			const refusal =
-				error instanceof NodeOperationError
-					? error
-					: new NodeOperationError(context.getNode(), error as Error, { itemIndex });
-			if (!context.continueOnFail()) throw refusal;
-			input.invalid.set(itemIndex, refusal);
+			continue;
 		}
+		if (!context.continueOnFail()) throw nif;
+		input.invalid.set(itemIndex, nif);
 	}
 	return input;
 }

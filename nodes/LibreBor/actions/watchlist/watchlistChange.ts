@@ -9,8 +9,8 @@ import { listWatchedEntities } from '../../api/watchlist';
 import type { ItemRequest, RequestSettings } from '../../helpers/nodeRun';
 import { normalizeNif } from '../../helpers/nif';
 import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
-import { readNif } from '../../helpers/identifierParameters';
 import { readRunSettings } from '../../descriptions';
+import { readItemNif } from '../companyNif';
 
 export interface WatchlistChange {
 	/** Whether the company is on the watch list once the change is made. */
@@ -50,7 +50,7 @@ export async function executeWatchlistChange(
 	};
 	return await runForEachItem(this, readRunSettings(this), async (item) => {
 		const { itemIndex } = item;
-		const nif = readNif(this, itemIndex);
+		const nif = await readItemNif.call(this, item);
 		const current = (inFlight.get(nif) ?? Promise.resolve()).then(
 			async () => await changeUnlessDone(nif, item),
 		);

@@ -176,7 +176,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		0,
 	);
 	const stores = await openOrderStores(this, memoryHours * HOUR_MS);
-	const orders = readItemOrders(this);
+	const orders = await readItemOrders(this, settings);
 	enforceOrderCap(this, orders, stores);
 	// Bad input costs nothing: without "continue on fail", an invalid item refuses the whole run.
 	const invalid = orders.find((order) => order instanceof Error);

@@ -1,9 +1,10 @@
-import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 
 import { readNif } from '../../../helpers/identifierParameters';
-import type { ItemRequest } from '../../../helpers/nodeRun';
+import type { ItemRequest, RunSettings } from '../../../helpers/nodeRun';
 import { readNumericOption } from '../../../helpers/numericOption';
 import { validateYear } from '../../../helpers/validation';
+import { readNifsAhead } from '../../companyNif';
 import {
 	readMaxDownloadBytes,
 	readWaitSettings,
@@ -39,12 +40,23 @@ export interface OrderJob extends ItemOrder {
 	item: ItemRequest;
 }
 
+/** The item's NIF: read ahead (a company picked by name, version 3), or from its `nif` field. */
+function nifOf(context: IExecuteFunctions, itemIndex: number, nifs?: Array<string | Error>) {
+	const given = nifs?.[itemIndex];
+	if (given instanceof Error) throw given;
+	return given ?? readNif(context, itemIndex);
+}
+
 /** Every item's order, read before any is sent so that a bad value costs nothing. */
-export function readItemOrders(context: IExecuteFunctions): Array<ItemOrder | Error> {
+export async function readItemOrders(
+	context: IExecuteFunctions,
+	settings: RunSettings,
+): Promise<Array<ItemOrder | Error>> {
+	const nifs = await readNifsAhead.call(context, settings);
 	return context.getInputData().map((_, itemIndex) => {
 		try {
 			const input = {
-				nif: readNif(context, itemIndex),
+				nif: nifOf(context, itemIndex, nifs),
 				year: validateYear(
 					context.getNode(),
 					context.getNodeParameter('year', itemIndex),
@@ -55,7 +67,7 @@ export function readItemOrders(context: IExecuteFunctions): Array<ItemOrder | Er
 			const sendEmail = context.getNodeParameter('options.sendEmail', itemIndex, false) as boolean;
 			return { input, sendEmail, completion };
 		} catch (error) {
-			if (error instanceof NodeOperationError) return error;
+			if (error instanceof NodeOperationError || error instanceof NodeApiError) return error;
 			throw new NodeOperationError(context.getNode(), error as Error, { itemIndex });
 		}
 	});

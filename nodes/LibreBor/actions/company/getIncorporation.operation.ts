@@ -1,0 +1,47 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { getCompanyByNif, getIncorporation } from '../../api/registry';
+import {
+	companyLocator,
+	optionsCollection,
+	pacedRequestOptions,
+	readRunSettings,
+} from '../../descriptions';
+import { readCompanyReference } from '../../helpers/identifierParameters';
+import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
+import type { ItemRequest } from '../../helpers/nodeRun';
+
+const displayOptions = {
+	show: {
+		resource: ['company'],
+		operation: ['getIncorporation'],
+		'@version': [{ _cnd: { gte: 3 } }],
+	},
+};
+
+const properties: INodeProperties[] = [
+	companyLocator('get the incorporation of'),
+	optionsCollection(pacedRequestOptions),
+];
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+/** LibreBOR finds an incorporation by the company's slug: a NIF is looked up first. */
+async function slugOfCompany(this: IExecuteFunctions, nif: string, item: ItemRequest) {
+	const company = await getCompanyByNif.call(this, nif, item);
+	if (typeof company.slug === 'string' && company.slug !== '') return company.slug;
+	throw new NodeOperationError(this.getNode(), `LibreBOR gave no slug for the company ${nif}`, {
+		itemIndex: item.itemIndex,
+		description: 'Pick the company from the list by name, or enter its slug.',
+	});
+}
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	return await runForEachItem(this, readRunSettings(this), async (item) => {
+		const company = readCompanyReference(this, item.itemIndex);
+		const slug =
+			'slug' in company ? company.slug : await slugOfCompany.call(this, company.nif, item);
+		return pairRecords(item.itemIndex, [await getIncorporation.call(this, slug, item)]);
+	});
+}

@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+
+import { jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
+
+const sim = useSimulator();
+const company = (mode: string, value: string) => ({ __rl: true as const, mode, value });
+const BY_SLUG = '/v2/company/by-slug/';
+const FOLLOW = '/v2/alerts/follow/';
+const ORDER = '/v2/documents/order/';
+const NO_NIF = company('slug', 'comercial-boletin-antiguo');
+const formsSent = (path: string) =>
+	sim()
+		.requestsTo('POST', path)
+		.map((request) => request.form);
+
+describe('Version 3: Follow, Unfollow, Sync and Order take a company by name, NIF or slug', () => {
+	it('follows a company picked by name, sending the NIF LibreBOR gives for its slug, once', async () => {
+		const result = await runLibreBor(sim(), {
+			resource: 'watchlist',
+			operation: 'follow',
+			company: company('list', 'brisas-del-llobregat'),
+		});
+		expect(jsonOf(result)).toEqual([{ result: 'success', nif: 'B64717838', change: 'followed' }]);
+		expect(
+			sim()
+				.requestsTo('GET', BY_SLUG)
+				.map((request) => request.path),
+		).toEqual(['/v2/company/by-slug/brisas-del-llobregat/']);
+		expect(formsSent(FOLLOW)).toEqual([{ nif: 'B64717838', type: 'company' }]);
+	});
+
+	it('orders by slug from an expression, paying once for the resolved NIF', async () => {
+		const balance = sim().state.balance;
+		const result = await runLibreBor(
+			sim(),
+			{
+				resource: 'document',
+				operation: 'order',
+				company: company('slug', '={{ $json.entity_slug }}'),
+				year: 2023,
+			},
+			{ items: [{ entity_slug: 'altamira-infraestructuras' }] },
+		);
+		expect(jsonOf(result)).toEqual([
+			expect.objectContaining({ nif: 'A86212420', year: 2023, document_id: expect.any(String) }),
+		]);
+		expect(formsSent(ORDER)).toEqual([{ nif: 'A86212420', type: 'accounts', year: '2023' }]);
+		expect(sim().state.balance).toBe(balance - sim().state.orderPrice);
+	});
+
+	it('refuses a company LibreBOR knows no NIF for, saying so, with nothing followed or ordered', async () => {
+		const follow = await runLibreBor(sim(), {
+			resource: 'watchlist',
+			operation: 'follow',
+			company: NO_NIF,
+		});
+		expect(follow.error?.message).toBe('LibreBOR knows no NIF for COMERCIAL BOLETÍN ANTIGUO SL');
+		expect((follow.error as { description?: string }).description).toMatch(/nothing was sent/);
+		const order = await runLibreBor(sim(), {
+			resource: 'document',
+			operation: 'order',
+			company: NO_NIF,
+			year: 2023,
+		});
+		expect(order.error?.message).toBe('LibreBOR knows no NIF for COMERCIAL BOLETÍN ANTIGUO SL');
+		expect(sim().requestsTo('POST', '/v2/')).toEqual([]);
+		expect(sim().state.ordersReceived).toBe(0);
+	});
+
+	it('with Continue On Fail, orders the other items and pairs the refusal with its item', async () => {
+		const result = await runLibreBor(
+			sim(),
+			{
+				resource: 'document',
+				operation: 'order',
+				company: company('slug', '={{ $json.slug }}'),
+				year: 2023,
+			},
+			{
+				items: [{ slug: 'comercial-boletin-antiguo' }, { slug: 'brisas-del-llobregat' }],
+				continueOnFail: true,
+			},
+		);
+		expect(result.items[0].error?.message).toBe(
+			'LibreBOR knows no NIF for COMERCIAL BOLETÍN ANTIGUO SL',
+		);
+		expect(result.items[1].json).toMatchObject({ nif: 'B64717838' });
+		expect(pairedItemsOf(result)).toEqual([{ item: 0 }, { item: 1 }]);
+		expect(formsSent(ORDER)).toEqual([{ nif: 'B64717838', type: 'accounts', year: '2023' }]);
+	});
+
+	it('refuses an invalid NIF before any request, and an unknown slug before any order', async () => {
+		const invalid = await runLibreBor(sim(), {
+			resource: 'document',
+			operation: 'order',
+			company: company('nif', 'B64717839'),
+			year: 2023,
+		});
+		expect(invalid.error?.message).toMatch(/The NIF "B64717839" is not valid/);
+		expect(sim().requests).toEqual([]);
+		const unknown = await runLibreBor(sim(), {
+			resource: 'watchlist',
+			operation: 'follow',
+			company: company('slug', 'no-such-company'),
+		});
+		expect(unknown.error?.message).toBe(
+			'LibreBOR has no company with the slug "no-such-company" (404)',
+		);
+		expect(sim().requestsTo('POST', '/v2/')).toEqual([]);
+	});
+
+	it('unfollows a company by NIF, normalised, without looking it up', async () => {
+		sim().state.follow('B64717838');
+		const result = await runLibreBor(sim(), {
+			resource: 'watchlist',
+			operation: 'unfollow',
+			company: company('nif', 'es b-64717838'),
+		});
+		expect(jsonOf(result)).toEqual([
+			expect.objectContaining({ nif: 'B64717838', change: 'unfollowed' }),
+		]);
+		expect(sim().requestsTo('GET', '/v2/company/')).toEqual([]);
+	});
+
+	it('syncs companies given by slug, and keeps a company without a NIF from unfollowing anything', async () => {
+		sim().state.follow('J99216582');
+		const sync = (slugs: string[]) =>
+			runLibreBor(
+				sim(),
+				{
+					resource: 'watchlist',
+					operation: 'sync',
+					company: company('slug', '={{ $json.slug }}'),
+					unfollowOthers: true,
+				},
+				{ items: slugs.map((slug) => ({ slug })), continueOnFail: true },
+			);
+		const refused = await sync(['brisas-del-llobregat', 'comercial-boletin-antiguo']);
+		expect(refused.items[1].error?.message).toBe(
+			'LibreBOR knows no NIF for COMERCIAL BOLETÍN ANTIGUO SL',
+		);
+		expect(sim().requestsTo('POST', '/v2/alerts/unfollow/')).toEqual([]);
+		expect(formsSent(FOLLOW)).toEqual([{ nif: 'B64717838', type: 'company' }]);
+		const result = await sync(['brisas-del-llobregat', 'altamira-infraestructuras']);
+		expect(jsonOf(result)).toEqual([
+			{ nif: 'B64717838', name: 'BRISAS DEL LLOBREGAT SL', action: 'keep', applied: false },
+			{ nif: 'A86212420', name: null, action: 'follow', applied: true },
+			{ nif: 'J99216582', name: expect.any(String), action: 'unfollow', applied: true },
+		]);
+		expect(
+			sim()
+				.state.watchlist.map((entity) => entity.nif)
+				.sort(),
+		).toEqual(['A86212420', 'B64717838']);
+	});
+});

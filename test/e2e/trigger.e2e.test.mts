@@ -20,6 +20,15 @@ const nextPollTimeoutMs = 90_000;
 
 const trigger = 'New Alert';
 
+/**
+ * Whether the n8n under test refuses a second execution under one deduplication key: n8n 2.41 does
+ * (the release CI runs); on the older releases `npm run test:compat` runs, a restart may repeat the
+ * last emission, flagged.
+ */
+const refusesDuplicateKeys = (process.env.LIBREBOR_N8N_VERSION ?? '2.41.1').startsWith('2.41.');
+const POSSIBLE_REPEAT = 'possible_repeat';
+const DUPLICATE_KEY_REFUSED = 'Scheduled execution skipped: duplicate deduplication key';
+
 /** A LibreBOR Trigger workflow with a simulated account of its own. */
 interface TriggerCase {
 	workflowId: string;
@@ -42,6 +51,16 @@ function triggerWorkflow(testCase: TriggerCase, parameters: INodeParameters): Wo
 		[libreBorTrigger(trigger, parameters, testCase.credential), noOp('Received')],
 		[[trigger, 'Received']],
 	);
+}
+
+/**
+ * The items, without those an n8n that keeps no deduplication key emitted again after a restart:
+ * each of those says so. On n8n 2.41 there is none to leave out.
+ */
+function withoutRepeats(items: Array<Record<string, unknown>>) {
+	const repeats = items.filter((item) => item[POSSIBLE_REPEAT] === true);
+	if (refusesDuplicateKeys) expect(repeats).toEqual([]);
+	return items.filter((item) => item[POSSIBLE_REPEAT] !== true);
 }
 
 const alertListings = (sim: Simulator, since = 0) =>
@@ -164,7 +183,7 @@ describe('LibreBOR Trigger in a published workflow of a real n8n', () => {
 	);
 
 	it(
-		'after a restart, emits the alert that arrived while n8n was down and, once more, the last one emitted before the stop; marks only what an execution carried',
+		'after a restart, emits the alert that arrived while n8n was down, and not the last one emitted before the stop; marks only what an execution carried',
 		async () => {
 			await n8n.stop();
 			const second = alerting.sim.state.addAlert({ nif: 'J99216582', label: 'Ceses/Dimisiones' });
@@ -172,52 +191,46 @@ describe('LibreBOR Trigger in a published workflow of a real n8n', () => {
 				nif: 'J99216582',
 				label: 'Ampliación de capital',
 			});
-			const logSince = {
-				alerting: alerting.sim.requests.length,
-				marking: marking.sim.requests.length,
-			};
+			const logSince = alerting.sim.requests.length;
 			await n8n.start();
 
-			const alertExecutions = await waitForExecutions(alerting, 2);
-			const markExecutions = await waitForExecutions(marking, 2);
-
-			// n8n saves a poll's memory before it creates the execution, and saved nothing since the
-			// last emission: a restarted n8n cannot tell that its execution exists, so the trigger
-			// emits those alerts once more rather than risk losing them (docs/trigger.md).
-			expect(alertListings(alerting.sim, logSince.alerting).length).toBeGreaterThan(0);
-			expect(alertExecutions).toHaveLength(2);
-			expect(nodeOutputJson(alertExecutions[1].run, trigger)).toEqual([
-				triggerAlertItem(first),
-				triggerAlertItem(second),
-			]);
-			expect(alertExecutions[1].mode).toBe('trigger');
-			// Without Mark as Read the first alert is still unread.
+			const carriedAfterRestart = async (testCase: TriggerCase) => {
+				const executions = await waitForExecutions(testCase, 2);
+				const after = executions.slice(1).map((execution) => execution.run);
+				return after.flatMap((run) => nodeOutputJson(run, trigger));
+			};
+			// The restart emitted the last batch before the stop again, under its deduplication key:
+			// n8n refused it, as an execution has it already (docs/trigger.md).
+			const alertsAfter = withoutRepeats(await carriedAfterRestart(alerting));
+			const entriesAfter = withoutRepeats(await carriedAfterRestart(marking));
+			expect(alertListings(alerting.sim, logSince).length).toBeGreaterThan(0);
+			expect(alertsAfter).toEqual([triggerAlertItem(second)]);
+			expect(entriesAfter).toEqual(triggerEntryItems(secondMarked));
 			expect(alerting.sim.state.alerts.isUnread(first.id)).toBe(true);
 
-			expect(markExecutions).toHaveLength(2);
-			expect(nodeOutputJson(markExecutions[1].run, trigger)).toEqual([
-				...triggerEntryItems(firstMarked),
-				...triggerEntryItems(secondMarked),
-			]);
-			// Neither was marked before the stop; both are marked at the poll after this execution.
+			// Neither was marked before the stop; both are marked at a poll after their executions.
 			expect(markRequests(marking.sim, firstMarked)).toEqual([]);
 			await vi.waitFor(
-				() => expect(marking.sim.state.alerts.isUnread(secondMarked.id)).toBe(false),
+				() => {
+					expect(marking.sim.state.alerts.isUnread(secondMarked.id)).toBe(false);
+					expect(marking.sim.state.alerts.isUnread(firstMarked.id)).toBe(false);
+				},
 				{ timeout: nextPollTimeoutMs, interval: 500 },
 			);
-			expect(marking.sim.state.alerts.isUnread(firstMarked.id)).toBe(false);
-			const [markedFirst] = markRequests(marking.sim, firstMarked);
-			expect(markedFirst.time).toBeGreaterThan(Date.parse(String(markExecutions[1].stoppedAt)));
 		},
 		testTimeoutMs,
 	);
 
 	it(
-		'logs no error or warning about the package',
+		"logs no error or warning about the package, but n8n's notices of the duplicates it refused",
 		async () => {
 			await n8n.stop();
 
-			expect(n8n.problemsMentioning(/librebor/i)).toEqual([]);
+			// n8n's notice that it refused a batch emitted again under its key is how "once" holds.
+			const refused = (entry: { message: string }) => entry.message === DUPLICATE_KEY_REFUSED;
+			const problems = n8n.problemsMentioning(/librebor/i);
+			expect(problems.filter((entry) => !refused(entry))).toEqual([]);
+			if (refusesDuplicateKeys) expect(problems.filter(refused).length).toBeGreaterThan(0);
 		},
 		testTimeoutMs,
 	);

@@ -57,11 +57,12 @@ export function libreBorTrigger(
 	name: string,
 	parameters: INodeParameters,
 	credential = libreBorCredentialRef,
+	typeVersion = 2,
 ): WorkflowNode {
 	return {
 		name,
 		type: libreBorTriggerNodeType,
-		typeVersion: 1,
+		typeVersion,
 		parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, ...parameters },
 		credentials: { libreBorApi: credential },
 	};

@@ -24,6 +24,8 @@ export interface N8nServer {
 	waitForOutput(pattern: RegExp, timeoutMs?: number): Promise<void>;
 	/** Stops n8n: SIGTERM, then SIGKILL if it is still running after `timeoutMs` (default 20 s). */
 	stop(timeoutMs?: number): Promise<void>;
+	/** SIGKILL to n8n and everything it started, as a crash or an out-of-memory kill would end it. */
+	kill(): Promise<void>;
 }
 
 export interface StartN8nOptions {
@@ -77,6 +79,10 @@ export async function startN8n(
 				await started.exited;
 			}
 			signalProcessGroup(started.child, 'SIGKILL'); // anything it left behind
+		},
+		kill: async () => {
+			signalProcessGroup(started.child, 'SIGKILL');
+			await started.exited;
 		},
 	};
 

@@ -40,6 +40,12 @@ export function restartableN8n(folder: N8nUserFolder, env?: Record<string, strin
 			await starting?.catch(() => undefined);
 			await stop();
 		},
+		/** SIGKILL to the n8n started last: it stops at once, saving nothing. */
+		kill: async () => {
+			await server?.kill();
+			if (server) logs.push(...server.logEntries());
+			server = undefined;
+		},
 		/** Errors and warnings about `pattern` in the logs of the runs stopped so far. */
 		problemsMentioning: (pattern: RegExp) => problemsMentioning(logs, pattern),
 	};

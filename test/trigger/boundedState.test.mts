@@ -38,13 +38,13 @@ async function runBursts(simulator: Simulator, session: PollSession, burst: numb
 	return { emitted, emittedCount, largestState };
 }
 
-describe('LibreBOR Trigger, state size', () => {
+describe.each([1, 2] as const)('LibreBOR Trigger version %s, state size', (version) => {
 	it(
 		`stays proportional to the unread list after ${TOTAL_ALERTS} alerts have gone through`,
 		{ timeout: 600_000 },
 		async () => {
 			const burst = 100;
-			const session = await activatedSession(sim(), { parameters: MARK_AS_READ });
+			const session = await activatedSession(sim(), { version, parameters: MARK_AS_READ });
 
 			const { emitted, emittedCount, largestState } = await runBursts(sim(), session, burst);
 
@@ -64,7 +64,7 @@ describe('LibreBOR Trigger, state size', () => {
 		async () => {
 			const listCap = 50;
 			sim().state.alertListCap = listCap;
-			const session = await activatedSession(sim());
+			const session = await activatedSession(sim(), { version });
 
 			const { emitted, emittedCount, largestState } = await runBursts(sim(), session, listCap);
 

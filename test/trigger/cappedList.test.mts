@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import {
 	alertIdsOf,
-	CURSOR_STORAGES,
+	TRIGGER_KINDS,
 	MARK_ALL_PATH,
 	useSimulator,
 	activatedSession,
@@ -12,11 +12,11 @@ import {
 const LIST_CAP = 50;
 const sim = useSimulator({ alertListCap: LIST_CAP });
 
-describe.each(CURSOR_STORAGES)(
-	`LibreBOR Trigger, listing capped to the latest ${LIST_CAP} (n8n poll state kept as %s)`,
-	(cursorStorage) => {
+describe.each(TRIGGER_KINDS)(
+	`LibreBOR Trigger, listing capped to the latest ${LIST_CAP} (%s)`,
+	(_, kind) => {
 		it(`emits each of 200 alerts arriving in bursts exactly once when the list shows only the latest ${LIST_CAP}`, async () => {
-			const session = await activatedSession(sim(), { cursorStorage, parameters: MARK_AS_READ });
+			const session = await activatedSession(sim(), { ...kind, parameters: MARK_AS_READ });
 
 			const arrived: string[] = [];
 			const emitted: string[] = [];

@@ -1,10 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 
-import { recordWarnings, type CursorStorage } from '../../tools/engine/index.mts';
+import { recordWarnings } from '../../tools/engine/index.mts';
 import {
 	ALERTS_PATH,
 	alertIdsOf,
-	CURSOR_STORAGES,
+	TRIGGER_KINDS,
+	type TriggerSessionOptions,
 	MARK_PATH,
 	markedIds,
 	triggerSession,
@@ -23,8 +24,8 @@ const failListing = (status: number, times = 4) =>
 	sim().injectFault({ method: 'GET', path: ALERTS_PATH, status, times, retryAfter: 0 });
 
 /** A session with Mark as Read on, past its first poll, whose second poll emitted `count` new alerts. */
-async function markingSessionThatEmitted(cursorStorage: CursorStorage, count: number) {
-	const session = await activatedSession(sim(), { cursorStorage, parameters: MARK_AS_READ });
+async function markingSessionThatEmitted(kind: TriggerSessionOptions, count: number) {
+	const session = await activatedSession(sim(), { ...kind, parameters: MARK_AS_READ });
 	const alerts = sim().state.addAlerts(count);
 	expect(alertIdsOf(await session.poll())).toEqual(alerts.map(({ id }) => id));
 	return { session, alerts };
@@ -48,171 +49,166 @@ describe('LibreBOR Trigger, marking within a poll', () => {
 	});
 });
 
-describe.each(CURSOR_STORAGES)(
-	'LibreBOR Trigger, failures (n8n poll state kept as %s)',
-	(cursorStorage) => {
-		it('fails the poll when the API keeps answering 500, then catches up without losing an alert', async () => {
-			const session = await activatedSession(sim(), { cursorStorage });
+describe.each(TRIGGER_KINDS)('LibreBOR Trigger, failures (%s)', (_, kind) => {
+	it('fails the poll when the API keeps answering 500, then catches up without losing an alert', async () => {
+		const session = await activatedSession(sim(), { ...kind });
 
-			const before = sim().state.addAlert();
-			const fault = failListing(500);
-			await expect(session.poll()).rejects.toThrow('LibreBOR had a server error (500)');
-			expect(fault.hits).toBe(4);
+		const before = sim().state.addAlert();
+		const fault = failListing(500);
+		await expect(session.poll()).rejects.toThrow('LibreBOR had a server error (500)');
+		expect(fault.hits).toBe(4);
 
-			const after = sim().state.addAlert();
-			expect(alertIdsOf(await session.poll())).toEqual([before.id, after.id]);
-			for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
+		const after = sim().state.addAlert();
+		expect(alertIdsOf(await session.poll())).toEqual([before.id, after.id]);
+		for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
+	});
+
+	it('fails the poll on a refused password (401) without retrying, then catches up', async () => {
+		const session = await activatedSession(sim(), { ...kind });
+
+		const alert = sim().state.addAlert();
+		const fault = failListing(401, 1);
+		await expect(session.poll()).rejects.toThrow('LibreBOR refused the API user or password (401)');
+		expect(fault.hits).toBe(1);
+
+		expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
+		expect(await session.poll()).toBeNull();
+	});
+
+	it('fails the first poll of an activation when the API is down, and takes its baseline once it is back', async () => {
+		const existing = sim().state.addAlert();
+		const session = triggerSession(sim(), { ...kind });
+		// A 503 asks to slow down: the poll waits it out until six pauses in a row bring no progress.
+		failListing(503, 6);
+		await expect(session.poll()).rejects.toThrow('LibreBOR had a server error (503)');
+
+		expect(await session.poll()).toBeNull();
+		const fresh = sim().state.addAlert();
+		expect(alertIdsOf(await session.poll())).toEqual([fresh.id]);
+		expect(unreadIds(sim())).toContain(existing.id);
+	});
+
+	it('keeps an alert whose mark failed pending without emitting it again, and marks it later', async () => {
+		const {
+			session,
+			alerts: [alert],
+		} = await markingSessionThatEmitted(kind, 1);
+
+		sim().injectFault({
+			method: 'GET',
+			path: `${MARK_PATH}*`,
+			status: 502,
+			times: 4,
+			retryAfter: 0,
 		});
+		const next = sim().state.addAlert();
+		expect(alertIdsOf(await session.poll())).toEqual([next.id]);
+		expect(unreadIds(sim())).toContain(alert.id);
 
-		it('fails the poll on a refused password (401) without retrying, then catches up', async () => {
-			const session = await activatedSession(sim(), { cursorStorage });
+		expect(await session.poll()).toBeNull();
+		expect(await session.poll()).toBeNull();
+		expect(sim().state.unreadAlerts()).toEqual([]);
+		expect(new Set(markedIds(sim()))).toEqual(new Set([alert.id, next.id]));
+	});
 
-			const alert = sim().state.addAlert();
-			const fault = failListing(401, 1);
-			await expect(session.poll()).rejects.toThrow(
-				'LibreBOR refused the API user or password (401)',
-			);
-			expect(fault.hits).toBe(1);
+	it('treats a mark whose answer was lost as not done, and a 404 as already done', async () => {
+		const {
+			session,
+			alerts: [first, second],
+		} = await markingSessionThatEmitted(kind, 2);
 
-			expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
+		// The service marks the first alert, but every answer (and retry) is lost.
+		sim().injectFault({
+			method: 'GET',
+			path: `${MARK_PATH}${first.id}/`,
+			drop: true,
+			afterHandling: true,
+			times: 4,
+		});
+		expect(await session.poll()).toBeNull();
+		expect(markedIds(sim())).toEqual([first.id, first.id, first.id, first.id]);
+
+		// The second alert is unknown to the service by now: its 404 counts as done.
+		sim().injectFault({ method: 'GET', path: `${MARK_PATH}${second.id}/`, status: 404 });
+		for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
+		expect(markedIds(sim()).slice(4)).toEqual([second.id, first.id]);
+		expect(unreadIds(sim())).toEqual([second.id]);
+	});
+
+	it('tries a mark again at later polls while LibreBOR answers it without success, says so in the log, and emits the alert once', async () => {
+		const {
+			session,
+			alerts: [alert],
+		} = await markingSessionThatEmitted(kind, 1);
+
+		// 2xx answers that do not say success: the service did not mark it.
+		for (const body of [JSON.stringify({ result: 'error', message: 'Try again later.' }), 'null'])
+			sim().injectFault({ method: 'GET', path: `${MARK_PATH}${alert.id}/`, status: 200, body });
+		const warnings = recordWarnings();
+		try {
 			expect(await session.poll()).toBeNull();
-		});
-
-		it('fails the first poll of an activation when the API is down, and takes its baseline once it is back', async () => {
-			const existing = sim().state.addAlert();
-			const session = triggerSession(sim(), { cursorStorage });
-			// A 503 asks to slow down: the poll waits it out until six pauses in a row bring no progress.
-			failListing(503, 6);
-			await expect(session.poll()).rejects.toThrow('LibreBOR had a server error (503)');
-
 			expect(await session.poll()).toBeNull();
-			const fresh = sim().state.addAlert();
-			expect(alertIdsOf(await session.poll())).toEqual([fresh.id]);
-			expect(unreadIds(sim())).toContain(existing.id);
-		});
+		} finally {
+			warnings.stop();
+		}
+		expect(unreadIds(sim())).toEqual([alert.id]);
+		expect(warnings.messages).toEqual([
+			expect.stringContaining('it answered with result "error"'),
+			expect.stringContaining('it answered with result "none"'),
+		]);
 
-		it('keeps an alert whose mark failed pending without emitting it again, and marks it later', async () => {
+		expect(await session.poll()).toBeNull();
+		expect(sim().state.unreadAlerts()).toEqual([]);
+		expect(await session.poll()).toBeNull();
+		expect(markedIds(sim())).toEqual([alert.id, alert.id, alert.id]);
+	});
+
+	it('keeps marking the others while LibreBOR refuses to mark an alert it no longer lists, and gives that one up once it is forgotten', async () => {
+		vi.useFakeTimers({ toFake: ['Date'] });
+		try {
 			const {
 				session,
-				alerts: [alert],
-			} = await markingSessionThatEmitted(cursorStorage, 1);
+				alerts: [gone, other],
+			} = await markingSessionThatEmitted(kind, 2);
 
+			// Read elsewhere (in LibreBOR's panel); how LibreBOR answers a mark of an alert it no longer
+			// has is not shown: here, a refusal rather than a 404.
+			sim().state.alerts.markRead(gone.id);
 			sim().injectFault({
 				method: 'GET',
-				path: `${MARK_PATH}*`,
-				status: 502,
-				times: 4,
-				retryAfter: 0,
+				path: `${MARK_PATH}${gone.id}/`,
+				status: 400,
+				body: '{"result":"error","message":"Unknown alert."}',
+				times: Infinity,
 			});
-			const next = sim().state.addAlert();
-			expect(alertIdsOf(await session.poll())).toEqual([next.id]);
-			expect(unreadIds(sim())).toContain(alert.id);
-
-			expect(await session.poll()).toBeNull();
-			expect(await session.poll()).toBeNull();
+			for (let poll = 0; poll < 6; poll++) {
+				vi.setSystemTime(Date.now() + 4 * 60_000);
+				expect(await session.poll()).toBeNull();
+			}
 			expect(sim().state.unreadAlerts()).toEqual([]);
-			expect(new Set(markedIds(sim()))).toEqual(new Set([alert.id, next.id]));
-		});
-
-		it('treats a mark whose answer was lost as not done, and a 404 as already done', async () => {
-			const {
-				session,
-				alerts: [first, second],
-			} = await markingSessionThatEmitted(cursorStorage, 2);
-
-			// The service marks the first alert, but every answer (and retry) is lost.
-			sim().injectFault({
-				method: 'GET',
-				path: `${MARK_PATH}${first.id}/`,
-				drop: true,
-				afterHandling: true,
-				times: 4,
-			});
-			expect(await session.poll()).toBeNull();
-			expect(markedIds(sim())).toEqual([first.id, first.id, first.id, first.id]);
-
-			// The second alert is unknown to the service by now: its 404 counts as done.
-			sim().injectFault({ method: 'GET', path: `${MARK_PATH}${second.id}/`, status: 404 });
+			expect(markedIds(sim()).filter((id) => id === other.id)).toEqual([other.id]);
+			const triedGone = markedIds(sim()).filter((id) => id === gone.id).length;
 			for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
-			expect(markedIds(sim()).slice(4)).toEqual([second.id, first.id]);
-			expect(unreadIds(sim())).toEqual([second.id]);
-		});
+			expect(markedIds(sim()).filter((id) => id === gone.id)).toHaveLength(triedGone);
+		} finally {
+			vi.useRealTimers();
+		}
+	});
 
-		it('tries a mark again at later polls while LibreBOR answers it without success, says so in the log, and emits the alert once', async () => {
-			const {
-				session,
-				alerts: [alert],
-			} = await markingSessionThatEmitted(cursorStorage, 1);
+	it('repeats the marks when the listing fails after them, and emits nothing twice', async () => {
+		const {
+			session,
+			alerts: [alert],
+		} = await markingSessionThatEmitted(kind, 1);
 
-			// 2xx answers that do not say success: the service did not mark it.
-			for (const body of [JSON.stringify({ result: 'error', message: 'Try again later.' }), 'null'])
-				sim().injectFault({ method: 'GET', path: `${MARK_PATH}${alert.id}/`, status: 200, body });
-			const warnings = recordWarnings();
-			try {
-				expect(await session.poll()).toBeNull();
-				expect(await session.poll()).toBeNull();
-			} finally {
-				warnings.stop();
-			}
-			expect(unreadIds(sim())).toEqual([alert.id]);
-			expect(warnings.messages).toEqual([
-				expect.stringContaining('it answered with result "error"'),
-				expect.stringContaining('it answered with result "none"'),
-			]);
+		failListing(500);
+		await expect(session.poll()).rejects.toThrow('(500)');
+		expect(markedIds(sim())).toEqual([alert.id]);
 
-			expect(await session.poll()).toBeNull();
-			expect(sim().state.unreadAlerts()).toEqual([]);
-			expect(await session.poll()).toBeNull();
-			expect(markedIds(sim())).toEqual([alert.id, alert.id, alert.id]);
-		});
-
-		it('keeps marking the others while LibreBOR refuses to mark an alert it no longer lists, and gives that one up once it is forgotten', async () => {
-			vi.useFakeTimers({ toFake: ['Date'] });
-			try {
-				const {
-					session,
-					alerts: [gone, other],
-				} = await markingSessionThatEmitted(cursorStorage, 2);
-
-				// Read elsewhere (in LibreBOR's panel); how LibreBOR answers a mark of an alert it no longer
-				// has is not shown: here, a refusal rather than a 404.
-				sim().state.alerts.markRead(gone.id);
-				sim().injectFault({
-					method: 'GET',
-					path: `${MARK_PATH}${gone.id}/`,
-					status: 400,
-					body: '{"result":"error","message":"Unknown alert."}',
-					times: Infinity,
-				});
-				for (let poll = 0; poll < 6; poll++) {
-					vi.setSystemTime(Date.now() + 4 * 60_000);
-					expect(await session.poll()).toBeNull();
-				}
-				expect(sim().state.unreadAlerts()).toEqual([]);
-				expect(markedIds(sim()).filter((id) => id === other.id)).toEqual([other.id]);
-				const triedGone = markedIds(sim()).filter((id) => id === gone.id).length;
-				for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
-				expect(markedIds(sim()).filter((id) => id === gone.id)).toHaveLength(triedGone);
-			} finally {
-				vi.useRealTimers();
-			}
-		});
-
-		it('repeats the marks when the listing fails after them, and emits nothing twice', async () => {
-			const {
-				session,
-				alerts: [alert],
-			} = await markingSessionThatEmitted(cursorStorage, 1);
-
-			failListing(500);
-			await expect(session.poll()).rejects.toThrow('(500)');
-			expect(markedIds(sim())).toEqual([alert.id]);
-
-			const next = sim().state.addAlert();
-			expect(alertIdsOf(await session.poll())).toEqual([next.id]);
-			expect(await session.poll()).toBeNull();
-			expect(await session.poll()).toBeNull();
-			expect(sim().state.unreadAlerts()).toEqual([]);
-		});
-	},
-);
+		const next = sim().state.addAlert();
+		expect(alertIdsOf(await session.poll())).toEqual([next.id]);
+		expect(await session.poll()).toBeNull();
+		expect(await session.poll()).toBeNull();
+		expect(sim().state.unreadAlerts()).toEqual([]);
+	});
+});

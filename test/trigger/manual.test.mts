@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import {
 	alertIdsOf,
-	CURSOR_STORAGES,
+	TRIGGER_KINDS,
 	jsonOf,
 	MARK_PATH,
 	triggerSession,
@@ -12,35 +12,32 @@ import {
 
 const sim = useSimulator();
 
-describe.each(CURSOR_STORAGES)(
-	'LibreBOR Trigger, Fetch Test Event (n8n poll state kept as %s)',
-	(cursorStorage) => {
-		it('shows the three most recent alerts, oldest first, and changes nothing for the next production poll', async () => {
-			const parameters = { options: { markAsRead: true } };
-			const session = await activatedSession(sim(), { cursorStorage, parameters });
-			const fresh = sim().state.addAlerts(4);
-			const savedBefore = session.savedStaticData;
-			const liveBefore = session.liveStaticData;
+describe.each(TRIGGER_KINDS)('LibreBOR Trigger, Fetch Test Event (%s)', (_, kind) => {
+	it('shows the three most recent alerts, oldest first, and changes nothing for the next production poll', async () => {
+		const parameters = { options: { markAsRead: true } };
+		const session = await activatedSession(sim(), { ...kind, parameters });
+		const fresh = sim().state.addAlerts(4);
+		const savedBefore = session.savedStaticData;
+		const liveBefore = session.liveStaticData;
 
-			expect(alertIdsOf(await session.poll('manual'))).toEqual(fresh.slice(1).map(({ id }) => id));
-			expect(alertIdsOf(await session.poll('manual'))).toEqual(fresh.slice(1).map(({ id }) => id));
+		expect(alertIdsOf(await session.poll('manual'))).toEqual(fresh.slice(1).map(({ id }) => id));
+		expect(alertIdsOf(await session.poll('manual'))).toEqual(fresh.slice(1).map(({ id }) => id));
 
-			expect(session.savedStaticData).toEqual(savedBefore);
-			expect(session.liveStaticData).toEqual(liveBefore);
-			expect(sim().requestsTo('GET', MARK_PATH)).toEqual([]);
-			expect(alertIdsOf(await session.poll())).toEqual(fresh.map(({ id }) => id));
-		});
+		expect(session.savedStaticData).toEqual(savedBefore);
+		expect(session.liveStaticData).toEqual(liveBefore);
+		expect(sim().requestsTo('GET', MARK_PATH)).toEqual([]);
+		expect(alertIdsOf(await session.poll())).toEqual(fresh.map(({ id }) => id));
+	});
 
-		it('shows alerts before the workflow is ever activated, and the activation still takes its baseline', async () => {
-			const existing = sim().state.addAlerts(2);
-			const session = triggerSession(sim(), { cursorStorage });
-			expect(alertIdsOf(await session.poll('manual'))).toEqual(existing.map(({ id }) => id));
-			expect(await session.poll()).toBeNull();
-			const fresh = sim().state.addAlert();
-			expect(alertIdsOf(await session.poll())).toEqual([fresh.id]);
-		});
-	},
-);
+	it('shows alerts before the workflow is ever activated, and the activation still takes its baseline', async () => {
+		const existing = sim().state.addAlerts(2);
+		const session = triggerSession(sim(), { ...kind });
+		expect(alertIdsOf(await session.poll('manual'))).toEqual(existing.map(({ id }) => id));
+		expect(await session.poll()).toBeNull();
+		const fresh = sim().state.addAlert();
+		expect(alertIdsOf(await session.poll())).toEqual([fresh.id]);
+	});
+});
 
 describe('LibreBOR Trigger, Fetch Test Event', () => {
 	it('shapes the test event like production: entries, filtered by label', async () => {

@@ -7,7 +7,7 @@ import { ManualClock, type RateLimit } from '../../tools/simulator/index.mts';
 import {
 	ALERTS_PATH,
 	alertIdsOf,
-	CURSOR_STORAGES,
+	TRIGGER_KINDS,
 	MARK_AS_READ,
 	triggerSession,
 	unreadIds,
@@ -37,55 +37,52 @@ async function pollRecordingWarnings(session: PollSession) {
 	}
 }
 
-describe.each(CURSOR_STORAGES)(
-	'LibreBOR Trigger under an hourly quota (n8n poll state kept as %s)',
-	(cursorStorage) => {
-		it('skips a poll quietly once the quota is spent, and emits what it missed, once, when the quota is back', async () => {
-			sim().traffic.rateLimit = drfHourly(2);
-			const session = triggerSession(sim(), { cursorStorage });
-			expect(await session.poll()).toBeNull();
-			const first = sim().state.addAlert();
-			expect(alertIdsOf(await session.poll())).toEqual([first.id]);
+describe.each(TRIGGER_KINDS)('LibreBOR Trigger under an hourly quota (%s)', (_, kind) => {
+	it('skips a poll quietly once the quota is spent, and emits what it missed, once, when the quota is back', async () => {
+		sim().traffic.rateLimit = drfHourly(2);
+		const session = triggerSession(sim(), { ...kind });
+		expect(await session.poll()).toBeNull();
+		const first = sim().state.addAlert();
+		expect(alertIdsOf(await session.poll())).toEqual([first.id]);
 
-			const missed = sim().state.addAlert();
-			for (let poll = 0; poll < 3; poll++) {
-				const { output, warnings } = await pollRecordingWarnings(session);
-				expect(output).toBeNull();
-				expect(warnings).toEqual([
-					expect.stringMatching(
-						/^LibreBOR Trigger skipped a poll: LibreBOR kept rate limiting the requests \(429\).*the next poll tries again/,
-					),
-				]);
-			}
-			// One refused listing per poll: the poll did not wait the hour out.
-			expect(sim().traffic.throttled).toBe(3);
-
-			clock.advance(HOUR_MS);
-			const later = sim().state.addAlert();
-			expect(alertIdsOf(await session.poll())).toEqual([missed.id, later.id]);
-			expect(await session.poll()).toBeNull();
-		});
-
-		it('marks the alerts it could not mark while the quota was spent, and emits none of them again', async () => {
-			sim().traffic.rateLimit = drfHourly(2);
-			const session = triggerSession(sim(), { cursorStorage, parameters: MARK_AS_READ });
-			expect(await session.poll()).toBeNull();
-			const alerts = sim().state.addAlerts(2);
-			// The listing spends the quota's second request: the marks must wait for the next hour.
-			expect(alertIdsOf(await session.poll())).toEqual(alerts.map(({ id }) => id));
-
+		const missed = sim().state.addAlert();
+		for (let poll = 0; poll < 3; poll++) {
 			const { output, warnings } = await pollRecordingWarnings(session);
 			expect(output).toBeNull();
-			expect(warnings.at(-1)).toMatch(/^LibreBOR Trigger skipped a poll/);
-			expect(unreadIds(sim()).sort()).toEqual(alerts.map(({ id }) => id).sort());
+			expect(warnings).toEqual([
+				expect.stringMatching(
+					/^LibreBOR Trigger skipped a poll: LibreBOR kept rate limiting the requests \(429\).*the next poll tries again/,
+				),
+			]);
+		}
+		// One refused listing per poll: the poll did not wait the hour out.
+		expect(sim().traffic.throttled).toBe(3);
 
-			clock.advance(HOUR_MS);
-			expect(await session.poll()).toBeNull();
-			expect(unreadIds(sim())).toEqual([]);
-			expect(await session.poll()).toBeNull();
-		});
-	},
-);
+		clock.advance(HOUR_MS);
+		const later = sim().state.addAlert();
+		expect(alertIdsOf(await session.poll())).toEqual([missed.id, later.id]);
+		expect(await session.poll()).toBeNull();
+	});
+
+	it('marks the alerts it could not mark while the quota was spent, and emits none of them again', async () => {
+		sim().traffic.rateLimit = drfHourly(2);
+		const session = triggerSession(sim(), { ...kind, parameters: MARK_AS_READ });
+		expect(await session.poll()).toBeNull();
+		const alerts = sim().state.addAlerts(2);
+		// The listing spends the quota's second request: the marks must wait for the next hour.
+		expect(alertIdsOf(await session.poll())).toEqual(alerts.map(({ id }) => id));
+
+		const { output, warnings } = await pollRecordingWarnings(session);
+		expect(output).toBeNull();
+		expect(warnings.at(-1)).toMatch(/^LibreBOR Trigger skipped a poll/);
+		expect(unreadIds(sim()).sort()).toEqual(alerts.map(({ id }) => id).sort());
+
+		clock.advance(HOUR_MS);
+		expect(await session.poll()).toBeNull();
+		expect(unreadIds(sim())).toEqual([]);
+		expect(await session.poll()).toBeNull();
+	});
+});
 
 describe('LibreBOR Trigger under an hourly quota: what still fails a poll', () => {
 	it('fails the first poll of an activation, which must take its baseline, and takes it once the quota is back', async () => {

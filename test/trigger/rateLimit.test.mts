@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import {
 	activatedSession,
 	alertIdsOf,
-	CURSOR_STORAGES,
+	TRIGGER_KINDS,
 	MARK_AS_READ,
 	markedIds,
 	unreadIds,
@@ -24,24 +24,19 @@ vi.mock(
 const sim = useSimulator({ clock: virtualClock, latencyMs: 50 }, { perTest: true });
 const inTime = async <T,>(work: Promise<T>) => await inVirtualTime(work, onlyWhenRequestsWait(sim));
 
-describe.each(CURSOR_STORAGES)(
-	"LibreBOR Trigger under LibreBOR's rate limit (n8n poll state kept as %s)",
-	(cursorStorage) => {
-		it('marks a burst by waiting out its 429s, losing and repeating nothing', async () => {
-			const session = await inTime(
-				activatedSession(sim(), { cursorStorage, parameters: MARK_AS_READ }),
-			);
-			const alerts = sim().state.addAlerts(40);
-			expect(alertIdsOf(await inTime(session.poll()))).toEqual(alerts.map(({ id }) => id));
-			sim().traffic.rateLimitPerSecond = 10;
+describe.each(TRIGGER_KINDS)("LibreBOR Trigger under LibreBOR's rate limit (%s)", (_, kind) => {
+	it('marks a burst by waiting out its 429s, losing and repeating nothing', async () => {
+		const session = await inTime(activatedSession(sim(), { ...kind, parameters: MARK_AS_READ }));
+		const alerts = sim().state.addAlerts(40);
+		expect(alertIdsOf(await inTime(session.poll()))).toEqual(alerts.map(({ id }) => id));
+		sim().traffic.rateLimitPerSecond = 10;
 
-			for (let poll = 0; poll < 3; poll++) expect(await inTime(session.poll())).toBeNull();
-			expect(new Set(markedIds(sim()))).toEqual(new Set(alerts.map(({ id }) => id)));
-			expect(unreadIds(sim())).toEqual([]);
-			// Polite: the pacer waits out each Retry-After rather than trying again at once, so most
-			// requests go through (here 15 of 55 were refused: a 1 s Retry-After lets a second's worth
-			// of marks out at once).
-			expect(sim().traffic.throttled).toBeLessThan(alerts.length / 2);
-		});
-	},
-);
+		for (let poll = 0; poll < 3; poll++) expect(await inTime(session.poll())).toBeNull();
+		expect(new Set(markedIds(sim()))).toEqual(new Set(alerts.map(({ id }) => id)));
+		expect(unreadIds(sim())).toEqual([]);
+		// Polite: the pacer waits out each Retry-After rather than trying again at once, so most
+		// requests go through (here 15 of 55 were refused: a 1 s Retry-After lets a second's worth
+		// of marks out at once).
+		expect(sim().traffic.throttled).toBeLessThan(alerts.length / 2);
+	});
+});

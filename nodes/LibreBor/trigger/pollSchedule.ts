@@ -2,6 +2,7 @@ import {
 	NodeHelpers,
 	NodeOperationError,
 	toCronExpression,
+	type CronExpression,
 	type INodeProperties,
 	type ITriggerFunctions,
 	type TriggerTime,
@@ -25,11 +26,8 @@ const firesEverySeconds = (expression: string) => {
 	return fields.length === 6 && !/^\d+$/.test(fields[0]);
 };
 
-/**
- * Registers a poll at each of the node's Poll Times with n8n's cron helper, which n8n removes when
- * the workflow is deactivated. Like n8n's own poll triggers, no more than once a minute.
- */
-export function schedulePolls(context: ITriggerFunctions, poll: () => Promise<void>): void {
+/** The node's Poll Times as cron expressions; like n8n's own poll triggers, no more than once a minute. */
+export function readPollTimes(context: ITriggerFunctions): CronExpression[] {
 	const pollTimes = context.getNodeParameter('pollTimes', {}) as { item?: TriggerTime[] };
 	const expressions = (pollTimes.item ?? []).map(toCronExpression);
 	if (expressions.some(firesEverySeconds))
@@ -37,5 +35,14 @@ export function schedulePolls(context: ITriggerFunctions, poll: () => Promise<vo
 			context.getNode(),
 			'The polling interval is too short. It has to be at least a minute.',
 		);
+	return expressions;
+}
+
+/** Starts `poll` at each of these times with n8n's cron helper, which n8n stops on deactivation. */
+export function schedulePolls(
+	context: ITriggerFunctions,
+	expressions: CronExpression[],
+	poll: () => Promise<void>,
+): void {
 	for (const expression of expressions) context.helpers.registerCron({ expression }, poll);
 }

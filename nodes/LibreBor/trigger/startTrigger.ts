@@ -7,7 +7,7 @@ import {
 
 import { emitNewAlerts } from './emitNewAlerts';
 import { pollSampleAlerts } from './pollSampleAlerts';
-import { schedulePolls } from './pollSchedule';
+import { readPollTimes, schedulePolls } from './pollSchedule';
 import { readTriggerParameters } from './settings';
 import { startPoll } from './startPoll';
 
@@ -28,6 +28,7 @@ export async function startTrigger(context: ITriggerFunctions): Promise<ITrigger
 		};
 		return { manualTriggerFunction };
 	}
+	const pollTimes = readPollTimes(context);
 	const poll = async () =>
 		await startPoll(
 			context,
@@ -36,7 +37,7 @@ export async function startTrigger(context: ITriggerFunctions): Promise<ITrigger
 			parameters,
 		);
 	await poll();
-	schedulePolls(context, async () => {
+	schedulePolls(context, pollTimes, async () => {
 		try {
 			await poll();
 		} catch (error) {

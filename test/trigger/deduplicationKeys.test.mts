@@ -1,0 +1,104 @@
+// Version 2 emits each batch of alerts under a deduplication key that n8n keeps with the execution
+// (tools/engine/triggerNodeSession.mts models n8n's unique index): what the key is, what a restart
+// emits again, and what n8n's execution pruning leaves.
+import { describe, expect, it } from 'vitest';
+
+import { TriggerNodeSession } from '../../tools/engine/index.mts';
+import {
+	activatedSession,
+	alertIdsOf,
+	jsonOf,
+	MARK_AS_READ,
+	triggerSession,
+	unreadIds,
+	useSimulator,
+} from './triggerSession.mts';
+
+const sim = useSimulator();
+const DAY_MS = 24 * 60 * 60_000;
+
+/** The node's state as a restart finds it when an emission of `ageMs` ago was never confirmed. */
+function stateWithUnconfirmedEmission(alertIds: string[], ageMs: number) {
+	const key = `librebor-trigger:${'0'.repeat(64)}`;
+	return {
+		'node:LibreBOR Trigger': {
+			v: 2,
+			known: alertIds.map((id) => [id, null]),
+			pending: [],
+			inFlight: [[key, alertIds, Date.now() - ageMs]],
+		},
+	};
+}
+
+describe('LibreBOR Trigger version 2, deduplication keys', () => {
+	it('emits each batch under a key of its own that names no alert, workflow or account', async () => {
+		const session = await activatedSession(sim(), { version: 2 });
+		sim().state.addAlert();
+		await session.poll();
+		const [[key, , emittedAt]] = session.savedNodeStaticData.inFlight as Array<
+			[string, string[], number]
+		>;
+		expect(key).toMatch(/^librebor-trigger:[0-9a-f]{64}$/);
+		expect(emittedAt).toBeGreaterThan(Date.now() - 60_000);
+		sim().state.addAlert();
+		await session.poll();
+		const keys = (session.savedNodeStaticData.inFlight as Array<[string]>).map(([k]) => k);
+		expect(keys).toHaveLength(1);
+		expect(keys[0]).not.toBe(key);
+	});
+
+	it('after a restart, emits the unconfirmed batch again under its key: refused while its execution exists, run and flagged once n8n pruned it', async () => {
+		const session = (await activatedSession(sim(), { version: 2 })) as TriggerNodeSession;
+		const alert = sim().state.addAlert();
+		expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
+
+		session.restart();
+		expect(await session.poll()).toBeNull();
+		expect(session.executions).toHaveLength(1);
+
+		// Nothing emitted since, so the stored state still holds the batch as unconfirmed; n8n then
+		// prunes its execution (after 14 days by default) and restarts.
+		session.pruneExecutions();
+		session.restart();
+		const repeated = jsonOf(await session.poll());
+		expect(repeated.map(({ id }) => id)).toEqual([alert.id]);
+		expect(repeated[0].possible_repeat).toBe(true);
+		expect(session.executions).toHaveLength(2);
+	});
+
+	it('takes an unconfirmed batch older than a week as carried: marks it, emits it not again', async () => {
+		const alerts = sim().state.addAlerts(2);
+		const ids = alerts.map(({ id }) => id);
+		const session = triggerSession(sim(), {
+			version: 2,
+			parameters: MARK_AS_READ,
+			staticData: stateWithUnconfirmedEmission(ids, 8 * DAY_MS),
+		});
+		expect(await session.poll()).toBeNull();
+		expect(await session.poll()).toBeNull();
+		expect(session.executions).toEqual([]);
+		expect(unreadIds(sim())).toEqual([]);
+	});
+
+	it('emits an unconfirmed batch younger than a week again, flagged, when no execution has its key', async () => {
+		const alerts = sim().state.addAlerts(2);
+		const ids = alerts.map(({ id }) => id);
+		const session = triggerSession(sim(), {
+			version: 2,
+			staticData: stateWithUnconfirmedEmission(ids, 6 * DAY_MS),
+		});
+		const emitted = jsonOf(await session.poll());
+		expect(emitted.map(({ id }) => id)).toEqual(ids);
+		expect(emitted.every((item) => item.possible_repeat === true)).toBe(true);
+		expect(await session.poll()).toBeNull();
+	});
+
+	it('refuses Poll Times more often than once a minute before it polls, as n8n does for its poll triggers', async () => {
+		const session = triggerSession(sim(), {
+			version: 2,
+			parameters: { pollTimes: { item: [{ mode: 'custom', cronExpression: '*/10 * * * * *' }] } },
+		});
+		await expect(session.poll()).rejects.toThrow('It has to be at least a minute');
+		expect(sim().requests).toEqual([]);
+	});
+});

@@ -185,7 +185,7 @@ describe('limitState', () => {
 		});
 	});
 
-	it('keeps in an emission in flight only the alerts still known, and no emission left empty', () => {
+	it('keeps an emission in flight whole when the limit forgets its alerts, for Mark as Read to mark them all', () => {
 		const limited = limitState(
 			{
 				known: [
@@ -201,7 +201,11 @@ describe('limitState', () => {
 			},
 			10,
 		);
-		expect(limited.inFlight).toEqual([['one', ['b']]]);
+		expect(limited.inFlight).toEqual([
+			['one', ['a', 'b']],
+			['two', ['a']],
+		]);
+		expect(limited.known).toEqual([['b', 200]]);
 	});
 
 	it('drops known alerts the horizon already keeps out, and leaves a small state alone', () => {

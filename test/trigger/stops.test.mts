@@ -211,3 +211,21 @@ describe.each(
 		});
 	},
 );
+
+describe.each(TRIGGER_KINDS)(
+	'LibreBOR Trigger, more alerts waiting for their executions than it remembers (%s)',
+	(_, kind) => {
+		it('marks every alert once its execution has ended, also those it forgot meanwhile', async () => {
+			const { session, first } = await storedSession(kind, MARK_AS_READ);
+			const added = [first];
+			for (let burst = 0; burst < 4; burst++) {
+				added.push(...addedIds(300));
+				await pollMeeting(session, 'keepsRunning');
+			}
+			session.finishRunningExecutions();
+			for (let poll = 0; poll < 3; poll++) await session.poll();
+			expect(new Set(carriedIds(session))).toEqual(new Set(added));
+			expect(unreadIds(sim())).toEqual([]);
+		});
+	},
+);

@@ -1,6 +1,6 @@
 import { createdAtMs, type LibreBorAlert } from '../helpers/alerts';
 import { now as clockNow } from '../helpers/clock';
-import type { Delivery, KnownAlert, PollState } from './pollState';
+import type { KnownAlert, PollState } from './pollState';
 
 /**
  * Most alerts remembered at once. Reached only when unread alerts pile up, unmarked, behind a
@@ -135,13 +135,8 @@ export function limitState(state: PollState, limit = MAX_REMEMBERED_ALERTS): Pol
 		state.pending.length > limit
 			? state.pending.slice(state.pending.length - limit)
 			: state.pending;
-	// An emission in flight needs only the alerts still known: a forgotten one cannot be emitted again.
-	const knownKeys = new Set(known.map(([key]) => key));
-	const inFlight = (state.inFlight ?? [])
-		.map((delivery): Delivery => {
-			const [token, keys, ...emittedAt] = delivery;
-			return [token, keys.filter((key) => knownKeys.has(key)), ...emittedAt] as Delivery;
-		})
-		.filter(([, keys]) => keys.length > 0);
+	// An emission in flight is kept whole, also when its alerts are forgotten here: once n8n reports
+	// the execution that carried it, Mark as Read still has to mark every one of them.
+	const inFlight = state.inFlight ?? [];
 	return inFlight.length > 0 ? { known, pending, horizon, inFlight } : { known, pending, horizon };
 }

@@ -19,7 +19,7 @@ import { startTrigger } from './trigger/startTrigger';
  * Version 1: a polling node. n8n saves its state before it creates the execution of what it
  * emits, so after a restart it may emit the last emission again (docs/trigger.md).
  */
-export class LibreBorTriggerV1 implements INodeType {
+class LibreBorTriggerV1 implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'LibreBOR Trigger',
 		name: 'libreBorTrigger',
@@ -46,7 +46,7 @@ export class LibreBorTriggerV1 implements INodeType {
  * a deduplication key, which n8n stores with the execution and refuses a second time: each alert
  * starts one execution, also when n8n restarts at any moment (docs/trigger.md).
  */
-export class LibreBorTriggerV2 implements INodeType {
+class LibreBorTriggerV2 implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'LibreBOR Trigger',
 		name: 'libreBorTrigger',

@@ -105,11 +105,11 @@ describe('n8n-nodes-librebor installed into a real n8n', () => {
 		const types = await rest.nodeTypes();
 		const node = types.find((type) => type.name === libreBorNodeType);
 
-		// Version 2 (resource locators) for new nodes; version 1 for the workflows saved before it.
+		// Version 3 (registry look-ups) for new nodes; versions 1 and 2 for the workflows saved before.
 		expect(node).toMatchObject({
 			displayName: 'LibreBOR',
-			version: [1, 2],
-			defaultVersion: 2,
+			version: [1, 2, 3],
+			defaultVersion: 3,
 			usableAsTool: true,
 		});
 		// The codex file: the node panel finds the node by these words.
@@ -119,17 +119,22 @@ describe('n8n-nodes-librebor installed into a real n8n', () => {
 		expect(types.map((type) => type.name)).toContain(`${libreBorNodeType}Tool`);
 	});
 
-	it('offers the LibreBOR Trigger as a polling trigger with its icons', async () => {
-		const node = (await rest.nodeTypes()).find((type) => type.name === libreBorTriggerNodeType);
+	it('offers the LibreBOR Trigger with its icons: version 2 for new nodes, version 1 polling for saved ones', async () => {
+		const versions = (await rest.nodeTypes()).filter(
+			(type) => type.name === libreBorTriggerNodeType,
+		);
 
-		expect(node).toMatchObject({
-			displayName: 'LibreBOR Trigger',
-			version: 1,
-			polling: true,
-			inputs: [],
-		});
-		expect(node?.usableAsTool).toBeFalsy();
-		await expectIconsServed(node as unknown as IconDescription);
+		expect(versions.map(({ version }) => version)).toEqual([1, 2]);
+		for (const node of versions) {
+			expect(node).toMatchObject({
+				displayName: 'LibreBOR Trigger',
+				inputs: [],
+				defaultVersion: 2,
+			});
+			expect(node.usableAsTool).toBeFalsy();
+			await expectIconsServed(node as unknown as IconDescription);
+		}
+		expect(versions.map(({ polling }) => polling === true)).toEqual([true, false]);
 	});
 
 	it('offers the LibreBOR API credential with a hidden password', async () => {

@@ -148,9 +148,11 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 		],
 	},
 	trigger: {
-		mutate: ['nodes/LibreBor/trigger/**/*.ts'],
+		mutate: ['nodes/LibreBor/trigger/**/*.ts', 'nodes/LibreBor/helpers/n8nInternals.ts'],
 		tests: [
+			'trigger/boundedState',
 			'trigger/cappedList',
+			'trigger/deduplicationKeys',
 			'trigger/deliveryReceipts',
 			'trigger/exactlyOnce',
 			'trigger/failures',
@@ -158,6 +160,7 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 			'trigger/knownAlerts',
 			'trigger/listingGlitches',
 			'trigger/manual',
+			'trigger/n8nInternals',
 			'trigger/output',
 			'trigger/quota',
 			'trigger/rateLimit',

@@ -6,6 +6,7 @@ import type {
 	ITriggerFunctions,
 } from 'n8n-workflow';
 
+import { isTriggerContext } from './n8nInternals';
 import { DEFAULT_PACING, Pacer, type PacerSettings } from './pacer';
 
 /** How long one request may take when the node's options do not say. */
@@ -72,7 +73,7 @@ export function startNodeRun(context: RunContext, settings: RunSettings, itemsTo
 			execution && execution.getMode() !== 'retry'
 				? execution.getWorkflowStaticData('global')
 				: undefined,
-		learnsLimits: execution !== undefined || '__emit' in context || 'emit' in context,
+		learnsLimits: execution !== undefined || isTriggerContext(context),
 	};
 }
 

@@ -5,21 +5,18 @@ import type {
 	ITriggerFunctions,
 } from 'n8n-workflow';
 
+import { interceptNextPollEmit } from '../helpers/n8nInternals';
 import type { PollingFunctions } from '../helpers/nodeRun';
 
 /** What this process knows of the execution n8n was asked to create for one emission. */
 export type Receipt = 'waiting' | 'stored' | 'notStored';
 
-type Emit = IPollFunctions['__emit'];
-type DonePromise = NonNullable<Parameters<Emit>[2]>;
+type DonePromise = NonNullable<Parameters<IPollFunctions['__emit']>[2]>;
 
 /** Receipts per trigger (workflow and node), by the emission's token. Process memory on purpose. */
 const receiptsByTrigger = new Map<string, Map<string, Receipt>>();
 /** Receipts kept per trigger at most: far more emissions than are ever in flight at once. */
 const MAX_RECEIPTS = 1000;
-const WRAPPED = Symbol('librebor.emitWithReceipt');
-
-type WrappedEmit = Emit & { [WRAPPED]?: Emit };
 
 /**
  * Version 2's receipts, per activation: an emission of an earlier activation is emitted again
@@ -116,13 +113,7 @@ export function emitUnderKey(
  * deactivated or stopped meanwhile gets no emission, and so no receipt).
  */
 export function emitWithReceipt(context: IPollFunctions, token: string): void {
-	const current = context.__emit as WrappedEmit;
-	// A wrapper left by an emission that n8n dropped is undone first.
-	const original = current[WRAPPED] ?? current;
-	const wrapper: WrappedEmit = (data, responsePromise, donePromise) => {
-		context.__emit = original;
-		original.call(context, data, responsePromise, receiptTaker(context, token, donePromise));
-	};
-	wrapper[WRAPPED] = original;
-	context.__emit = wrapper;
+	interceptNextPollEmit(context, (original, data, responsePromise, donePromise) =>
+		original.call(context, data, responsePromise, receiptTaker(context, token, donePromise)),
+	);
 }

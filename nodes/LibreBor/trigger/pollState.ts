@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { savedBeforeExecution } from '../helpers/n8nInternals';
+
 /** Bumped when the shape changes, so that an older shape is recognised instead of misread. */
 const POLL_STATE_VERSION = 2;
 /** Version 1 stored known alerts as [id, createdAtMs]; it is read as version 2 with nothing absent. */
@@ -60,13 +62,9 @@ function isDelivery(value: unknown): value is Delivery {
 	);
 }
 
-/**
- * Whether n8n commits this state in the same transaction as the execution the poll starts (its
- * durable poll cursors, handed to the node as a plain copy), rather than saving it before it
- * creates that execution (its workflow static data, an object it watches for changes).
- */
+/** Whether n8n commits this state in the same transaction as the execution the poll starts. */
 export function committedWithExecution(staticData: IDataObject): boolean {
-	return !('__dataChanged' in staticData);
+	return !savedBeforeExecution(staticData);
 }
 
 /** The saved state, or undefined before the first poll (or when the saved shape is not this version's). */

@@ -46,11 +46,16 @@ const triggerWorkflow = (target: Watched, parameters: INodeParameters) =>
 		[[trigger, 'Received']],
 	);
 
-/** The alerts an execution carried; none when n8n created it and stopped before running it. */
-const carriedBy = (execution: ExecutionDetails): string[] =>
-	execution.run.data.resultData.runData[trigger]
-		? nodeOutputJson(execution.run, trigger).map((json) => String(json.id))
-		: [];
+/**
+ * The alerts an execution carried: its trigger's output when it ran; for one n8n created and never
+ * ran to its end (n8n killed meanwhile: \`crashed\`), the alerts its stored data names, if any.
+ */
+const carriedBy = (execution: ExecutionDetails, alerts: string[]): string[] => {
+	if (execution.run.data.resultData.runData[trigger])
+		return nodeOutputJson(execution.run, trigger).map((json) => String(json.id));
+	const stored = JSON.stringify(execution.run);
+	return alerts.filter((id) => stored.includes(id));
+};
 
 const startedAt = (execution: ExecutionDetails) => Date.parse(String(execution.startedAt));
 
@@ -162,10 +167,16 @@ describe('LibreBOR Trigger (version 2) with n8n stopped (SIGTERM, SIGKILL) in th
 				const executions = await n8n.rest.waitForExecutions(target.workflowId, 1, {
 					mode: 'trigger',
 				});
-				const carried = executions.flatMap(carriedBy);
-				expect(new Set(carried)).toEqual(new Set(target.alerts));
+				const carried = executions.flatMap((execution) => carriedBy(execution, target.alerts));
+				const unran = executions.filter(
+					(execution) => !execution.run.data.resultData.runData[trigger],
+				);
+				expect(
+					new Set(carried),
+					`${target.workflowId}; executions that did not run: ${JSON.stringify(unran.map(({ id, status }) => ({ id, status })))}`,
+				).toEqual(new Set(target.alerts));
 				expect(carried.filter((id, index) => carried.indexOf(id) !== index)).toEqual([]);
-				if (target === marking) expectNoMarkBeforeCarried(target.sim, executions);
+				if (target === marking) expectNoMarkBeforeCarried(target, executions);
 			}
 		},
 		testTimeoutMs,
@@ -173,10 +184,10 @@ describe('LibreBOR Trigger (version 2) with n8n stopped (SIGTERM, SIGKILL) in th
 });
 
 /** Every mark request came after an execution carrying that alert had started. */
-function expectNoMarkBeforeCarried(sim: Simulator, executions: ExecutionDetails[]) {
+function expectNoMarkBeforeCarried({ sim, alerts }: Watched, executions: ExecutionDetails[]) {
 	const firstCarried = new Map<string, number>();
 	for (const execution of executions)
-		for (const id of carriedBy(execution))
+		for (const id of carriedBy(execution, alerts))
 			if (!firstCarried.has(id)) firstCarried.set(id, startedAt(execution));
 	const early = sim
 		.requestsTo('GET', MARK_PATH)

@@ -8,7 +8,13 @@ import { describe, expect, it } from 'vitest';
 import { accountKey } from '../../nodes/LibreBor/transport/account.ts';
 import { deduplicationStore, type ActionResult } from '../../tools/engine/index.mts';
 import { jsonOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
-import { companies, onAnotherWorker, orderEach, savedWorkflow } from './orderRuns.mts';
+import {
+	companies,
+	onAnotherWorker,
+	orderEach,
+	runUntilBalanceRunsOut,
+	savedWorkflow,
+} from './orderRuns.mts';
 
 const sim = useSimulator();
 
@@ -43,9 +49,7 @@ describe('Orders: the account in what n8n stores', () => {
 	it('stores neither the user nor the base URL in the static data, the flow context or the deduplication store', async () => {
 		const workflow = savedWorkflow();
 		const items = companies(3);
-		sim().state.balance = 2 * sim().state.orderPrice;
-		const failed = await runLibreBor(sim(), orderEach(), { items, workflow });
-		expect(failed.error?.message).toMatch(/402/);
+		const failed = await runUntilBalanceRunsOut(sim(), items, workflow, 2);
 		sim().state.balance = 100;
 		const retried = await runLibreBor(sim(), orderEach(), { retryOf: failed, workflow });
 		const again = await runLibreBor(sim(), orderEach(), { items, workflow });
@@ -116,9 +120,7 @@ describe('Orders: what version 0.1.0 stored, after the upgrade', () => {
 	it("hands a failed execution's orders to n8n's Retry of it after the upgrade, which reuses them", async () => {
 		const workflow = savedWorkflow();
 		const items = companies(2);
-		sim().state.balance = sim().state.orderPrice;
-		const failed = await runLibreBor(sim(), orderEach(), { items, workflow });
-		expect(failed.error?.message).toMatch(/402/);
+		const failed = await runUntilBalanceRunsOut(sim(), items, workflow);
 		const upgraded = leftBy010(workflow, false);
 		const failedBy010 = { ...failed, run: asWrittenBy010(failed.run) };
 		expect(JSON.stringify(flowContextOf(failedBy010))).toContain(sim().credentials.username);

@@ -97,6 +97,8 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 			'foundation/validation',
 			'actions/expressionOptions',
 			'actions/watchlist',
+			// The account every order is kept under, hashed (transport/account.ts's accountOf).
+			'actions/orderAccounts',
 		],
 	},
 	actions: {
@@ -191,6 +193,7 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 			'actions/documentPolling',
 			'actions/documentWaits',
 			'actions/downloadLimits',
+			'actions/orderAccounts',
 			'actions/orderAnswers',
 			'actions/orderBatch',
 			'actions/orderLimits',

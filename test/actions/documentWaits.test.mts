@@ -7,7 +7,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { binaryFilePath } from '../../tools/engine/index.mts';
+import { binaryFilePath, readBinary } from '../../tools/engine/index.mts';
+import { pdfLikeBytes } from '../../tools/simulator/index.mts';
 import {
 	jsonOf,
 	pairedItemsOf,
@@ -187,7 +188,9 @@ describe('Download of documents still processing', () => {
 		});
 		const result = await runLibreBor(sim(), download({ budgetMinutes: 0.02 }), { items });
 		expect(result.error).toBeUndefined();
-		expect(result.items[0].binary?.data).toBeDefined();
+		expect(await readBinary(result.items[0])).toEqual(
+			await pdfLikeBytes(sim().state.documentSizeBytes),
+		);
 		expect(sim().requestsTo('GET', `/v2/documents/${items[0].documentId}/`).length).toBeGreaterThan(
 			2,
 		);

@@ -3,10 +3,11 @@
 import { randomUUID } from 'node:crypto';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 
 import type { Fault, Simulator } from '../../tools/simulator/index.mts';
 import { makeCif } from '../../tools/simulator/nif.mts';
+import { runLibreBor } from '../support/libreBor.mts';
 
 export const HOUR_MS = 3_600_000;
 
@@ -43,6 +44,22 @@ export const savedWorkflow = () => ({
 
 /** Static data as n8n saves it in its database and loads it again. */
 export const copyOf = (data: IDataObject) => JSON.parse(JSON.stringify(data)) as IDataObject;
+
+/**
+ * A production execution of the workflow ordering each item's company with the balance for only
+ * `affordable` orders: LibreBOR refuses the next one (402), which fails the execution.
+ */
+export async function runUntilBalanceRunsOut(
+	simulator: Simulator,
+	items: IDataObject[],
+	workflow: { id: string; staticData: IDataObject },
+	affordable = 1,
+) {
+	simulator.state.balance = affordable * simulator.state.orderPrice;
+	const failed = await runLibreBor(simulator, orderEach(), { items, workflow });
+	expect(failed.error?.message).toMatch(/402/);
+	return failed;
+}
 
 /** The node as loaded by another n8n process or worker: none of this process's memory. */
 export const onAnotherWorker = async () => {

@@ -91,7 +91,10 @@ describe('Answers that could stall a pattern or flood a message', () => {
 				message: expect.stringMatching(/empty path segment/),
 			});
 			const result = await runLibreBor(sim(), followingList, { credentials: { baseUrl } });
-			expect(result.error).toBeDefined();
+			expect(result.error?.message).toBe(
+				'The custom base URL has an empty path segment ("//"). Use the form https://localhost/v2.',
+			);
+			expect(result.error?.description).toBe('Open the LibreBOR credential and fix the base URL.');
 			expect(sim().requests).toEqual([]);
 		},
 		stallGuardMs,

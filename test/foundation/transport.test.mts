@@ -234,11 +234,12 @@ describe('transport: retries', () => {
 	});
 
 	it('never retries a document order, whatever the failure', async () => {
-		for (const fault of [
-			{ status: 503, retryAfter: 0 },
-			{ status: 429, retryAfter: 0 },
-			{ drop: true },
-		]) {
+		const mayBePlaced = /^The order of the 2023 annual accounts of B64717838 may have been placed/;
+		for (const [fault, message, reason] of [
+			[{ status: 503, retryAfter: 0 }, mayBePlaced, /answered with a server error, 503/],
+			[{ status: 429, retryAfter: 0 }, /rate limiting the requests \(429\)/, /LibreBOR refused it/],
+			[{ drop: true }, mayBePlaced, /network error ECONNRESET/],
+		] as const) {
 			sim().reset();
 			sim().injectFault({ method: 'POST', path: '/v2/documents/order/', ...fault });
 			const result = await inVirtualTime(
@@ -249,7 +250,9 @@ describe('transport: retries', () => {
 					year: 2023,
 				}),
 			);
-			expect(result.error).toBeDefined();
+			expect(result.error?.message).toMatch(message);
+			expect(descriptionOf(result.error)).toMatch(/not sent again/);
+			expect(descriptionOf(result.error)).toMatch(reason);
 			expect(sim().requestsTo('POST', '/v2/documents/order/')).toHaveLength(1);
 		}
 	});

@@ -57,6 +57,13 @@ export function pdfLikeStream(
 	});
 }
 
+/** The whole file the download host serves for a document of `size` bytes. */
+export async function pdfLikeBytes(size: number): Promise<Buffer> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of pdfLikeStream(size)) chunks.push(chunk as Buffer);
+	return Buffer.concat(chunks);
+}
+
 export function createDownloadHandler(state: SimulatorState): (request: LoggedRequest) => Answer {
 	return (request) => {
 		const token = /^\/files\/([^/]+)$/.exec(request.path)?.[1];

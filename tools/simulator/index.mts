@@ -13,6 +13,7 @@ export {
 } from './rateLimits/index.mts';
 export type { Admission, Traffic } from './traffic.mts';
 export { isValidNif, makeCif } from './nif.mts';
+export { pdfLikeBytes } from './downloadHost.mts';
 export type { Credentials } from './apiRoutes.mts';
 export type { RequestHook } from './requestHooks.mts';
 export type {

@@ -42,6 +42,7 @@ export function serverMessage(body: ParsedBody): string | undefined {
 function describeStatus(
 	status: number,
 	retryAfterMs?: number,
+	sentOnce = false,
 ): { message: string; description: string } {
 	if (status === 401) {
 		return {
@@ -68,9 +69,12 @@ function describeStatus(
 			retryAfterMs === undefined
 				? ''
 				: ` LibreBOR asked to wait ${Math.ceil(retryAfterMs / 1000)} s.`;
+		const refused = sentOnce
+			? 'LibreBOR refused it, and it was not sent again: a request that spends money is sent once.'
+			: 'they were retried within a small budget and still refused.';
 		return {
 			message: 'LibreBOR is rate limiting the requests (429)',
-			description: `Too many requests in a short time; they were retried within a small budget and still refused.${wait} Lower the node's concurrency or space the executions out.`,
+			description: `Too many requests in a short time; ${refused}${wait} Lower the node's concurrency or space the executions out.`,
 		};
 	}
 	if (status >= 300 && status < 400) {
@@ -137,7 +141,9 @@ export function statusError(
 		const lost = lostAnswerError(context, status, `with a server error, ${status}`);
 		if (lost) return lost;
 	}
-	const { message, description } = describeStatus(status, retryAfterMs);
+	// A request that spends money (one with a lost-answer text) is never retried.
+	const sentOnce = context.lostAnswer !== undefined;
+	const { message, description } = describeStatus(status, retryAfterMs, sentOnce);
 	const said = serverMessage(body);
 	return apiError(
 		context,

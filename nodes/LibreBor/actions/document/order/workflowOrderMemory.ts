@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { now } from '../../../helpers/clock';
 import { HOUR_MS } from '../../../helpers/units';
-import { resolveBaseUrl } from '../../../transport/baseUrl';
+import { accountKey, accountOf } from '../../../transport/account';
+import { adoptLegacyOrders, legacyAccountKey } from './legacyOrderKeys';
 
 const MAX_REMEMBERED = 5000;
 const MEMORY_KEY = 'libreBorOrders';
@@ -14,7 +15,10 @@ export interface RememberedOrder {
 	keepUntil?: number;
 }
 
-/** Orders by `<account>#<nif>/<year>`, and when this workflow placed its recent orders. */
+/**
+ * Orders by `<account>#<nif>/<year>` (the account hashed: accountKey), and when this workflow
+ * placed its recent orders.
+ */
 interface WorkflowOrders extends IDataObject {
 	orders: Record<string, RememberedOrder>;
 	placedAt: number[];
@@ -107,17 +111,24 @@ interface Memories {
 	execution: WorkflowOrders;
 }
 
-/** The API account (base URL and user) the orders are placed with. */
-async function accountOf(context: IExecuteFunctions, credentialType: string): Promise<string> {
-	const credentials = await context.getCredentials(credentialType, 0);
-	const resolved = resolveBaseUrl(credentials);
-	return `${'baseUrl' in resolved ? resolved.baseUrl : ''}|${String(credentials.username ?? '')}`;
+/** The API account the orders are placed with: hashed, and as versions up to 0.1.0 wrote it. */
+export interface OrderAccount {
+	key: string;
+	legacy: string;
+}
+
+async function orderAccount(
+	context: IExecuteFunctions,
+	credentialType: string,
+): Promise<OrderAccount> {
+	const account = accountOf(await context.getCredentials(credentialType, 0));
+	return { key: accountKey(account.baseUrl, account.username), legacy: legacyAccountKey(account) };
 }
 
 function openMemories(
 	context: IExecuteFunctions,
 	scope: string,
-	account: string,
+	{ key: account, legacy }: OrderAccount,
 	keepMs: number,
 ): Memories {
 	const time = now();
@@ -134,6 +145,7 @@ function openMemories(
 			? { orders: {}, placedAt: [] }
 			: ordersIn(context.getWorkflowStaticData('global'));
 	const execution = ordersIn(context.getContext('flow') as IDataObject);
+	for (const memory of [stored, execution]) adoptLegacyOrders(memory.orders, legacy, account);
 
 	mergeInto(local, stored, account);
 	prune(local, time, keepMs);
@@ -188,11 +200,12 @@ export async function orderMemory(
 	windowMs: number,
 	credentialType: string,
 ) {
-	const account = await accountOf(context, credentialType);
+	const accounts = await orderAccount(context, credentialType);
+	const account = accounts.key;
 	const scope = `${String(context.getWorkflow().id ?? '')}|${account}`;
 	// Kept for two windows: an order's record in the intents store (orderIntents.ts) can be that old.
 	const keepMs = Math.max(2 * windowMs, HOUR_MS);
-	const { local, stored, execution } = openMemories(context, scope, account, keepMs);
+	const { local, stored, execution } = openMemories(context, scope, accounts, keepMs);
 	const fullKey = (key: string) => `${account}#${key}`;
 
 	const find = (key: string): RememberedOrder | undefined => {
@@ -213,8 +226,8 @@ export async function orderMemory(
 	};
 
 	return {
-		/** The API account (base URL and user) the orders are placed with. */
-		account,
+		/** The API account the orders are placed with, hashed and as older versions wrote it. */
+		account: accounts,
 		/** The order of this NIF and year to reuse, if any. */
 		find,
 		/** When the newest known order of this NIF and year was placed, also one older than the window. */

@@ -478,3 +478,76 @@ describe('the requests in flight', () => {
 		expect(limit.free).toBe(16);
 	});
 });
+
+describe('the runs of one account at once', () => {
+	/** Two runs that know they send to the same account (no earlier run taught it anything). */
+	function twoRunsOfOneAccount(ceiling = 4) {
+		const account = `pacer-${Math.random()}`;
+		const runs = [pacerWith(ceiling), pacerWith(ceiling)];
+		for (const { pacer } of runs) pacer.useAccount({ account });
+		return runs;
+	}
+
+	it('pause together for as long as LibreBOR asked of one of them', async () => {
+		const [a, b] = twoRunsOfOneAccount();
+		a.pacer.release(await a.next(), throttled(2000));
+		expect((await b.next()).at - b.pacer.startedAt).toBe(2000);
+	});
+
+	it('keep waiting out the throttles of one run while the other gets through: the account makes progress', async () => {
+		const [a, b] = twoRunsOfOneAccount();
+		const waits: Array<number | undefined> = [];
+		for (let pause = 0; pause < 10; pause++) {
+			b.pacer.release(await b.next(), throttled(100));
+			waits.push(b.pacer.retryWait(100));
+			a.pacer.release(await a.next(), FINE);
+		}
+		expect(waits).toEqual(Array.from({ length: 10 }, () => 100));
+		expect(b.pacer.stoppedBecause).toBeUndefined();
+	});
+
+	it('stop after six pauses in a row with nothing through for the account, whichever run was refused', async () => {
+		const [a, b] = twoRunsOfOneAccount();
+		const waits: Array<number | undefined> = [];
+		for (let pause = 0; pause < 3; pause++) {
+			for (const run of [a, b]) {
+				run.pacer.release(await run.next(), throttled(100));
+				waits.push(run.pacer.retryWait(100));
+			}
+		}
+		expect(waits).toEqual([100, 100, 100, 100, 100, undefined]);
+		expect(b.pacer.stoppedBecause).toBe('noProgress');
+		expect(a.pacer.retryWait(100)).toBeUndefined();
+	});
+
+	it('start together no more than the window of starts one of them measured lets through', async () => {
+		const [a, b] = twoRunsOfOneAccount(50);
+		const starts: PacedStart[] = [];
+		for (const round of [4, 8]) {
+			for (let start = 0; start < round; start++) starts.push(await a.next());
+			virtualClock.advance(50);
+			for (const start of starts.splice(0)) a.pacer.release(start, FINE);
+		}
+		a.pacer.release(await a.next(), throttled(1000));
+		// 12 in 1,010 ms for the account: 6 each, and the next of either once the window has passed.
+		const burst: PacedStart[] = [];
+		for (let start = 0; start < 6; start++) burst.push(await a.next(), await b.next());
+		expect(burst.every((start) => start.at === burst[0].at)).toBe(true);
+		expect((await b.next()).at - burst[0].at).toBe(1010);
+	});
+
+	it('let a run that starts after the others began keep to their pace, and forget it once none is left', async () => {
+		const account = `pacer-${Math.random()}`;
+		const first = pacerWith(4);
+		first.pacer.useAccount({ account });
+		first.pacer.release(await first.next(), throttled(2000));
+		const late = pacerWith(4);
+		late.pacer.useAccount({ account });
+		expect((await late.next()).at - first.pacer.startedAt).toBe(2000);
+		first.pacer.finish();
+		late.pacer.finish();
+		const next = pacerWith(4);
+		next.pacer.useAccount({ account });
+		expect((await next.next()).at - next.pacer.startedAt).toBe(0);
+	});
+});

@@ -337,6 +337,24 @@ describe('a window of starts measured', () => {
 	});
 });
 
+describe('a window many times longer than the burst that met it (a minute)', () => {
+	it('lets the burst in again as it was answered, a window later counted from its first request', async () => {
+		const { pacer, next } = pacerWith(50);
+		const starts: PacedStart[] = [];
+		for (const round of [4, 8]) {
+			for (let start = 0; start < round; start++) starts.push(await next());
+			virtualClock.advance(50);
+			for (const start of starts.splice(0)) pacer.release(start, FINE);
+		}
+		// 12 through in the first 100 ms; LibreBOR asks for 59 s, counted from the first of them.
+		pacer.release(await next(), throttled(59_000));
+		const after: number[] = [];
+		for (let start = 0; start < 12; start++) after.push((await next()).at - pacer.startedAt);
+		// Each answer's time, plus the 59 s asked for, the 100 ms burst and a 10 ms margin.
+		expect(after).toEqual([...Array(4).fill(50 + 59_110), ...Array(8).fill(100 + 59_110)]);
+	});
+});
+
 describe('what a run hands the next one', () => {
 	it('the most requests it had in flight with no throttle, once more than it started with', async () => {
 		const { pacer, next } = pacerWith(16);

@@ -489,6 +489,18 @@ describe('the requests in flight', () => {
 		expect(limit.free).toBe(1);
 	});
 
+	it("takes its runs' ceilings together: one that joins raises it and slow start goes on, one that leaves lowers it", () => {
+		const limit = new InFlightLimit(8);
+		expect([round(limit), round(limit)]).toEqual([4, 8]);
+		limit.changeCeiling(8);
+		expect([round(limit), round(limit)]).toEqual([8, 16]);
+		limit.changeCeiling(-8);
+		expect(limit.free).toBe(8);
+		limit.throttled(false);
+		limit.changeCeiling(8);
+		expect(limit.free).toBe(4);
+	});
+
 	it('goes to the ceiling once a window of starts sets the pace', () => {
 		const limit = new InFlightLimit(16);
 		round(limit);
@@ -552,6 +564,19 @@ describe('the runs of one account at once', () => {
 		for (let start = 0; start < 6; start++) burst.push(await a.next(), await b.next());
 		expect(burst.every((start) => start.at === burst[0].at)).toBe(true);
 		expect((await b.next()).at - burst[0].at).toBe(1010);
+	});
+
+	it('send past a limit not yet known one slow-start round of the account, not one round each', async () => {
+		const [a, b] = twoRunsOfOneAccount(8);
+		const first = [await a.next(), await a.next(), await b.next(), await b.next()];
+		const waiting = b.pacer.acquire();
+		expect(await settled(waiting)).toBe(false);
+		for (const [index, start] of first.entries()) (index < 2 ? a : b).pacer.release(start, FINE);
+		// The account's second round: 8 together, the one that waited among them.
+		expect(await waiting).not.toBe(false);
+		for (let start = 0; start < 4; start++) await a.next();
+		for (let start = 0; start < 3; start++) await b.next();
+		expect(await settled(a.pacer.acquire())).toBe(false);
 	});
 
 	it('let a run that starts after the others began keep to their pace, and forget it once none is left', async () => {

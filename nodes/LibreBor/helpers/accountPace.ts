@@ -1,4 +1,5 @@
 import { now } from './clock';
+import { InFlightLimit, INITIAL_IN_FLIGHT } from './inFlightLimit';
 import { LimitModel, type LearnedLimit, type PacedStart } from './limitModel';
 
 /** How a paced request ended, for the pacer to adjust the number in flight. */
@@ -23,8 +24,6 @@ const QUICK_RETRIES = 2;
 
 /** A run paced by an account's pace (see pacer.ts). */
 export interface PacedRun {
-	/** The first throttle of a pause; `paced`: a window of starts sets the pace from now on. */
-	throttled(paced: boolean): void;
 	/** An answer came, to this run or another: a place or the end of a lone request may free its waiting requests. */
 	wakeWaiting(): void;
 }
@@ -40,6 +39,14 @@ export interface PacedRun {
  */
 export class AccountPace {
 	model: LimitModel;
+	/**
+	 * The account's requests in flight, by slow start until the first throttle (inFlightLimit.ts), up
+	 * to its runs' Parallel Requests together: what is sent past an unknown limit stays within one
+	 * round of the account's, not one round of each run.
+	 */
+	readonly inFlight: InFlightLimit;
+	/** In flight at the start: what an earlier run reached with no throttle, or the few of slow start. */
+	readonly startInFlight: number;
 	throttles = 0;
 	pausedUntil = 0;
 	/** Whether LibreBOR asked for the pause (Retry-After), rather than the pacer chose it. */
@@ -60,9 +67,25 @@ export class AccountPace {
 	/** The runs paced by it, in progress. */
 	readonly runs = new Set<PacedRun>();
 
-	constructor(startedAt: number, learned?: LearnedLimit) {
+	/** For runs that start at `startedAt` with `ceiling` in flight at most, from what earlier runs learned. */
+	constructor(startedAt: number, ceiling: number, learned?: LearnedLimit) {
 		this.lastFineAt = startedAt;
 		this.model = new LimitModel(startedAt, learned);
+		const start = this.model.paced ? ceiling : learned?.inFlight;
+		this.startInFlight = start ?? INITIAL_IN_FLIGHT;
+		this.inFlight = new InFlightLimit(ceiling, this.startInFlight);
+	}
+
+	/**
+	 * What was learned of the account's limit: the window that held, or the number in flight that
+	 * drew no throttle; undefined when nothing worth keeping was.
+	 */
+	get learned(): LearnedLimit | undefined {
+		// A small job reaches fewer than an earlier run did; with no throttle that still holds.
+		const inFlight = Math.max(this.startInFlight, this.inFlight.most);
+		if (this.throttles === 0 && !this.model.paced && inFlight > INITIAL_IN_FLIGHT)
+			return { inFlight };
+		return this.model.learned;
 	}
 
 	/** Whether a lone request is out, the others waiting for its answer. */
@@ -71,6 +94,7 @@ export class AccountPace {
 	}
 
 	started(start: PacedStart): void {
+		this.inFlight.started();
 		if (this.lead === 'next') {
 			this.lead = 'sent';
 			this.leadStart = start;
@@ -80,6 +104,7 @@ export class AccountPace {
 
 	/** The answer to a request of one of its runs. */
 	answered(start: PacedStart, outcome: PacedOutcome): void {
+		this.inFlight.answered(outcome.kind);
 		if (this.lead === 'sent' && start === this.leadStart) this.lead = 'none';
 		if (outcome.kind === 'fine') this.onFine(start);
 		if (outcome.kind === 'throttled') {
@@ -147,7 +172,7 @@ export class AccountPace {
 		this.pauseAsked = retryAfterMs !== undefined;
 		if (!this.pauseAsked) this.lead = 'next';
 		this.model.throttled(time, wait, retryAfterMs);
-		for (const run of this.runs) run.throttled(this.model.paced);
+		this.inFlight.throttled(this.model.paced);
 	}
 }
 
@@ -161,21 +186,22 @@ const inUse = new Map<string, AccountPace>();
 export function joinAccountPace(
 	account: string,
 	run: PacedRun,
-	startedAt: number,
+	settings: { startedAt: number; ceiling: number },
 	learned: LearnedLimit | undefined,
 ): AccountPace {
 	let pace = inUse.get(account);
 	if (!pace) {
-		pace = new AccountPace(startedAt, learned);
+		pace = new AccountPace(settings.startedAt, settings.ceiling, learned);
 		inUse.set(account, pace);
-	}
+	} else pace.inFlight.changeCeiling(settings.ceiling);
 	pace.runs.add(run);
 	return pace;
 }
 
 /** The run is over; the account's pace goes once no run uses it (learnedLimits.ts keeps what it learned). */
-export function leaveAccountPace(account: string, run: PacedRun): void {
+export function leaveAccountPace(account: string, run: PacedRun, ceiling: number): void {
 	const pace = inUse.get(account);
-	pace?.runs.delete(run);
-	if (pace?.runs.size === 0) inUse.delete(account);
+	if (!pace?.runs.delete(run)) return;
+	if (pace.runs.size === 0) inUse.delete(account);
+	else pace.inFlight.changeCeiling(-ceiling);
 }

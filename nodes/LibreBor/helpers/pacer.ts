@@ -6,7 +6,6 @@ import {
 	type PacedRun,
 } from './accountPace';
 import { now, sleep } from './clock';
-import { InFlightLimit, INITIAL_IN_FLIGHT } from './inFlightLimit';
 import { recallLimit, rememberLimit, type LimitMemory } from './learnedLimits';
 import type { LearnedLimit, PacedStart } from './limitModel';
 
@@ -38,14 +37,13 @@ export interface PacerSettings {
  * (learnedLimits.ts). No rate-limit header is needed: LibreBOR does not say its limits.
  */
 export class Pacer implements PacedRun {
-	private inFlight: InFlightLimit;
 	/** The run's own until it knows its account (useAccount), then the account's. */
 	private pace: AccountPace;
 	private memory: LimitMemory | undefined;
 	private joined = false;
 	private started = false;
-	/** In flight at the start: what an earlier run reached with no throttle, or the few of slow start. */
-	private startInFlight = INITIAL_IN_FLIGHT;
+	/** The run's requests in flight: never more than its Parallel Requests. */
+	private inFlight = 0;
 	private readonly waiting: Array<() => void> = [];
 	readonly startedAt: number;
 	/** The status of the last throttled answer (429 or 503), for the error once the run stops. */
@@ -55,9 +53,8 @@ export class Pacer implements PacedRun {
 
 	constructor(readonly settings: PacerSettings) {
 		this.startedAt = now();
-		this.pace = new AccountPace(this.startedAt);
+		this.pace = new AccountPace(this.startedAt, settings.ceiling);
 		this.pace.runs.add(this);
-		this.inFlight = new InFlightLimit(settings.ceiling);
 	}
 
 	/** Whether the run's account is known yet (useAccount). */
@@ -74,13 +71,15 @@ export class Pacer implements PacedRun {
 		if (this.memory) return;
 		this.memory = memory;
 		if (this.started) return;
-		const learned = recallLimit(memory);
 		this.pace.runs.delete(this);
-		this.pace = joinAccountPace(memory.account, this, this.startedAt, learned);
+		const { startedAt, settings } = this;
+		this.pace = joinAccountPace(
+			memory.account,
+			this,
+			{ startedAt, ceiling: settings.ceiling },
+			recallLimit(memory),
+		);
 		this.joined = true;
-		const start = this.pace.model.paced ? this.settings.ceiling : learned?.inFlight;
-		this.startInFlight = start ?? INITIAL_IN_FLIGHT;
-		this.inFlight = new InFlightLimit(this.settings.ceiling, this.startInFlight);
 	}
 
 	/**
@@ -88,18 +87,14 @@ export class Pacer implements PacedRun {
 	 * drew no throttle; undefined when nothing worth keeping was.
 	 */
 	get learned(): LearnedLimit | undefined {
-		// A small job reaches fewer than an earlier run did; with no throttle that still holds.
-		const inFlight = Math.max(this.startInFlight, this.inFlight.most);
-		const { model, throttles } = this.pace;
-		if (throttles === 0 && !model.paced && inFlight > INITIAL_IN_FLIGHT) return { inFlight };
-		return model.learned;
+		return this.pace.learned;
 	}
 
 	/** The run is over: what it learned is kept for the next runs with the same account. */
 	finish(): void {
 		const { learned, memory } = this;
 		if (learned && memory) rememberLimit(memory, learned);
-		if (memory && this.joined) leaveAccountPace(memory.account, this);
+		if (memory && this.joined) leaveAccountPace(memory.account, this, this.settings.ceiling);
 	}
 
 	/**
@@ -122,7 +117,7 @@ export class Pacer implements PacedRun {
 				await sleep(pause);
 				continue;
 			}
-			if (this.inFlight.free <= 0 || pace.leadSent) {
+			if (this.free <= 0 || pace.leadSent) {
 				await new Promise<void>((resolve) => this.waiting.push(resolve));
 				continue;
 			}
@@ -138,7 +133,7 @@ export class Pacer implements PacedRun {
 
 	/** Gives back the place `acquire` gave. */
 	release(start: PacedStart, outcome: PacedOutcome): void {
-		this.inFlight.answered(outcome.kind);
+		this.inFlight--;
 		if (outcome.kind === 'throttled') this.lastThrottleStatus = outcome.status;
 		// Progress again: a later throttle is waited out, not failed at once.
 		if (outcome.kind === 'fine' && this.stoppedBecause === 'noProgress')
@@ -161,19 +156,20 @@ export class Pacer implements PacedRun {
 		return this.stoppedBecause ? undefined : wait;
 	}
 
-	throttled(paced: boolean): void {
-		this.inFlight.throttled(paced);
+	wakeWaiting(): void {
+		const free = this.pace.leadSent ? 0 : this.free;
+		for (let woken = 0; woken < free && this.waiting.length > 0; woken++) this.waiting.shift()?.();
 	}
 
-	wakeWaiting(): void {
-		const free = this.pace.leadSent ? 0 : this.inFlight.free;
-		for (let woken = 0; woken < free && this.waiting.length > 0; woken++) this.waiting.shift()?.();
+	/** How many more of the run's requests may start now: within its Parallel Requests and the account's slow start. */
+	private get free(): number {
+		return Math.min(this.settings.ceiling - this.inFlight, this.pace.inFlight.free);
 	}
 
 	private start(time: number): PacedStart {
 		const start: PacedStart = { at: time };
 		this.started = true;
-		this.inFlight.started();
+		this.inFlight++;
 		this.pace.started(start);
 		return start;
 	}

@@ -49,8 +49,8 @@ Executions with the same LibreBOR credential, each a workflow of its own followi
 together in one process (n8n-core's engine, the built package), as a team's workflows run side by side on one
 n8n or one queue-mode worker. LibreBOR limits the account, so they share what they learn of its limit. ${LIMITED_ROUND_TRIP_MS} ms
 round trip through the proxy; nothing learned before. The time runs from the start of the first execution
-to the end of the last; the floor is the least time the limit needs to admit all their follows from the
-first request. Goals: every execution successful, every item done, at most 10% refused, together within
+to the end of the last; the floor is the least time the limit needs to admit all their requests (each
+execution reads the watch list once, then follows) from the first one. Goals: every execution successful, every item done, at most 10% refused, together within
 1.3x of the floor (1.4x without Retry-After).
 
 ${table(['Limit', 'Executions x items', 'Floor', 'Together (of the floor)', 'Refused (429/503)', 'Followed', 'Executions failed'], rows)}`;

@@ -29,12 +29,12 @@ export interface PacerSettings {
 }
 
 /**
- * One per node run (see nodeRun.ts), shared by every request the run sends (orders excepted).
- * Until LibreBOR first throttles, the number in flight grows by slow start (inFlightLimit.ts).
- * The pauses and the window of starts that follow a throttle are the account's (accountPace.ts):
- * once the run knows its account, it shares them with the account's other runs in this process,
- * and it starts from what earlier runs with the account learned, when it is not stale
- * (learnedLimits.ts). No rate-limit header is needed: LibreBOR does not say its limits.
+ * One per node run (see nodeRun.ts), shared by every request the run sends (orders excepted),
+ * within its Parallel Requests and its time budget. The slow start of the number in flight
+ * (inFlightLimit.ts), the pauses and the window of starts that follow a throttle are the
+ * account's (accountPace.ts): once the run knows its account, it shares them with the account's
+ * other runs in this process, and it starts from what earlier runs with the account learned, when
+ * it is not stale (learnedLimits.ts). No rate-limit header is needed: LibreBOR does not say its limits.
  */
 export class Pacer implements PacedRun {
 	/** The run's own until it knows its account (useAccount), then the account's. */

@@ -40,6 +40,16 @@ function pacerWith(ceiling = 8, budgetMs = 300_000) {
 	return { pacer, since, next };
 }
 
+/** Slow start's first two rounds (4, then 8 requests), each answered fine 50 ms after it started. */
+async function twoFineRounds({ pacer, next }: ReturnType<typeof pacerWith>) {
+	const starts: PacedStart[] = [];
+	for (const round of [4, 8]) {
+		for (let start = 0; start < round; start++) starts.push(await next());
+		virtualClock.advance(50);
+		for (const start of starts.splice(0)) pacer.release(start, FINE);
+	}
+}
+
 /** Whether `promise` has settled after the pending work of this moment (the clock standing still). */
 async function settled(promise: Promise<unknown>): Promise<boolean> {
 	let done = false;
@@ -265,14 +275,8 @@ describe('a window of starts measured', () => {
 	/** A pacer that measured 12 requests in 1,010 ms from LibreBOR's Retry-After. */
 	async function measured(budgetMs = 300_000) {
 		const paced = pacerWith(50, budgetMs);
-		const { pacer, next } = paced;
-		const starts: PacedStart[] = [];
-		for (const round of [4, 8]) {
-			for (let start = 0; start < round; start++) starts.push(await next());
-			virtualClock.advance(50);
-			for (const start of starts.splice(0)) pacer.release(start, FINE);
-		}
-		pacer.release(await next(), throttled(1000));
+		await twoFineRounds(paced);
+		paced.pacer.release(await paced.next(), throttled(1000));
 		return paced;
 	}
 
@@ -339,13 +343,9 @@ describe('a window of starts measured', () => {
 
 describe('a window many times longer than the burst that met it (a minute)', () => {
 	it('lets the burst in again as it was answered, a window later counted from its first request', async () => {
-		const { pacer, next } = pacerWith(50);
-		const starts: PacedStart[] = [];
-		for (const round of [4, 8]) {
-			for (let start = 0; start < round; start++) starts.push(await next());
-			virtualClock.advance(50);
-			for (const start of starts.splice(0)) pacer.release(start, FINE);
-		}
+		const paced = pacerWith(50);
+		const { pacer, next } = paced;
+		await twoFineRounds(paced);
 		// 12 through in the first 100 ms; LibreBOR asks for 59 s, counted from the first of them.
 		pacer.release(await next(), throttled(59_000));
 		const after: number[] = [];
@@ -552,12 +552,7 @@ describe('the runs of one account at once', () => {
 
 	it('start together no more than the window of starts one of them measured lets through', async () => {
 		const [a, b] = twoRunsOfOneAccount(50);
-		const starts: PacedStart[] = [];
-		for (const round of [4, 8]) {
-			for (let start = 0; start < round; start++) starts.push(await a.next());
-			virtualClock.advance(50);
-			for (const start of starts.splice(0)) a.pacer.release(start, FINE);
-		}
+		await twoFineRounds(a);
 		a.pacer.release(await a.next(), throttled(1000));
 		// 12 in 1,010 ms for the account: 6 each, and the next of either once the window has passed.
 		const burst: PacedStart[] = [];

@@ -1,6 +1,7 @@
 import { count, table, verdict, type Goal } from './markdown.mts';
 import type { ColdLoadResult } from './coldLoad.mts';
 import type { DownloadMemoryResult } from './engine/downloadMemory.measure.mts';
+import type { ExecutionsAtOnceRun } from './engine/executionsAtOnce.measure.mts';
 import type { MarkingResult } from './engine/marking.measure.mts';
 import type { ThroughputResult } from './engine/throughput.measure.mts';
 import type { TriggerResult } from './engine/trigger.measure.mts';
@@ -12,6 +13,7 @@ import { ordersSection } from './orderReport.mts';
 import type { PackedPackage } from './packageBuild.mts';
 import type { RateLimitResult } from './n8n/rateLimitRuns.mts';
 import { rateLimitSections } from './rateLimitReport.mts';
+import { executionsAtOnceSection } from './executionsAtOnceReport.mts';
 import { median } from './stats.mts';
 
 export interface BenchResults {
@@ -24,6 +26,8 @@ export interface BenchResults {
 	realN8n: RealN8nResult;
 	/** Each shape of rate limit, and the same job run twice (older results lack it). */
 	rateLimits?: RateLimitResult;
+	/** Several executions of one account at once, under each shape (older results lack it). */
+	executionsAtOnce?: ExecutionsAtOnceRun[];
 	trigger: TriggerResult[];
 	/** Older results lack it. */
 	marking?: MarkingResult;
@@ -394,6 +398,7 @@ export function renderReport(results: BenchResults): string {
 		throughputSection(results.throughput, goals),
 		realN8nSection(results.realN8n, goals),
 		rateLimitSections(results.rateLimits, goals),
+		executionsAtOnceSection(results.executionsAtOnce, goals),
 		triggerSection(results.trigger, goals),
 		markingSection(results.marking, goals),
 		downloadSection(results.downloadMemory, results.realN8n, goals),

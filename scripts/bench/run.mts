@@ -11,6 +11,7 @@ import path from 'node:path';
 import { repoRoot } from '../../tools/repoPaths.mts';
 import { measureColdLoad } from './coldLoad.mts';
 import type { DownloadMemoryResult } from './engine/downloadMemory.measure.mts';
+import type { ExecutionsAtOnceRun } from './engine/executionsAtOnce.measure.mts';
 import type { MarkingResult } from './engine/marking.measure.mts';
 import type { ThroughputResult } from './engine/throughput.measure.mts';
 import type { TriggerResult } from './engine/trigger.measure.mts';
@@ -97,6 +98,11 @@ async function main() {
 			longWindows: !quick,
 		});
 
+		step(
+			'Four executions of one account at once under each shape of rate limit, in n8n-core (about 5 minutes)',
+		);
+		const executionsAtOnce = await measureInEngine<ExecutionsAtOnceRun[]>('executionsAtOnce');
+
 		const results: BenchResults = {
 			machine,
 			quick,
@@ -105,6 +111,7 @@ async function main() {
 			throughput,
 			realN8n,
 			rateLimits,
+			executionsAtOnce,
 			trigger,
 			marking,
 			downloadMemory,

@@ -77,6 +77,20 @@ export class BenchSimulator {
 		return state.requests;
 	}
 
+	/** The least time the limit needs to admit `requests`, from the first API request since the last reset. */
+	async floorMs(requests: number): Promise<number> {
+		const logged = (await this.process.control('GET', 'requests')) as Array<{
+			origin: string;
+			time: number;
+		}>;
+		const first = logged.find((request) => request.origin === 'api')?.time ?? 0;
+		const answer = (await this.process.control(
+			'GET',
+			`traffic/floor?requests=${requests}&startMs=${first}`,
+		)) as { floorMs: number };
+		return answer.floorMs;
+	}
+
 	async close(): Promise<void> {
 		await this.process.close();
 	}

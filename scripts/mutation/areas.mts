@@ -71,6 +71,7 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 	},
 	pacing: {
 		mutate: [
+			'nodes/LibreBor/helpers/accountPace.ts',
 			'nodes/LibreBor/helpers/concurrency.ts',
 			'nodes/LibreBor/helpers/inFlightLimit.ts',
 			'nodes/LibreBor/helpers/itemRunner.ts',
@@ -83,6 +84,7 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 			'nodes/LibreBor/transport/account.ts',
 		],
 		tests: [
+			'pacing/executionsAtOnce',
 			'pacing/hourlyQuota',
 			'pacing/learnedLimits',
 			'pacing/limitMemory',

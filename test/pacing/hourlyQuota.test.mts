@@ -76,4 +76,28 @@ describe('the action node under an hourly quota smaller than the job', () => {
 		}
 		expect(sim().state.watchlist).toHaveLength(3);
 	});
+
+	it('stops every execution of the account at once when the quota is spent, each saying how many of its items were done', async () => {
+		const executions = 4;
+		// The watch list read of each execution, and 8 follows of the 16 asked for.
+		sim().traffic.rateLimit = {
+			shape: 'sliding-log-drf',
+			requests: executions + 8,
+			windowMs: HOUR_MS,
+		};
+		const results = await Promise.all(
+			Array.from({ length: executions }, (_, execution) =>
+				runLibreBor(sim(), follow(), { items: nifItems(4, execution * 4) }),
+			),
+		);
+		const done = results.map((result) => {
+			if (!result.error) return 4;
+			expect(result.error.message).toMatch(
+				/time budget of 5 min is spent; \d of 4 items were done/,
+			);
+			return Number(/(\d) of 4 items were done/.exec(result.error.message)?.[1]);
+		});
+		expect(done.reduce((sum, count) => sum + count, 0)).toBe(8);
+		expect(sim().state.watchlist).toHaveLength(8);
+	});
 });

@@ -40,6 +40,16 @@ function pacerWith(ceiling = 8, budgetMs = 300_000) {
 	return { pacer, since, next };
 }
 
+/** Slow start's first two rounds (4, then 8 requests), each answered fine 50 ms after it started. */
+async function twoFineRounds({ pacer, next }: ReturnType<typeof pacerWith>) {
+	const starts: PacedStart[] = [];
+	for (const round of [4, 8]) {
+		for (let start = 0; start < round; start++) starts.push(await next());
+		virtualClock.advance(50);
+		for (const start of starts.splice(0)) pacer.release(start, FINE);
+	}
+}
+
 /** Whether `promise` has settled after the pending work of this moment (the clock standing still). */
 async function settled(promise: Promise<unknown>): Promise<boolean> {
 	let done = false;
@@ -265,14 +275,8 @@ describe('a window of starts measured', () => {
 	/** A pacer that measured 12 requests in 1,010 ms from LibreBOR's Retry-After. */
 	async function measured(budgetMs = 300_000) {
 		const paced = pacerWith(50, budgetMs);
-		const { pacer, next } = paced;
-		const starts: PacedStart[] = [];
-		for (const round of [4, 8]) {
-			for (let start = 0; start < round; start++) starts.push(await next());
-			virtualClock.advance(50);
-			for (const start of starts.splice(0)) pacer.release(start, FINE);
-		}
-		pacer.release(await next(), throttled(1000));
+		await twoFineRounds(paced);
+		paced.pacer.release(await paced.next(), throttled(1000));
 		return paced;
 	}
 
@@ -334,6 +338,20 @@ describe('a window of starts measured', () => {
 		const sinceFine = virtualClock.now() - lastFineAt;
 		expect(sinceFine).toBeGreaterThanOrEqual(30_000);
 		expect(sinceFine - (waits.at(-2) ?? 0)).toBeLessThan(30_000);
+	});
+});
+
+describe('a window many times longer than the burst that met it (a minute)', () => {
+	it('lets the burst in again as it was answered, a window later counted from its first request', async () => {
+		const paced = pacerWith(50);
+		const { pacer, next } = paced;
+		await twoFineRounds(paced);
+		// 12 through in the first 100 ms; LibreBOR asks for 59 s, counted from the first of them.
+		pacer.release(await next(), throttled(59_000));
+		const after: number[] = [];
+		for (let start = 0; start < 12; start++) after.push((await next()).at - pacer.startedAt);
+		// Each answer's time, plus the 59 s asked for, the 100 ms burst and a 10 ms margin.
+		expect(after).toEqual([...Array(4).fill(50 + 59_110), ...Array(8).fill(100 + 59_110)]);
 	});
 });
 
@@ -471,10 +489,103 @@ describe('the requests in flight', () => {
 		expect(limit.free).toBe(1);
 	});
 
+	it("takes its runs' ceilings together: one that joins raises it and slow start goes on, one that leaves lowers it", () => {
+		const limit = new InFlightLimit(8);
+		expect([round(limit), round(limit)]).toEqual([4, 8]);
+		limit.changeCeiling(8);
+		expect([round(limit), round(limit)]).toEqual([8, 16]);
+		limit.changeCeiling(-8);
+		expect(limit.free).toBe(8);
+		limit.throttled(false);
+		limit.changeCeiling(8);
+		expect(limit.free).toBe(4);
+	});
+
 	it('goes to the ceiling once a window of starts sets the pace', () => {
 		const limit = new InFlightLimit(16);
 		round(limit);
 		limit.throttled(true);
 		expect(limit.free).toBe(16);
+	});
+});
+
+describe('the runs of one account at once', () => {
+	/** Two runs that know they send to the same account (no earlier run taught it anything). */
+	function twoRunsOfOneAccount(ceiling = 4) {
+		const account = `pacer-${Math.random()}`;
+		const runs = [pacerWith(ceiling), pacerWith(ceiling)];
+		for (const { pacer } of runs) pacer.useAccount({ account });
+		return runs;
+	}
+
+	it('pause together for as long as LibreBOR asked of one of them', async () => {
+		const [a, b] = twoRunsOfOneAccount();
+		a.pacer.release(await a.next(), throttled(2000));
+		expect((await b.next()).at - b.pacer.startedAt).toBe(2000);
+	});
+
+	it('keep waiting out the throttles of one run while the other gets through: the account makes progress', async () => {
+		const [a, b] = twoRunsOfOneAccount();
+		const waits: Array<number | undefined> = [];
+		for (let pause = 0; pause < 10; pause++) {
+			b.pacer.release(await b.next(), throttled(100));
+			waits.push(b.pacer.retryWait(100));
+			a.pacer.release(await a.next(), FINE);
+		}
+		expect(waits).toEqual(Array.from({ length: 10 }, () => 100));
+		expect(b.pacer.stoppedBecause).toBeUndefined();
+	});
+
+	it('stop after six pauses in a row with nothing through for the account, whichever run was refused', async () => {
+		const [a, b] = twoRunsOfOneAccount();
+		const waits: Array<number | undefined> = [];
+		for (let pause = 0; pause < 3; pause++) {
+			for (const run of [a, b]) {
+				run.pacer.release(await run.next(), throttled(100));
+				waits.push(run.pacer.retryWait(100));
+			}
+		}
+		expect(waits).toEqual([100, 100, 100, 100, 100, undefined]);
+		expect(b.pacer.stoppedBecause).toBe('noProgress');
+		expect(a.pacer.retryWait(100)).toBeUndefined();
+	});
+
+	it('start together no more than the window of starts one of them measured lets through', async () => {
+		const [a, b] = twoRunsOfOneAccount(50);
+		await twoFineRounds(a);
+		a.pacer.release(await a.next(), throttled(1000));
+		// 12 in 1,010 ms for the account: 6 each, and the next of either once the window has passed.
+		const burst: PacedStart[] = [];
+		for (let start = 0; start < 6; start++) burst.push(await a.next(), await b.next());
+		expect(burst.every((start) => start.at === burst[0].at)).toBe(true);
+		expect((await b.next()).at - burst[0].at).toBe(1010);
+	});
+
+	it('send past a limit not yet known one slow-start round of the account, not one round each', async () => {
+		const [a, b] = twoRunsOfOneAccount(8);
+		const first = [await a.next(), await a.next(), await b.next(), await b.next()];
+		const waiting = b.pacer.acquire();
+		expect(await settled(waiting)).toBe(false);
+		for (const [index, start] of first.entries()) (index < 2 ? a : b).pacer.release(start, FINE);
+		// The account's second round: 8 together, the one that waited among them.
+		expect(await waiting).not.toBe(false);
+		for (let start = 0; start < 4; start++) await a.next();
+		for (let start = 0; start < 3; start++) await b.next();
+		expect(await settled(a.pacer.acquire())).toBe(false);
+	});
+
+	it('let a run that starts after the others began keep to their pace, and forget it once none is left', async () => {
+		const account = `pacer-${Math.random()}`;
+		const first = pacerWith(4);
+		first.pacer.useAccount({ account });
+		first.pacer.release(await first.next(), throttled(2000));
+		const late = pacerWith(4);
+		late.pacer.useAccount({ account });
+		expect((await late.next()).at - first.pacer.startedAt).toBe(2000);
+		first.pacer.finish();
+		late.pacer.finish();
+		const next = pacerWith(4);
+		next.pacer.useAccount({ account });
+		expect((await next.next()).at - next.pacer.startedAt).toBe(0);
 	});
 });

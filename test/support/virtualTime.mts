@@ -41,13 +41,18 @@ export async function inVirtualTime<T>(
 	return await finished;
 }
 
-/** HTTP requests this process has sent and not yet read the whole answer of (or seen fail). */
+/**
+ * HTTP requests this process has made and not yet read the whole answer of (or seen fail), counted
+ * from the moment each is created: `http.client.request.start` comes only once the request is
+ * written to a connected socket, and a request still connecting (slowly, on a busy machine) is
+ * neither counted there nor held by the simulator, so the clock would jump without it.
+ */
 let httpInFlight = 0;
 const open = new WeakSet<ClientRequest>();
 const done = (request: ClientRequest) => {
 	if (open.delete(request)) httpInFlight--;
 };
-subscribe('http.client.request.start', (message) => {
+subscribe('http.client.request.created', (message) => {
 	const { request } = message as { request: ClientRequest };
 	open.add(request);
 	httpInFlight++;

@@ -15,12 +15,14 @@ export class InFlightLimit {
 	private roundAnswered = 0;
 	private finesSinceRaise = 0;
 	private inFlight = 0;
+	private throttledOnce = false;
+	private paced = false;
 	/** The most requests in flight at once so far. */
 	most = 0;
 
 	/** Starts at `start` in flight (at most the ceiling), in slow start while below the ceiling. */
 	constructor(
-		private readonly ceiling: number,
+		private ceiling: number,
 		start = INITIAL_IN_FLIGHT,
 	) {
 		this.limit = Math.max(1, Math.min(ceiling, start));
@@ -57,8 +59,24 @@ export class InFlightLimit {
 		this.roundStarted = this.roundAnswered = 0;
 	}
 
+	/**
+	 * A run joins (`by` its Parallel Requests) or leaves (minus them) the runs this limit is shared
+	 * by: the ceiling is theirs together. Below it, slow start goes on until a throttle.
+	 */
+	changeCeiling(by: number): void {
+		this.ceiling = Math.max(1, this.ceiling + by);
+		if (this.paced) this.limit = this.ceiling;
+		this.limit = Math.min(this.limit, this.ceiling);
+		if (this.throttledOnce || this.slowStart || this.limit >= this.ceiling) return;
+		this.slowStart = true;
+		this.roundStarted = this.inFlight;
+		this.roundAnswered = 0;
+	}
+
 	/** The first throttle of a pause; `paced`: a window of starts sets the pace from now on. */
 	throttled(paced: boolean): void {
+		this.throttledOnce = true;
+		this.paced = paced;
 		this.slowStart = false;
 		this.finesSinceRaise = 0;
 		this.limit = paced ? this.ceiling : Math.max(1, Math.floor(this.limit / 2));

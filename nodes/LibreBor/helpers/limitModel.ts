@@ -20,6 +20,10 @@ const WINDOW_MARGIN_MS = 10;
 const SLOWER = 0.9;
 /** Fewer fine answers than this say too little about the limit. */
 const MIN_FINES = 10;
+/** A Retry-After this many times longer than the burst it ended tells of a long window (a minute's, say). */
+const LONG_WINDOW = 20;
+/** Fine answers kept before the first window is measured, the newest (the most a window holds). */
+const MAX_EARLY_FINES = 1000;
 /**
  * The spacing of probes from a window LibreBOR told (its Retry-After) or an earlier run held: a
  * probe that fails costs a whole Retry-After, at least a second, which a window of a second or so
@@ -67,7 +71,11 @@ export class LimitModel {
 	 * refuses sooner than it answers, so requests started before that throttle and answered fine
 	 * after it got through in the same burst, and each raises the capacity, up to `upTo`.
 	 */
-	private lateFines: { before: number; counted: number; upTo: number } | undefined;
+	private lateFines:
+		| { before: number; counted: number; upTo: number; recorded: boolean }
+		| undefined;
+	/** When the fine answers came before the first window was measured (the newest MAX_EARLY_FINES). */
+	private earlyFines: number[] = [];
 
 	constructor(startedAt: number, learned?: LearnedLimit) {
 		this.cycleStartedAt = startedAt;
@@ -138,6 +146,7 @@ export class LimitModel {
 		if (window && lateFines && start.at <= lateFines.before) {
 			lateFines.counted++;
 			window.capacity = Math.max(window.capacity, Math.min(lateFines.upTo, lateFines.counted));
+			if (lateFines.recorded) window.record(answeredAt);
 			this.evidence++;
 			return;
 		}
@@ -147,6 +156,8 @@ export class LimitModel {
 		// One request at a time keeps its spacing from the starts, which probing fits to the limit.
 		if (window && window.capacity > 1) window.settle(start.at, answeredAt);
 		if (!window) {
+			this.earlyFines.push(answeredAt);
+			if (this.earlyFines.length > MAX_EARLY_FINES) this.earlyFines.shift();
 			// Refused before the first fine answer: one request at a time, one per answer.
 			if (this.throttledUnmeasured) this.measure(new StartWindow(1, tookMs), 1);
 			return;
@@ -183,7 +194,7 @@ export class LimitModel {
 		this.cycleStartedAt = pauseEndsAt;
 		this.probe.interrupted();
 		const { window } = this;
-		if (!window) this.firstMeasure(time, cycle.fines, cycleMs, retryAfterMs);
+		if (!window) this.firstMeasure(time, cycle, cycleMs, retryAfterMs);
 		else if (this.probe.active) this.probe.failed(window);
 		else if (cycle.fines === 0 && retryAfterMs === undefined && window.capacity > 1) {
 			// A window's first request refused: wait for LibreBOR to take requests again.
@@ -222,28 +233,40 @@ export class LimitModel {
 		window.capacity = Math.min(held, Math.max(fines, Math.ceil(held / 2)));
 		window.windowMs = Math.max(retryAfterMs + WINDOW_MARGIN_MS, window.windowMs + WINDOW_MARGIN_MS);
 		this.measure(window, Math.max(fines, Math.min(this.evidence, MIN_FINES)), RARE_PROBES);
-		this.lateFines = { before: time, counted: fines, upTo: held };
+		this.lateFines = { before: time, counted: fines, upTo: held, recorded: false };
 		this.told = true;
 	}
 
+	/**
+	 * The first window, at the first throttle: LibreBOR lets as many through again once the time it
+	 * asked for has passed. A Retry-After many times longer than the burst that met it (a minute's
+	 * window filled in a second or two) counts from the oldest request LibreBOR let through, not from
+	 * the throttle: the window is longer by up to that burst, and the burst's requests leave it one by
+	 * one, as they were answered, not all at the end of the pause.
+	 */
 	private firstMeasure(
 		time: number,
-		fines: number,
+		cycle: Cycle,
 		cycleMs: number,
 		retryAfterMs: number | undefined,
 	) {
-		// LibreBOR lets as many through again once the time it asked for has passed.
-		const windowMs = retryAfterMs === undefined ? cycleMs : retryAfterMs + WINDOW_MARGIN_MS;
+		const { fines } = cycle;
+		const burstMs = time - (cycle.firstStartAt ?? time);
+		const long = retryAfterMs !== undefined && burstMs * LONG_WINDOW <= retryAfterMs;
+		const windowMs =
+			retryAfterMs === undefined ? cycleMs : retryAfterMs + WINDOW_MARGIN_MS + (long ? burstMs : 0);
 		// A window LibreBOR said is worth few probes: each that fails costs a whole Retry-After.
 		this.told = retryAfterMs !== undefined;
 		const spacing = this.told ? RARE_PROBES : 1;
 		// Few fine answers tell nothing of a burst: one request at a time then, one per answer.
 		if (fines >= MIN_FINES) {
-			this.measure(new StartWindow(fines, windowMs), fines, spacing);
-			this.lateFines = { before: time, counted: fines, upTo: Infinity };
+			const burst = long ? this.earlyFines : [];
+			this.measure(new StartWindow(fines, windowMs, burst), fines, spacing);
+			this.lateFines = { before: time, counted: fines, upTo: Infinity, recorded: long };
 		} else if (fines > 0 && this.lastAnswerMs > 0)
 			this.measure(new StartWindow(1, this.lastAnswerMs), fines, spacing);
 		else this.throttledUnmeasured = true;
+		this.earlyFines = [];
 	}
 
 	/** A window measured afresh, resting on `evidence` fine answers, probed after `spacing` windows held. */

@@ -138,17 +138,7 @@ async function measure(
 
 /** The floor of the run just measured: from its first request to the API. */
 async function floorOf(sim: BenchSimulator, condition: Condition): Promise<number> {
-	if (!condition.limit) return 0;
-	const requests = (await sim.process.control('GET', 'requests')) as Array<{
-		origin: string;
-		time: number;
-	}>;
-	const first = requests.find((request) => request.origin === 'api')?.time ?? 0;
-	const answer = (await sim.process.control(
-		'GET',
-		`traffic/floor?requests=${condition.items}&startMs=${first}`,
-	)) as { floorMs: number };
-	return answer.floorMs;
+	return condition.limit ? await sim.floorMs(condition.items) : 0;
 }
 
 async function runUnder(

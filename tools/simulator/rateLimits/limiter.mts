@@ -1,6 +1,10 @@
 // What every rate-limit shape offers the simulator. The service's real limit is not published
 // (see the API spec), so each shape models a stack LibreBOR plausibly runs behind; its file says
-// which one, what it counts, whether a refused request counts, and what it answers.
+// which one, what it counts, whether a refused request counts, and what it answers. Each stack keys
+// its limit by the client's credential (DRF's UserRateThrottle by user, tastypie by the user's
+// identifier, Kong by consumer, nginx by a key such as the Authorization header), so the simulated
+// account has one limiter: the requests of every execution or worker that uses its credential, each
+// on connections of its own, count together (test/simulator/oneAccount.test.mts).
 import type { Answer } from '../httpIo.mts';
 
 export type RateLimitShape =

@@ -1,0 +1,110 @@
+// Several executions of one account at once, in one process, under each shape of rate limit: a
+// team's workflows that follow companies side by side with the same LibreBOR credential. Each is a
+// workflow of its own run through n8n-core's engine with the built package, all at once, against
+// the simulator in a process of its own through the delay proxy; the floor is the least time the
+// limit needs to admit all of their requests (each execution's read of the watch list and its
+// follows) from the first one.
+import { it } from 'vitest';
+
+import { runAction } from '../../../tools/engine/index.mts';
+import { startDelayProxy } from '../delayProxy.mts';
+import { BENCH_SHAPES, LIMITED_ROUND_TRIP_MS, type BenchShape } from '../n8n/rateLimitRuns.mts';
+import { companyNifs } from '../nifs.mts';
+import { BenchSimulator } from '../simulatorControl.mts';
+import { builtNodes, quickRun, reportResult } from './builtPackage.mts';
+
+export const EXECUTIONS = 4;
+export const FOLLOWS_EACH = 150;
+
+/** Every shape at 20 a second, and a window of a minute. */
+export const AT_ONCE_CASES: BenchShape[] = [
+	...BENCH_SHAPES,
+	{
+		name: 'sliding log with Retry-After (DRF), 200/min',
+		limit: { shape: 'sliding-log-drf', requests: 200, windowMs: 60_000 },
+	},
+];
+
+export interface ExecutionsAtOnceRun {
+	shape: string;
+	executions: number;
+	itemsEach: number;
+	/** From the start of the first execution to the end of the last. */
+	ms: number;
+	floorMs: number;
+	failedExecutions: number;
+	failedItems: number;
+	followed: number;
+	requests: number;
+	throttled: number;
+}
+
+type Traffic = { throttled: number; admitted: number };
+
+/**
+ * One case, through a proxy of its own: a new address is a new account for what the node learns of
+ * a limit, so that no case starts from what the one before learned of another shape.
+ */
+async function measureCase(sim: BenchSimulator, shape: BenchShape): Promise<ExecutionsAtOnceRun> {
+	const proxy = await startDelayProxy(sim.baseUrl, LIMITED_ROUND_TRIP_MS);
+	try {
+		return await measureThrough(sim, proxy.baseUrl, shape);
+	} finally {
+		await proxy.close();
+	}
+}
+
+async function measureThrough(sim: BenchSimulator, baseUrl: string, shape: BenchShape) {
+	const { LibreBor } = builtNodes();
+	await sim.reset();
+	await sim.process.control('DELETE', 'traffic');
+	await sim.process.control('POST', 'settings', { rateLimit: shape.limit });
+	const watched = async () =>
+		((await sim.process.control('GET', 'state')) as { watchlistSize: number }).watchlistSize;
+	const before = await watched();
+	const nifs = companyNifs(EXECUTIONS * FOLLOWS_EACH);
+	const started = performance.now();
+	const results = await Promise.all(
+		Array.from({ length: EXECUTIONS }, async (_, execution) => {
+			const items = nifs.slice(execution * FOLLOWS_EACH, (execution + 1) * FOLLOWS_EACH);
+			return await runAction({
+				nodeType: new LibreBor(),
+				parameters: { resource: 'watchlist', operation: 'follow', nif: '={{ $json.nif }}' },
+				credentials: { libreBorApi: { ...sim.libreBorCredential, baseUrl } },
+				items: items.map((nif) => ({ nif })),
+				continueOnFail: true,
+			});
+		}),
+	);
+	const ms = performance.now() - started;
+	const traffic = (await sim.process.control('GET', 'traffic')) as Traffic;
+	const failed = results.map((result) => result.items.filter((item) => item.error).length);
+	const run: ExecutionsAtOnceRun = {
+		shape: shape.name,
+		executions: EXECUTIONS,
+		itemsEach: FOLLOWS_EACH,
+		ms,
+		// Each execution reads the watch list once, then follows.
+		floorMs: await sim.floorMs(EXECUTIONS * (FOLLOWS_EACH + 1)),
+		failedExecutions: results.filter((result, index) => result.error || failed[index] > 0).length,
+		failedItems: failed.reduce((sum, count) => sum + count, 0),
+		followed: (await watched()) - before,
+		requests: traffic.admitted + traffic.throttled,
+		throttled: traffic.throttled,
+	};
+	console.log(JSON.stringify(run));
+	return run;
+}
+
+it(`${EXECUTIONS} executions of one account at once, under each shape of limit`, async () => {
+	const sim = await BenchSimulator.start();
+	try {
+		const runs: ExecutionsAtOnceRun[] = [];
+		for (const shape of quickRun ? AT_ONCE_CASES.slice(1, 2) : AT_ONCE_CASES)
+			runs.push(await measureCase(sim, shape));
+		reportResult(runs);
+	} finally {
+		await sim.process.control('POST', 'settings', { rateLimit: null });
+		await sim.close();
+	}
+});

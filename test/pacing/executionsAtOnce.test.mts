@@ -13,7 +13,7 @@ import { follow, nifItems } from './followJob.mts';
 
 vi.mock(
 	'../../nodes/LibreBor/helpers/clock.ts',
-	async () => (await import('../support/virtualTime.mts')).nodeClock,
+	async () => (await import('../support/virtualClock.mts')).nodeClock,
 );
 
 // A new simulator, so a new account, for every test: the executions start knowing nothing of the limit.

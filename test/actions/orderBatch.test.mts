@@ -35,11 +35,10 @@ describe('Orders: the records of a run settle once', () => {
 			const tookMs = Date.now() - started;
 			expect(result.error).toBeUndefined();
 			expect(sim().state.ordersReceived).toBe(8);
-			// One write records the eight orders, one a second later checks them all. Three entries
-			// an order; the first write also looks for the two that version 0.1.0 wrote
-			// (orderAccounts.test.mts).
+			// One write records the eight orders, one a second later checks them all: three entries
+			// an order.
 			expect(writes).toHaveBeenCalledTimes(2);
-			expect(writes.mock.calls.map(([values]) => values.length)).toEqual([40, 24]);
+			expect(writes.mock.calls.map(([values]) => values.length)).toEqual([24, 24]);
 			// A settle per order would take at least eight seconds.
 			expect(tookMs).toBeLessThan(6_000);
 		} finally {

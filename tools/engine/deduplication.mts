@@ -90,17 +90,6 @@ export class InMemoryDeduplicator implements IDataDeduplicator {
 			.flatMap(([, values]) => values);
 	}
 
-	/**
-	 * Copies a workflow's rows to another workflow, each value as `change` makes it: the rows an
-	 * older version of a node would have left there.
-	 */
-	copyRows(fromWorkflowId: string, toWorkflowId: string, change: (value: string) => string) {
-		for (const [row, values] of [...this.stores]) {
-			if (row.startsWith(`${fromWorkflowId}|`))
-				this.stores.set(`${toWorkflowId}${row.slice(fromWorkflowId.length)}`, values.map(change));
-		}
-	}
-
 	private static rowOf(scope: DeduplicationScope, contextData: ICheckProcessedContextData): string {
 		return `${contextData.workflow.id}|${scope === 'node' ? `n:${contextData.node?.id}` : ''}`;
 	}

@@ -3,7 +3,6 @@ import type { IDeduplicationOutput, IExecuteFunctions } from 'n8n-workflow';
 import { waitUnlessCancelled } from '../../../helpers/cancellation';
 import { now } from '../../../helpers/clock';
 import type { RequestSettings } from '../../../helpers/nodeRun';
-import type { OrderAccount } from './workflowOrderMemory';
 
 /**
  * How long an attempt waits between writing its record of an order and checking it. Assumed to
@@ -39,25 +38,24 @@ function oneAtATime<T>(call: () => Promise<T>): Promise<T> {
 /** This workflow's records of orders with one API account, in n8n's deduplication store. */
 interface IntentRecords {
 	context: IExecuteFunctions;
-	account: OrderAccount;
+	account: string;
 	windowMs: number;
 }
 
 const bucketOf = (records: IntentRecords, time: number) => Math.floor(time / records.windowMs);
 
-/**
- * The order's entries under an account's key, by the time bucket each names: the current one and
- * the previous one.
- */
-function orderEntries(records: IntentRecords, account: string, key: string): Map<string, number> {
+/** The order's entries, by the time bucket each names: the current one and the previous one. */
+function orderEntries(records: IntentRecords, key: string): Map<string, number> {
 	const bucket = bucketOf(records, now());
-	return new Map([bucket - 1, bucket].map((at) => [`librebor-order|${account}#${key}@${at}`, at]));
+	return new Map(
+		[bucket - 1, bucket].map((at) => [`librebor-order|${records.account}#${key}@${at}`, at]),
+	);
 }
 
 /** The entry only this attempt writes. */
 function ownEntry(records: IntentRecords, key: string): string {
 	const attempt = `${records.context.getExecutionId()}|${Math.random().toString(36).slice(2)}`;
-	return `librebor-attempt|${records.account.key}#${key}|${attempt}`;
+	return `librebor-attempt|${records.account}#${key}|${attempt}`;
 }
 
 /** One write of the row: what it found and added, or nothing when it failed, and whether it was late. */
@@ -92,11 +90,6 @@ interface OrderRecord {
 	order: Map<string, number>;
 	own: string;
 	/**
-	 * The order's entries as versions up to 0.1.0 wrote them, the account in clear text
-	 * (legacyOrderKeys.ts): checked by the first write only, and removed at once where it added them.
-	 */
-	legacy: Map<string, number>;
-	/**
 	 * The known order was recorded before it was sent, so in its own bucket or an earlier one; a
 	 * record in a later bucket is another attempt.
 	 */
@@ -104,8 +97,6 @@ interface OrderRecord {
 }
 
 const valuesOf = (entry: OrderRecord) => [...entry.order.keys(), entry.own];
-/** What the first write of an order writes: also its entries as older versions wrote them. */
-const firstValuesOf = (entry: OrderRecord) => [...valuesOf(entry), ...entry.legacy.keys()];
 
 /** How far the batch has got: the check a write is, and whether a cancel came during the pause. */
 interface Round {
@@ -132,9 +123,8 @@ function judge(
 	// What this write added, unless it failed or landed late: then the order's entries in the
 	// row may be another attempt's, and only this attempt's own entry is dropped.
 	const added = written && !late ? new Set(written.new.map(String)) : new Set([entry.own]);
-	const remove = firstValuesOf(entry).filter((value) => added.has(value));
-	// An older version's entry (found by the first write only) is a record of the order too.
-	const another = [...entry.order, ...entry.legacy].some(
+	const remove = valuesOf(entry).filter((value) => added.has(value));
+	const another = [...entry.order].some(
 		([value, bucket]) => bucket > entry.explainedUpTo && found.has(value),
 	);
 	// Refused: the order's entries are another attempt's.
@@ -143,8 +133,8 @@ function judge(
 		return { verdict: cancelled ? 'cancelled' : 'notRecorded', remove };
 	// Written now, or dropped with the order's entries by an unrelated write, or the write failed
 	// (two first writes of the row at once: one of them fails): check again once every write in
-	// flight is over. Older versions' entries this write added never stay.
-	return { remove: [...entry.legacy.keys()].filter((value) => added.has(value)) };
+	// flight is over.
+	return { remove: [] };
 }
 
 /**
@@ -163,10 +153,7 @@ async function recordBatch(
 	const round: Round = { check: 0, cancelled: false };
 	for (let pending = batch; pending.length > 0; round.check++) {
 		// Every write but the first is also a check: it writes back whatever a racing write dropped.
-		const write = await record(
-			records,
-			pending.flatMap(round.check === 0 ? firstValuesOf : valuesOf),
-		);
+		const write = await record(records, pending.flatMap(valuesOf));
 		const judged = pending.map((entry) => ({ entry, ...judge(entry, write, round) }));
 		await remove(
 			records,
@@ -214,7 +201,7 @@ async function recordBatch(
  * seconds after the check; that opens nothing: from the check on, the record keeps every other
  * attempt away until this run removes it, whenever the order goes out.
  */
-export function orderIntents(context: IExecuteFunctions, account: OrderAccount, windowMs: number) {
+export function orderIntents(context: IExecuteFunctions, account: string, windowMs: number) {
 	const records: IntentRecords = { context, account, windowMs };
 	const usable =
 		windowMs > 0 &&
@@ -242,9 +229,8 @@ export function orderIntents(context: IExecuteFunctions, account: OrderAccount, 
 					knownOrderedAt === undefined ? -Infinity : bucketOf(records, knownOrderedAt);
 				const entry = {
 					key,
-					order: orderEntries(records, account.key, key),
+					order: orderEntries(records, key),
 					own: ownEntry(records, key),
-					legacy: orderEntries(records, account.legacy, key),
 					explainedUpTo,
 				};
 				recorded.set(key, valuesOf(entry));

@@ -3,7 +3,6 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { now } from '../../../helpers/clock';
 import { HOUR_MS } from '../../../helpers/units';
 import { accountKey, accountOf } from '../../../transport/account';
-import { adoptLegacyOrders, legacyAccountKey } from './legacyOrderKeys';
 
 const MAX_REMEMBERED = 5000;
 const MEMORY_KEY = 'libreBorOrders';
@@ -111,24 +110,16 @@ interface Memories {
 	execution: WorkflowOrders;
 }
 
-/** The API account the orders are placed with: hashed, and as versions up to 0.1.0 wrote it. */
-export interface OrderAccount {
-	key: string;
-	legacy: string;
-}
-
-async function orderAccount(
-	context: IExecuteFunctions,
-	credentialType: string,
-): Promise<OrderAccount> {
-	const account = accountOf(await context.getCredentials(credentialType, 0));
-	return { key: accountKey(account.baseUrl, account.username), legacy: legacyAccountKey(account) };
+/** The API account the orders are placed with, hashed (transport/account.ts). */
+async function orderAccount(context: IExecuteFunctions, credentialType: string): Promise<string> {
+	const { baseUrl, username } = accountOf(await context.getCredentials(credentialType, 0));
+	return accountKey(baseUrl, username);
 }
 
 function openMemories(
 	context: IExecuteFunctions,
 	scope: string,
-	{ key: account, legacy }: OrderAccount,
+	account: string,
 	keepMs: number,
 ): Memories {
 	const time = now();
@@ -145,7 +136,6 @@ function openMemories(
 			? { orders: {}, placedAt: [] }
 			: ordersIn(context.getWorkflowStaticData('global'));
 	const execution = ordersIn(context.getContext('flow') as IDataObject);
-	for (const memory of [stored, execution]) adoptLegacyOrders(memory.orders, legacy, account);
 
 	mergeInto(local, stored, account);
 	prune(local, time, keepMs);
@@ -200,12 +190,11 @@ export async function orderMemory(
 	windowMs: number,
 	credentialType: string,
 ) {
-	const accounts = await orderAccount(context, credentialType);
-	const account = accounts.key;
+	const account = await orderAccount(context, credentialType);
 	const scope = `${String(context.getWorkflow().id ?? '')}|${account}`;
 	// Kept for two windows: an order's record in the intents store (orderIntents.ts) can be that old.
 	const keepMs = Math.max(2 * windowMs, HOUR_MS);
-	const { local, stored, execution } = openMemories(context, scope, accounts, keepMs);
+	const { local, stored, execution } = openMemories(context, scope, account, keepMs);
 	const fullKey = (key: string) => `${account}#${key}`;
 
 	const find = (key: string): RememberedOrder | undefined => {
@@ -226,8 +215,8 @@ export async function orderMemory(
 	};
 
 	return {
-		/** The API account the orders are placed with, hashed and as older versions wrote it. */
-		account: accounts,
+		/** The API account the orders are placed with, hashed. */
+		account,
 		/** The order of this NIF and year to reuse, if any. */
 		find,
 		/** When the newest known order of this NIF and year was placed, also one older than the window. */

@@ -6,12 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 import { deduplicationStore, type ActionResult } from '../../tools/engine/index.mts';
 import { jsonOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
-import {
-	companies,
-	orderEach,
-	runUntilBalanceRunsOut,
-	savedWorkflow,
-} from './orderRuns.mts';
+import { companies, orderEach, runUntilBalanceRunsOut, savedWorkflow } from './orderRuns.mts';
 
 const sim = useSimulator();
 

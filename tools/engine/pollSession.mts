@@ -3,7 +3,6 @@ import { PollTriggerExecutor } from 'n8n-core';
 import type {
 	ICredentialType,
 	IDataObject,
-	INode,
 	INodeExecutionData,
 	INodeParameters,
 	INodeType,
@@ -11,18 +10,14 @@ import type {
 } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
+import { ActiveWorkflowSession } from './activeWorkflowSession.mts';
 import { createAdditionalData } from './additionalData.mts';
-import { CredentialTypeRegistry, defaultCredentialTypes } from './credentialTypes.mts';
 import type { CredentialsByType } from './credentialsHelper.mts';
-import { HarnessCredentialsHelper } from './credentialsHelper.mts';
 import { ensureEngine } from './engine.mts';
-import { runManualPoll } from './manualPoll.mts';
-import { buildNodeUnderTest } from './nodeUnderTest.mts';
 import { asLoadedByN8n, HarnessNodeTypes } from './nodeTypes.mts';
 import type { CursorStorage, ExecutionFate } from './pollPersistence.mts';
 import {
 	createActivePollContext,
-	PersistedPollState,
 	PollOutcome,
 	SCHEDULER_POLL_BUDGET_MS,
 } from './pollPersistence.mts';
@@ -78,15 +73,7 @@ const freshInstanceOf = (nodeType: INodeType): INodeType => {
  * poll of an activation is n8n's "testing" poll, later ones are regular ticks sharing one
  * in-memory workflow, and only what n8n would write to its database survives `restart()`.
  */
-export class PollSession implements AlertPollSession {
-	readonly nodeName: string;
-
-	private readonly node: INode;
-
-	private readonly credentialsHelper: HarnessCredentialsHelper;
-
-	private readonly state: PersistedPollState;
-
+export class PollSession extends ActiveWorkflowSession implements AlertPollSession {
 	private readonly cursorStorage: CursorStorage;
 
 	private active?: ActivePollTrigger;
@@ -106,53 +93,14 @@ export class PollSession implements AlertPollSession {
 	private restarts = 0;
 
 	constructor(private readonly options: PollSessionOptions) {
-		this.node = buildNodeUnderTest(options);
-		this.nodeName = this.node.name;
+		super(options);
 		this.nodeTypeInstance = options.nodeType;
 		this.cursorStorage = options.cursorStorage ?? 'static-data';
 		this.workflowId = `harness-poll-workflow-${this.sessionId}`;
-		this.state = new PersistedPollState(options.staticData);
-		this.credentialsHelper = new HarnessCredentialsHelper(
-			new CredentialTypeRegistry(options.credentialTypes ?? defaultCredentialTypes()),
-			structuredClone(options.credentials ?? {}),
-		);
 	}
 
-	/** The workflow static data in n8n's database now: what a restart starts from. */
-	get savedStaticData(): IDataObject {
-		return this.state.savedStaticData;
-	}
-
-	/** This node's part of `savedStaticData` (`getWorkflowStaticData('node')` after a restart). */
-	get savedNodeStaticData(): IDataObject {
-		return (this.savedStaticData[`node:${this.nodeName}`] as IDataObject | undefined) ?? {};
-	}
-
-	/** The static data of the active in-memory workflow, including what is not saved yet. */
-	get liveStaticData(): IDataObject | undefined {
-		return this.active
-			? (JSON.parse(JSON.stringify(this.active.workflow.staticData)) as IDataObject)
-			: undefined;
-	}
-
-	/** The items of every execution n8n created for what the trigger emitted, in order. */
-	get executions(): INodeExecutionData[][][] {
-		return this.state.executions;
-	}
-
-	/** What becomes of the executions of the next emissions (default: each is created and finishes). */
-	set executionFate(fate: ExecutionFate) {
-		this.state.executionFate = fate;
-	}
-
-	/** The executions left running ('keepsRunning') finish now. */
-	finishRunningExecutions(): void {
-		this.state.finishRunning();
-	}
-
-	/** Whether the next trigger poll is the first of an activation (n8n's "testing" poll). */
-	get isActivated(): boolean {
-		return this.active !== undefined;
+	protected activeWorkflow(): Workflow | undefined {
+		return this.active?.workflow;
 	}
 
 	/**
@@ -162,14 +110,7 @@ export class PollSession implements AlertPollSession {
 	 */
 	async poll(mode: PollMode = 'trigger'): Promise<INodeExecutionData[][] | null> {
 		await ensureEngine();
-		if (mode === 'manual') {
-			return await runManualPoll({
-				node: this.node,
-				nodeTypes: this.nodeTypes(),
-				credentialsHelper: this.credentialsHelper,
-				staticData: this.savedStaticData,
-			});
-		}
+		if (mode === 'manual') return await this.manualRun();
 
 		const activationPoll = !this.active;
 		this.active ??= this.activate();
@@ -216,7 +157,7 @@ export class PollSession implements AlertPollSession {
 		this.active ??= this.activate();
 	}
 
-	private nodeTypes(): HarnessNodeTypes {
+	protected nodeTypes(): HarnessNodeTypes {
 		return new HarnessNodeTypes().register(this.node.type, asLoadedByN8n(this.nodeTypeInstance));
 	}
 

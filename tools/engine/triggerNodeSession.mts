@@ -1,7 +1,6 @@
 import { Container } from '@n8n/di';
 import { TriggerContext, TriggersAndPollers } from 'n8n-core';
 import type {
-	IDataObject,
 	INode,
 	INodeExecutionData,
 	INodeParameters,
@@ -13,15 +12,11 @@ import type {
 import { Workflow } from 'n8n-workflow';
 import { AsyncLocalStorage } from 'node:async_hooks';
 
+import { ActiveWorkflowSession } from './activeWorkflowSession.mts';
 import { createAdditionalData } from './additionalData.mts';
-import { CredentialTypeRegistry, defaultCredentialTypes } from './credentialTypes.mts';
-import { HarnessCredentialsHelper } from './credentialsHelper.mts';
 import { ensureEngine } from './engine.mts';
-import { runManualPoll } from './manualPoll.mts';
-import { buildNodeUnderTest } from './nodeUnderTest.mts';
 import { asLoadedByN8n, HarnessNodeTypes } from './nodeTypes.mts';
-import type { ExecutionFate } from './pollPersistence.mts';
-import { PersistedPollState } from './pollPersistence.mts';
+import type { PersistedPollState } from './pollPersistence.mts';
 import type { AlertPollSession, PollMode, PollSessionOptions } from './pollSession.mts';
 
 interface PollOutcome {
@@ -45,15 +40,7 @@ let sessions = 0;
  * data saved again once the activation is done. A poll is the activation, or a tick of the cron
  * the node registered. Only what n8n's database holds survives `restart()`.
  */
-export class TriggerNodeSession implements AlertPollSession {
-	readonly nodeName: string;
-
-	private readonly node: INode;
-
-	private readonly credentialsHelper: HarnessCredentialsHelper;
-
-	private readonly state: PersistedPollState;
-
+export class TriggerNodeSession extends ActiveWorkflowSession implements AlertPollSession {
 	private active?: ActiveTrigger;
 
 	private nextActivation: WorkflowActivateMode = 'activate';
@@ -65,43 +52,11 @@ export class TriggerNodeSession implements AlertPollSession {
 	private readonly pollOutcome = new AsyncLocalStorage<PollOutcome>();
 
 	constructor(private readonly options: PollSessionOptions) {
-		this.node = buildNodeUnderTest(options);
-		this.nodeName = this.node.name;
-		this.state = new PersistedPollState(options.staticData);
-		this.credentialsHelper = new HarnessCredentialsHelper(
-			new CredentialTypeRegistry(options.credentialTypes ?? defaultCredentialTypes()),
-			structuredClone(options.credentials ?? {}),
-		);
+		super(options);
 	}
 
-	get savedStaticData(): IDataObject {
-		return this.state.savedStaticData;
-	}
-
-	get savedNodeStaticData(): IDataObject {
-		return (this.savedStaticData[`node:${this.nodeName}`] as IDataObject | undefined) ?? {};
-	}
-
-	get liveStaticData(): IDataObject | undefined {
-		return this.active
-			? (JSON.parse(JSON.stringify(this.active.workflow.staticData)) as IDataObject)
-			: undefined;
-	}
-
-	get executions(): INodeExecutionData[][][] {
-		return this.state.executions;
-	}
-
-	set executionFate(fate: ExecutionFate) {
-		this.state.executionFate = fate;
-	}
-
-	finishRunningExecutions(): void {
-		this.state.finishRunning();
-	}
-
-	get isActivated(): boolean {
-		return this.active !== undefined;
+	protected activeWorkflow(): Workflow | undefined {
+		return this.active?.workflow;
 	}
 
 	/** n8n prunes every execution so far, and their deduplication keys with them. */
@@ -116,13 +71,7 @@ export class TriggerNodeSession implements AlertPollSession {
 	 */
 	async poll(mode: PollMode = 'trigger'): Promise<INodeExecutionData[][] | null> {
 		await ensureEngine();
-		if (mode === 'manual')
-			return await runManualPoll({
-				node: this.node,
-				nodeTypes: this.nodeTypes(),
-				credentialsHelper: this.credentialsHelper,
-				staticData: this.savedStaticData,
-			});
+		if (mode === 'manual') return await this.manualRun();
 		const outcome: PollOutcome = { emitted: [] };
 		await this.pollOutcome.run(outcome, async () => {
 			if (this.active) await Promise.all(this.active.ticks.map((tick) => tick()));
@@ -155,7 +104,7 @@ export class TriggerNodeSession implements AlertPollSession {
 		if (outcome) outcome.failure = error;
 	}
 
-	private nodeTypes(): HarnessNodeTypes {
+	protected nodeTypes(): HarnessNodeTypes {
 		return new HarnessNodeTypes().register(
 			this.node.type,
 			asLoadedByN8n(this.options.nodeType as INodeType),

@@ -74,16 +74,12 @@ async function emitOnce(this: ITriggerFunctions, settings: TriggerSettings): Pro
 	const previous = readPollState(staticData);
 	const settled = settleDeliveries(this, previous?.inFlight ?? []);
 	const { toRepeat, takenAsCarried } = splitLost(settled.lostDeliveries, settled.unheard);
-	let pending = markable(
-		[...(previous?.pending ?? []), ...settled.stored, ...takenAsCarried],
-		settings,
+	const toMark = [...(previous?.pending ?? []), ...settled.stored, ...takenAsCarried];
+	const { read: justRead, stillPending } = await markPendingAlerts.call(
+		this,
+		markable(toMark, settings),
+		settings.run,
 	);
-	let justRead = new Set<string>();
-	if (pending.length > 0) {
-		const outcome = await markPendingAlerts.call(this, pending, settings.run);
-		justRead = new Set(outcome.read);
-		pending = outcome.stillPending;
-	}
 
 	const listing = uniqueAlerts(await listUnreadAlerts.call(this, { run: settings.run }));
 	if (!previous && !settings.includeExisting) {
@@ -105,7 +101,7 @@ async function emitOnce(this: ITriggerFunctions, settings: TriggerSettings): Pro
 		staticData,
 		limitState({
 			known: [...known, ...newAlerts.map(toKnownAlert)],
-			pending: pending.filter((id) => knownKeys.has(id)),
+			pending: stillPending.filter((id) => knownKeys.has(id)),
 			horizon: previous?.horizon,
 			inFlight: [...settled.waiting, ...emissions.map(({ delivery }) => delivery)],
 		}),

@@ -9,7 +9,7 @@ const MAX_MARKING_MS = 30_000;
 
 interface MarkOutcome {
 	/** Alerts now read: they will not be listed again. */
-	read: string[];
+	read: Set<string>;
 	/** Alerts to try again at the next poll. */
 	stillPending: string[];
 }
@@ -27,6 +27,7 @@ export async function markPendingAlerts(
 	pending: string[],
 	run: NodeRun,
 ): Promise<MarkOutcome> {
+	if (pending.length === 0) return { read: new Set(), stillPending: [] };
 	// The poll's pacer carries its time budget (the scheduler's, when it gives one).
 	const { budgetMs, ceiling } = run.pacer.settings;
 	const deadline = now() + Math.min(budgetMs / 2, MAX_MARKING_MS);
@@ -53,7 +54,10 @@ export async function markPendingAlerts(
 		await Promise.all(running);
 	}
 	const settled = new Set([...read, ...failed]);
-	return { read, stillPending: [...pending.filter((id) => !settled.has(id)), ...failed] };
+	return {
+		read: new Set(read),
+		stillPending: [...pending.filter((id) => !settled.has(id)), ...failed],
+	};
 }
 
 /** Whether LibreBOR marked the alert; a refusal is logged and tried again at the next poll. */

@@ -85,14 +85,13 @@ async function pollOnce(
 	const previous = stored ?? unstoredStateOf(this);
 	const settled = settleDeliveries(this, previous?.inFlight ?? []);
 	// A version 1 state may hold an id that is not a UUID: it is never marked.
-	let pending = markable([...(previous?.pending ?? []), ...settled.stored], settings);
+	const toMark = [...(previous?.pending ?? []), ...settled.stored];
 
-	let justRead = new Set<string>();
-	if (pending.length > 0) {
-		const outcome = await markPendingAlerts.call(this, pending, settings.run);
-		justRead = new Set(outcome.read);
-		pending = outcome.stillPending;
-	}
+	const { read: justRead, stillPending } = await markPendingAlerts.call(
+		this,
+		markable(toMark, settings),
+		settings.run,
+	);
 
 	const listing = uniqueAlerts(await listUnreadAlerts.call(this, { run: settings.run }));
 	// Kept in process memory while n8n has stored no state: the state as it is without what this
@@ -118,7 +117,7 @@ async function pollOnce(
 
 	const before: PollState = {
 		known,
-		pending: pending.filter((id) => knownKeys.has(id)),
+		pending: stillPending.filter((id) => knownKeys.has(id)),
 		horizon: previous?.horizon,
 		inFlight: settled.waiting,
 	};

@@ -88,7 +88,7 @@ describe('origins and authentication', () => {
 	});
 
 	it('answers unknown routes with 404 and wrong methods with 405', async () => {
-		const unknown = await api('GET', '/company/search/');
+		const unknown = await api('GET', '/companies/search/');
 		expect(unknown.status).toBe(404);
 		expect(unknown.headers['content-type']).toContain('text/html');
 		expect((await api('GET', '/alerts')).status).toBe(404);

@@ -473,9 +473,10 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 		];
 		// The order execution that runs out of balance fails on purpose, and so do the killed worker's job
 		// (whose stack mentions the folder n8n is installed in, ~/.cache/n8n-nodes-librebor) and the
-		// execution that sends its orders again.
+		// execution that sends its orders again. After the restart of main, n8n refuses the trigger's
+		// last batch emitted again under its deduplication key, and says so.
 		const expected =
-			/LibreBOR refused access to this feature \(402\)|job stalled more than maxStalledCount|Another execution of this workflow sent the order/;
+			/LibreBOR refused access to this feature \(402\)|job stalled more than maxStalledCount|Another execution of this workflow sent the order|^Scheduled execution skipped: duplicate deduplication key$/;
 		expect(
 			problemsMentioning(entries, /librebor/i).filter((entry) => !expected.test(entry.message)),
 		).toEqual([]);

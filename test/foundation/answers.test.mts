@@ -213,7 +213,7 @@ describe('An order, sent once', () => {
 	const check =
 		'It was not sent again, so that it is not charged twice. Check the Documents section of the LibreBOR user panel (or the balance) before ordering again; if it is there, use its document ID with the Download operation.';
 	const throttled =
-		'Too many requests in a short time; they were retried within a small budget and still refused.';
+		'Too many requests in a short time; LibreBOR refused it, and it was not sent again: a request that spends money is sent once.';
 	const slowDown = " Lower the node's concurrency or space the executions out.";
 	it.each<[string, Fault, string, string]>([
 		[

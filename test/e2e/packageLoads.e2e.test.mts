@@ -120,9 +120,9 @@ describe('n8n-nodes-librebor installed into a real n8n', () => {
 	});
 
 	it('offers the LibreBOR Trigger with its icons: version 2 for new nodes, version 1 polling for saved ones', async () => {
-		const versions = (await rest.nodeTypes()).filter(
-			(type) => type.name === libreBorTriggerNodeType,
-		);
+		const versions = (await rest.nodeTypes())
+			.filter((type) => type.name === libreBorTriggerNodeType)
+			.sort((a, b) => Number(a.version) - Number(b.version));
 
 		expect(versions.map(({ version }) => version)).toEqual([1, 2]);
 		for (const node of versions) {

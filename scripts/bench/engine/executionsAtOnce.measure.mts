@@ -69,7 +69,11 @@ async function measureThrough(sim: BenchSimulator, baseUrl: string, shape: Bench
 			const items = nifs.slice(execution * FOLLOWS_EACH, (execution + 1) * FOLLOWS_EACH);
 			return await runAction({
 				nodeType: new LibreBor(),
-				parameters: { resource: 'watchlist', operation: 'follow', nif: '={{ $json.nif }}' },
+				parameters: {
+					resource: 'watchlist',
+					operation: 'follow',
+					company: { __rl: true, mode: 'nif', value: '={{ $json.nif }}' },
+				},
 				credentials: { libreBorApi: { ...sim.libreBorCredential, baseUrl } },
 				items: items.map((nif) => ({ nif })),
 				continueOnFail: true,

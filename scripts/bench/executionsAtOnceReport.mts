@@ -1,11 +1,9 @@
 // The section of BENCHMARKS.md on several executions of one account at once, under each shape of
 // limit (see engine/executionsAtOnce.measure.mts), and its goals.
 import type { ExecutionsAtOnceRun } from './engine/executionsAtOnce.measure.mts';
-import { count, table, type Goal } from './markdown.mts';
+import { count, percent, table, wholeMs as ms, type Goal } from './markdown.mts';
 import { LIMITED_ROUND_TRIP_MS } from './n8n/rateLimitRuns.mts';
 
-const ms = (value: number) => `${Math.round(value).toLocaleString('en')} ms`;
-const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 const ofFloor = (run: ExecutionsAtOnceRun) => run.ms / run.floorMs;
 const share = (run: ExecutionsAtOnceRun) => run.throttled / Math.max(1, run.requests);
 /** Without a Retry-After the node must find the wait itself, as in section 2c: 0.1x more. */

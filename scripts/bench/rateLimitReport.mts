@@ -10,9 +10,13 @@ import {
 	type RateLimitRun,
 } from './n8n/rateLimitRuns.mts';
 
-const share = (run: RateLimitRun) => run.throttled / Math.max(1, run.requests);
+/** What a run under a limit sent and what the limit refused of it. */
+type Traffic = { requests: number; throttled: number };
+/** The share of a run's requests the limit refused. */
+export const share = (run: Traffic) => run.throttled / Math.max(1, run.requests);
 const ofFloor = (run: RateLimitRun) => (run.floorMs > 0 ? run.ms / run.floorMs : NaN);
-const refused = (run: RateLimitRun) =>
+/** "8 of 259 (3.1%)": the requests refused, of those sent. */
+export const refused = (run: Traffic) =>
 	`${count(run.throttled)} of ${count(run.requests)} (${percent(share(run))})`;
 
 /** Without a Retry-After the node must find the wait itself: its goal is 1.25x the floor, not 1.15x. */

@@ -3,10 +3,9 @@
 import type { RegistryLookupRun } from './engine/registryLookups.measure.mts';
 import { count, percent, ratio, table, wholeMs as ms, type Goal } from './markdown.mts';
 import { LIMITED_ROUND_TRIP_MS } from './n8n/rateLimitRuns.mts';
-import { allowedOfFloor } from './rateLimitReport.mts';
+import { allowedOfFloor, refused, share } from './rateLimitReport.mts';
 
 const ofFloor = (run: RegistryLookupRun) => (run.floorMs > 0 ? run.ms / run.floorMs : NaN);
-const share = (run: RegistryLookupRun) => run.throttled / Math.max(1, run.requests);
 const items = (run: RegistryLookupRun) =>
 	run.job === 'Company > Get by NIF' ? `${count(run.companies)} items` : '1 item';
 
@@ -20,25 +19,24 @@ function goalOf(run: RegistryLookupRun): Goal {
 	};
 }
 
+const rowOf = (run: RegistryLookupRun) => [
+	run.job,
+	run.shape,
+	items(run),
+	ms(run.floorMs),
+	`${ms(run.ms)} (${ratio(ofFloor(run))})`,
+	refused(run),
+	`${count(run.withStatusAndProvince)} of ${count(run.companies)}`,
+	count(run.failed),
+];
+
 /** Section 2f, and its goals. */
 export function registryLookupsSection(
 	runs: RegistryLookupRun[] | undefined,
 	goals: Goal[],
 ): string {
-	if (!runs || runs.length === 0) return '';
-	const rows = runs.map((run) => {
-		goals.push(goalOf(run));
-		return [
-			run.job,
-			run.shape,
-			items(run),
-			ms(run.floorMs),
-			`${ms(run.ms)} (${ratio(ofFloor(run))})`,
-			`${count(run.throttled)} of ${count(run.requests)} (${percent(share(run))})`,
-			`${count(run.withStatusAndProvince)} of ${count(run.companies)}`,
-			count(run.failed),
-		];
-	});
+	if (!runs?.length) return '';
+	goals.push(...runs.map(goalOf));
 	return `### 2f. Registry look-ups under a rate limit
 
 Company > Get by NIF of ${count(runs[0].companies)} companies the registry lists (an input item each), and Watch List > Get Many
@@ -48,5 +46,5 @@ account (nothing learned before), through the proxy at a ${LIMITED_ROUND_TRIP_MS
 limit needs to admit the job's requests from its first one. Goals: every company with its \`status\` and
 \`province\`, within 1.15x of the floor (1.25x without Retry-After, as in section 2c).
 
-${table(['Job', 'Limit', 'Input', 'Floor', 'Time (of the floor)', 'Refused (429/503)', 'With status and province', 'Items failed'], rows)}`;
+${table(['Job', 'Limit', 'Input', 'Floor', 'Time (of the floor)', 'Refused (429/503)', 'With status and province', 'Items failed'], runs.map(rowOf))}`;
 }

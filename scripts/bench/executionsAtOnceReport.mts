@@ -1,13 +1,11 @@
 // The section of BENCHMARKS.md on several executions of one account at once, under each shape of
 // limit (see engine/executionsAtOnce.measure.mts), and its goals.
 import type { ExecutionsAtOnceRun } from './engine/executionsAtOnce.measure.mts';
-import { count, table, type Goal } from './markdown.mts';
+import { count, percent, table, wholeMs as ms, type Goal } from './markdown.mts';
 import { LIMITED_ROUND_TRIP_MS } from './n8n/rateLimitRuns.mts';
+import { refused, share } from './rateLimitReport.mts';
 
-const ms = (value: number) => `${Math.round(value).toLocaleString('en')} ms`;
-const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 const ofFloor = (run: ExecutionsAtOnceRun) => run.ms / run.floorMs;
-const share = (run: ExecutionsAtOnceRun) => run.throttled / Math.max(1, run.requests);
 /** Without a Retry-After the node must find the wait itself, as in section 2c: 0.1x more. */
 const allowedOfFloor = (run: ExecutionsAtOnceRun) => (/tastypie|nginx/.test(run.shape) ? 1.4 : 1.3);
 
@@ -38,7 +36,7 @@ export function executionsAtOnceSection(
 			`${run.executions} x ${count(run.itemsEach)}`,
 			ms(run.floorMs),
 			`${ms(run.ms)} (${ofFloor(run).toFixed(2)}x)`,
-			`${count(run.throttled)} of ${count(run.requests)} (${percent(share(run))})`,
+			refused(run),
 			`${count(run.followed)} of ${count(run.executions * run.itemsEach)}`,
 			count(run.failedExecutions),
 		];

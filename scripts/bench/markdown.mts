@@ -8,6 +8,11 @@ export interface Goal {
 }
 
 export const count = (value: number) => value.toLocaleString('en');
+/** Whole milliseconds, as the rate-limit sections give times. */
+export const wholeMs = (value: number) => `${Math.round(value).toLocaleString('en')} ms`;
+export const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
+/** A ratio, "n/a" when it cannot be taken (a floor of 0, a time not measured). */
+export const ratio = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)}x` : 'n/a');
 export const verdict = (met: boolean) => (met ? 'met' : '**missed**');
 
 export function table(header: string[], rows: string[][]): string {

@@ -1,6 +1,7 @@
 // The rate-limit sections of BENCHMARKS.md: each shape of limit at each job size, the long windows,
 // and the same job run twice (see n8n/rateLimitRuns.mts).
-import { count, table, type Goal } from './markdown.mts';
+import type { RateLimit } from '../../tools/simulator/index.mts';
+import { count, percent, ratio, table, wholeMs as ms, type Goal } from './markdown.mts';
 import {
 	BENCH_SHAPES,
 	LIMITED_ROUND_TRIP_MS,
@@ -9,21 +10,21 @@ import {
 	type RateLimitRun,
 } from './n8n/rateLimitRuns.mts';
 
-const ms = (value: number) => `${Math.round(value).toLocaleString('en')} ms`;
-const ratio = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)}x` : 'n/a');
-const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
-const share = (run: RateLimitRun) => run.throttled / Math.max(1, run.requests);
+/** What a run under a limit sent and what the limit refused of it. */
+type Traffic = { requests: number; throttled: number };
+/** The share of a run's requests the limit refused. */
+export const share = (run: Traffic) => run.throttled / Math.max(1, run.requests);
 const ofFloor = (run: RateLimitRun) => (run.floorMs > 0 ? run.ms / run.floorMs : NaN);
-const refused = (run: RateLimitRun) =>
+/** "8 of 259 (3.1%)": the requests refused, of those sent. */
+export const refused = (run: Traffic) =>
 	`${count(run.throttled)} of ${count(run.requests)} (${percent(share(run))})`;
 
 /** Without a Retry-After the node must find the wait itself: its goal is 1.25x the floor, not 1.15x. */
-const saysRetryAfter = (run: RateLimitRun) =>
-	run.limit?.shape !== 'sliding-log-tastypie' && run.limit?.shape !== 'leaky-bucket-nginx';
-const allowedOfFloor = (run: RateLimitRun) => (saysRetryAfter(run) ? 1.15 : 1.25);
+export const allowedOfFloor = (limit: RateLimit | undefined) =>
+	limit?.shape === 'sliding-log-tastypie' || limit?.shape === 'leaky-bucket-nginx' ? 1.25 : 1.15;
 
 function firstRunGoal(node: RateLimitRun): Goal {
-	const allowed = allowedOfFloor(node);
+	const allowed = allowedOfFloor(node.limit);
 	return {
 		goal: `${node.shape}, ${count(node.items)} follows: every item done, within ${allowed}x of the floor, at most 10% refused`,
 		measured: `${count(node.failedItems)} failed, ${ratio(ofFloor(node))} the floor, ${percent(share(node))} refused`,

@@ -3,6 +3,7 @@ import type { ColdLoadResult } from './coldLoad.mts';
 import type { DownloadMemoryResult } from './engine/downloadMemory.measure.mts';
 import type { ExecutionsAtOnceRun } from './engine/executionsAtOnce.measure.mts';
 import type { MarkingResult } from './engine/marking.measure.mts';
+import type { RegistryLookupRun } from './engine/registryLookups.measure.mts';
 import type { ThroughputResult } from './engine/throughput.measure.mts';
 import type { TriggerResult } from './engine/trigger.measure.mts';
 import type { MachineInfo } from './machine.mts';
@@ -14,6 +15,7 @@ import type { PackedPackage } from './packageBuild.mts';
 import type { RateLimitResult } from './n8n/rateLimitRuns.mts';
 import { rateLimitSections } from './rateLimitReport.mts';
 import { executionsAtOnceSection } from './executionsAtOnceReport.mts';
+import { registryLookupsSection } from './registryLookupsReport.mts';
 import { median } from './stats.mts';
 
 export interface BenchResults {
@@ -28,6 +30,8 @@ export interface BenchResults {
 	rateLimits?: RateLimitResult;
 	/** Several executions of one account at once, under each shape (older results lack it). */
 	executionsAtOnce?: ExecutionsAtOnceRun[];
+	/** Registry look-ups under each shape (older results lack it). */
+	registryLookups?: RegistryLookupRun[];
 	trigger: TriggerResult[];
 	/** Older results lack it. */
 	marking?: MarkingResult;
@@ -399,6 +403,7 @@ export function renderReport(results: BenchResults): string {
 		realN8nSection(results.realN8n, goals),
 		rateLimitSections(results.rateLimits, goals),
 		executionsAtOnceSection(results.executionsAtOnce, goals),
+		registryLookupsSection(results.registryLookups, goals),
 		triggerSection(results.trigger, goals),
 		markingSection(results.marking, goals),
 		downloadSection(results.downloadMemory, results.realN8n, goals),

@@ -13,6 +13,7 @@ import { measureColdLoad } from './coldLoad.mts';
 import type { DownloadMemoryResult } from './engine/downloadMemory.measure.mts';
 import type { ExecutionsAtOnceRun } from './engine/executionsAtOnce.measure.mts';
 import type { MarkingResult } from './engine/marking.measure.mts';
+import type { RegistryLookupRun } from './engine/registryLookups.measure.mts';
 import type { ThroughputResult } from './engine/throughput.measure.mts';
 import type { TriggerResult } from './engine/trigger.measure.mts';
 import { machineInfo, sampleLoad } from './machine.mts';
@@ -103,6 +104,11 @@ async function main() {
 		);
 		const executionsAtOnce = await measureInEngine<ExecutionsAtOnceRun[]>('executionsAtOnce');
 
+		step(
+			'Registry look-ups (Company > Get by NIF, Watch List > Get Many with Company Details) under each shape of rate limit, in n8n-core (about 3 minutes)',
+		);
+		const registryLookups = await measureInEngine<RegistryLookupRun[]>('registryLookups');
+
 		const results: BenchResults = {
 			machine,
 			quick,
@@ -112,6 +118,7 @@ async function main() {
 			realN8n,
 			rateLimits,
 			executionsAtOnce,
+			registryLookups,
 			trigger,
 			marking,
 			downloadMemory,

@@ -65,6 +65,17 @@ export class BenchSimulator {
 		return ids;
 	}
 
+	/** Lists these companies in the registry the look-ups read (reset() forgets them). */
+	async listInRegistry(nifs: string[]): Promise<void> {
+		await this.process.control('POST', 'registry', { nifs });
+	}
+
+	/** Makes the account follow these companies and no others, without sending API requests. */
+	async followOnly(nifs: string[]): Promise<void> {
+		await this.process.control('DELETE', 'watchlist');
+		await this.process.control('POST', 'watchlist', { nifs });
+	}
+
 	/** Unread alerts in the simulated account. */
 	async unreadCount(): Promise<number> {
 		const state = (await this.process.control('GET', 'state')) as { unreadAlerts: number };

@@ -153,3 +153,32 @@ describe('Simulator: company, person and NIF look-ups', () => {
 		expect(sim.requestsTo('GET', '/v2/company/search/')).toHaveLength(2);
 	});
 });
+
+describe('Simulator: companies seeded through /__sim/', () => {
+	async function control(method: 'POST' | 'DELETE', path: string, json?: unknown) {
+		const origin = sim.baseUrl.replace(/\/v2$/, '');
+		const response = await request(`${origin}/__sim/${path}`, {
+			method,
+			headers: { 'content-type': 'application/json' },
+			body: json === undefined ? undefined : JSON.stringify(json),
+		});
+		return { status: response.statusCode, json: (await response.body.json()) as any };
+	}
+
+	it('lists companies in the registry and sets the watch list, both findable, without API traffic', async () => {
+		expect((await get('/company/by-nif/B65410011/')).status).toBe(404);
+		expect(await control('POST', 'registry', { nifs: ['B65410011'] })).toEqual({
+			status: 201,
+			json: { added: 1 },
+		});
+		const listed = await get('/company/by-nif/B65410011/');
+		expect(listed.json.company).toMatchObject({ status: expect.any(String) });
+		expect((await get(`/company/by-slug/${listed.json.company.slug}/`)).status).toBe(200);
+
+		await control('DELETE', 'watchlist');
+		await control('POST', 'watchlist', { nifs: ['B65410011'] });
+		expect(sim.state.watchlist.map((entity) => entity.slug)).toEqual([listed.json.company.slug]);
+		expect(sim.requests).toHaveLength(3);
+		expect((await control('POST', 'registry', { nifs: ['B65410012'] })).status).toBe(400);
+	});
+});

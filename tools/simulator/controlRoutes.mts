@@ -15,8 +15,12 @@
 //   GET  /__sim/traffic/floor?requests=N&startMs=T -> {"floorMs"}: the least time the limit needs to admit N
 //                         requests from a cold start at T (default 0, a window's start)
 //   GET  /__sim/requests  -> the request log
+//   POST /__sim/registry  body {"nifs": [...]}: lists these companies (as the directory names them) in the registry
+//   POST /__sim/watchlist body {"nifs": [...]}: follows these companies, without API traffic
+//   DELETE /__sim/watchlist -> follows nothing any more (the seeded account follows three companies)
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { jsonAnswer, readRequest, writeAnswer, type Answer } from './httpIo.mts';
+import { isValidNif } from './nif.mts';
 import type { Simulator } from './simulator.mts';
 import type { AlertSpec, Fault, LoggedRequest } from './types.mts';
 
@@ -73,6 +77,15 @@ function applySettings(simulator: Simulator, json: Record<string, unknown>): Ans
 	return undefined;
 }
 
+/** The answer of a seeding route given `{"nifs": [...]}`: 400 unless every one is a valid NIF. */
+function withNifs(json: Record<string, unknown>, seed: (nifs: string[]) => unknown): Answer {
+	const nifs = json.nifs;
+	if (!Array.isArray(nifs) || !nifs.every((nif) => typeof nif === 'string' && isValidNif(nif)))
+		return jsonAnswer(400, { detail: 'nifs must be a list of valid NIFs' });
+	seed(nifs as string[]);
+	return jsonAnswer(201, { added: nifs.length });
+}
+
 function handle(
 	simulator: Simulator,
 	request: LoggedRequest,
@@ -108,6 +121,13 @@ function handle(
 		case 'DELETE /__sim/traffic':
 			simulator.traffic.resetCounters();
 			return jsonAnswer(200, simulator.traffic.summary());
+		case 'POST /__sim/registry':
+			return withNifs(json, (nifs) => simulator.state.registry.addFromDirectory(nifs));
+		case 'POST /__sim/watchlist':
+			return withNifs(json, (nifs) => nifs.forEach((nif) => simulator.state.follow(nif)));
+		case 'DELETE /__sim/watchlist':
+			for (const entity of simulator.state.watchlist) simulator.state.unfollow(entity.nif);
+			return jsonAnswer(200, simulator.summary());
 		case 'GET /__sim/requests':
 			return jsonAnswer(200, simulator.requests);
 		default:

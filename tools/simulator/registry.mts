@@ -63,6 +63,11 @@ export class Registry {
 		);
 	}
 
+	/** Lists the directory's companies with these NIFs (named on first sight, as following them does). */
+	addFromDirectory(nifs: readonly string[]): RegistryCompany[] {
+		return nifs.map((nif) => this.add(fromDirectory(this.directory.get(nif))));
+	}
+
 	addPerson(person: RegistryPerson): RegistryPerson {
 		this.people.set(person.slug, person);
 		return person;

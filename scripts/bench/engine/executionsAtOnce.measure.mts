@@ -7,11 +7,11 @@
 import { it } from 'vitest';
 
 import { runAction } from '../../../tools/engine/index.mts';
-import { startDelayProxy } from '../delayProxy.mts';
-import { BENCH_SHAPES, LIMITED_ROUND_TRIP_MS, type BenchShape } from '../n8n/rateLimitRuns.mts';
+import { BENCH_SHAPES, type BenchShape } from '../n8n/rateLimitRuns.mts';
 import { companyNifs } from '../nifs.mts';
 import { BenchSimulator } from '../simulatorControl.mts';
 import { builtNodes, quickRun, reportResult } from './builtPackage.mts';
+import { underLimit } from './limitedCase.mts';
 
 export const EXECUTIONS = 4;
 export const FOLLOWS_EACH = 150;
@@ -39,58 +39,47 @@ export interface ExecutionsAtOnceRun {
 	throttled: number;
 }
 
-type Traffic = { throttled: number; admitted: number };
-
-/**
- * One case, through a proxy of its own: a new address is a new account for what the node learns of
- * a limit, so that no case starts from what the one before learned of another shape.
- */
+/** One case, under a limit of its own, a new account (see limitedCase.mts). */
 async function measureCase(sim: BenchSimulator, shape: BenchShape): Promise<ExecutionsAtOnceRun> {
-	const proxy = await startDelayProxy(sim.baseUrl, LIMITED_ROUND_TRIP_MS);
-	try {
-		return await measureThrough(sim, proxy.baseUrl, shape);
-	} finally {
-		await proxy.close();
-	}
-}
-
-async function measureThrough(sim: BenchSimulator, baseUrl: string, shape: BenchShape) {
 	const { LibreBor } = builtNodes();
 	await sim.reset();
-	await sim.process.control('DELETE', 'traffic');
-	await sim.process.control('POST', 'settings', { rateLimit: shape.limit });
 	const watched = async () =>
 		((await sim.process.control('GET', 'state')) as { watchlistSize: number }).watchlistSize;
 	const before = await watched();
 	const nifs = companyNifs(EXECUTIONS * FOLLOWS_EACH);
-	const started = performance.now();
-	const results = await Promise.all(
-		Array.from({ length: EXECUTIONS }, async (_, execution) => {
-			const items = nifs.slice(execution * FOLLOWS_EACH, (execution + 1) * FOLLOWS_EACH);
-			return await runAction({
-				nodeType: new LibreBor(),
-				parameters: { resource: 'watchlist', operation: 'follow', nif: '={{ $json.nif }}' },
-				credentials: { libreBorApi: { ...sim.libreBorCredential, baseUrl } },
-				items: items.map((nif) => ({ nif })),
-				continueOnFail: true,
-			});
-		}),
+	// Each execution reads the watch list once, then follows.
+	const requests = EXECUTIONS * (FOLLOWS_EACH + 1);
+	const measured = await underLimit(sim, shape.limit, requests, async (baseUrl) =>
+		Promise.all(
+			Array.from({ length: EXECUTIONS }, async (_, execution) => {
+				const items = nifs.slice(execution * FOLLOWS_EACH, (execution + 1) * FOLLOWS_EACH);
+				return await runAction({
+					nodeType: new LibreBor(),
+					parameters: {
+						resource: 'watchlist',
+						operation: 'follow',
+						company: { __rl: true, mode: 'nif', value: '={{ $json.nif }}' },
+					},
+					credentials: { libreBorApi: { ...sim.libreBorCredential, baseUrl } },
+					items: items.map((nif) => ({ nif })),
+					continueOnFail: true,
+				});
+			}),
+		),
 	);
-	const ms = performance.now() - started;
-	const traffic = (await sim.process.control('GET', 'traffic')) as Traffic;
+	const results = measured.outcome;
 	const failed = results.map((result) => result.items.filter((item) => item.error).length);
 	const run: ExecutionsAtOnceRun = {
 		shape: shape.name,
 		executions: EXECUTIONS,
 		itemsEach: FOLLOWS_EACH,
-		ms,
-		// Each execution reads the watch list once, then follows.
-		floorMs: await sim.floorMs(EXECUTIONS * (FOLLOWS_EACH + 1)),
+		ms: measured.ms,
+		floorMs: measured.floorMs,
 		failedExecutions: results.filter((result, index) => result.error || failed[index] > 0).length,
 		failedItems: failed.reduce((sum, count) => sum + count, 0),
 		followed: (await watched()) - before,
-		requests: traffic.admitted + traffic.throttled,
-		throttled: traffic.throttled,
+		requests: measured.requests,
+		throttled: measured.throttled,
 	};
 	console.log(JSON.stringify(run));
 	return run;

@@ -126,11 +126,7 @@ describe('n8n-nodes-librebor installed into a real n8n', () => {
 
 		expect(versions.map(({ version }) => version)).toEqual([1, 2]);
 		for (const node of versions) {
-			expect(node).toMatchObject({
-				displayName: 'LibreBOR Trigger',
-				inputs: [],
-				defaultVersion: 2,
-			});
+			expect(node).toMatchObject({ displayName: 'LibreBOR Trigger', inputs: [] });
 			expect(node.usableAsTool).toBeFalsy();
 			await expectIconsServed(node as unknown as IconDescription);
 		}

@@ -61,6 +61,9 @@ export async function warmDocumentDownload(
 			operation: 'download',
 			documentId,
 			binaryPropertyName: 'data',
+			// What is measured is memory: a machine busy enough to stretch the transfer past the
+			// default 30 s must not turn it into a timeout.
+			options: { timeout: 300 },
 		});
 	await download();
 	return download;

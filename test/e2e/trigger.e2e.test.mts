@@ -25,7 +25,8 @@ const trigger = 'New Alert';
  * (the release CI runs); on the older releases `npm run test:compat` runs, a restart may repeat the
  * last emission, flagged.
  */
-const refusesDuplicateKeys = (process.env.LIBREBOR_N8N_VERSION ?? '2.41.1').startsWith('2.41.');
+const n8nVersion = process.env.LIBREBOR_N8N_VERSION ?? '2.41.1';
+const refusesDuplicateKeys = n8nVersion.startsWith('2.41.');
 const POSSIBLE_REPEAT = 'possible_repeat';
 const DUPLICATE_KEY_REFUSED = 'Scheduled execution skipped: duplicate deduplication key';
 
@@ -60,6 +61,8 @@ function triggerWorkflow(testCase: TriggerCase, parameters: INodeParameters): Wo
 function withoutRepeats(items: Array<Record<string, unknown>>) {
 	const repeats = items.filter((item) => item[POSSIBLE_REPEAT] === true);
 	if (refusesDuplicateKeys) expect(repeats).toEqual([]);
+	// n8n 1.x keeps no key: the batch emitted again after the restart runs, flagged.
+	if (n8nVersion.startsWith('1.')) expect(repeats.length).toBeGreaterThan(0);
 	return items.filter((item) => item[POSSIBLE_REPEAT] !== true);
 }
 

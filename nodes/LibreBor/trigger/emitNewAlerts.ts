@@ -1,6 +1,5 @@
 import type { INodeExecutionData, ITriggerFunctions } from 'n8n-workflow';
 
-import { listUnreadAlerts } from '../api/alerts';
 import type { LibreBorAlert } from '../helpers/alerts';
 import { now } from '../helpers/clock';
 import { isThrottleError } from '../transport/errors';
@@ -8,16 +7,14 @@ import { unlessPolling } from './activationMemory';
 import { itemsForAlert, oldestFirst } from './alertItems';
 import { emitUnderKey, forgetReceipt } from './deliveryReceipts';
 import { emissionKey } from './emissionKey';
+import { alertKey, limitState } from './knownAlerts';
 import {
-	alertKey,
-	forgetReadAlerts,
-	isNewAlert,
-	limitState,
-	toKnownAlert,
-	uniqueAlerts,
-} from './knownAlerts';
-import { markPendingAlerts } from './markPendingAlerts';
-import { itemsOfNewAlerts, markable, skipThrottledPoll } from './pollNewAlerts';
+	baselineOf,
+	itemsOfNewAlerts,
+	knownAfter,
+	pollRound,
+	skipThrottledPoll,
+} from './pollRound';
 import { readPollState, writePollState, type Delivery } from './pollState';
 import type { TriggerSettings } from './settings';
 import { settleDeliveries } from './settleDeliveries';
@@ -75,33 +72,22 @@ async function emitOnce(this: ITriggerFunctions, settings: TriggerSettings): Pro
 	const settled = settleDeliveries(this, previous?.inFlight ?? []);
 	const { toRepeat, takenAsCarried } = splitLost(settled.lostDeliveries, settled.unheard);
 	const toMark = [...(previous?.pending ?? []), ...settled.stored, ...takenAsCarried];
-	const { read: justRead, stillPending } = await markPendingAlerts.call(
-		this,
-		markable(toMark, settings),
-		settings.run,
-	);
-
-	const listing = uniqueAlerts(await listUnreadAlerts.call(this, { run: settings.run }));
+	const round = await pollRound(this, settings, previous, toMark);
 	if (!previous && !settings.includeExisting) {
-		writePollState(staticData, limitState({ known: listing.map(toKnownAlert), pending: [] }));
+		writePollState(staticData, limitState(baselineOf(round)));
 		return;
 	}
-	const known = forgetReadAlerts(previous?.known ?? [], listing, justRead);
-	const knownKeys = new Set(known.map(([key]) => key));
-	const newAlerts = oldestFirst(
-		listing.filter((alert) => isNewAlert(alert, knownKeys, previous?.horizon)),
-	);
 	const emissions = [
 		...toRepeat.flatMap((delivery) =>
-			repeated(delivery, listing, settings, settled.unheard.has(delivery[0])),
+			repeated(delivery, round.listing, settings, settled.unheard.has(delivery[0])),
 		),
-		...newEmission.call(this, newAlerts, settings),
+		...newEmission(this, round.newAlerts, settings),
 	];
 	writePollState(
 		staticData,
 		limitState({
-			known: [...known, ...newAlerts.map(toKnownAlert)],
-			pending: stillPending.filter((id) => knownKeys.has(id)),
+			known: knownAfter(round),
+			pending: round.pending,
 			horizon: previous?.horizon,
 			inFlight: [...settled.waiting, ...emissions.map(({ delivery }) => delivery)],
 		}),
@@ -141,12 +127,12 @@ function repeated(
 }
 
 function newEmission(
-	this: ITriggerFunctions,
+	context: ITriggerFunctions,
 	alerts: LibreBorAlert[],
 	settings: TriggerSettings,
 ): Emission[] {
-	const { items, carried } = itemsOfNewAlerts.call(this, alerts, settings);
+	const { items, carried } = itemsOfNewAlerts(context, alerts, settings);
 	if (items.length === 0) return [];
-	const key = emissionKey(String(this.getWorkflow().id ?? ''), this.getNode().id, carried);
+	const key = emissionKey(String(context.getWorkflow().id ?? ''), context.getNode().id, carried);
 	return [{ items, delivery: [key, carried, now()] }];
 }

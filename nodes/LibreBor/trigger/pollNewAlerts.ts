@@ -1,22 +1,10 @@
 import { randomUUID } from 'crypto';
-import type { INodeExecutionData, IPollFunctions, NodeApiError } from 'n8n-workflow';
+import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { listUnreadAlerts } from '../api/alerts';
-import type { LibreBorAlert } from '../helpers/alerts';
-import type { PollingFunctions } from '../helpers/nodeRun';
 import { isThrottleError } from '../transport/errors';
 import { keepUnstoredState, unlessPolling, unstoredStateOf } from './activationMemory';
-import { hasUsableId, itemsForAlert, oldestFirst } from './alertItems';
 import { emitWithReceipt, forgetReceipt } from './deliveryReceipts';
-import {
-	alertKey,
-	forgetReadAlerts,
-	isNewAlert,
-	limitState,
-	toKnownAlert,
-	uniqueAlerts,
-} from './knownAlerts';
-import { markPendingAlerts } from './markPendingAlerts';
+import { limitState } from './knownAlerts';
 import {
 	committedWithExecution,
 	readPollState,
@@ -24,6 +12,14 @@ import {
 	type Delivery,
 	type PollState,
 } from './pollState';
+import {
+	baselineOf,
+	itemsOfNewAlerts,
+	knownAfter,
+	markable,
+	pollRound,
+	skipThrottledPoll,
+} from './pollRound';
 import type { TriggerSettings } from './settings';
 import { settleDeliveries } from './settleDeliveries';
 
@@ -64,18 +60,6 @@ export async function pollNewAlerts(
 const hasPolledBefore = (context: IPollFunctions) =>
 	(readPollState(context.getWorkflowStaticData('node')) ?? unstoredStateOf(context)) !== undefined;
 
-/**
- * LibreBOR kept throttling this poll beyond what it could wait (an hourly quota spent, say): the
- * poll ends quietly, without an error execution every minute. It wrote nothing, so the next poll
- * starts from the same state, and emits and marks what this one could not.
- */
-export function skipThrottledPoll(context: PollingFunctions, error: NodeApiError): void {
-	context.logger.warn(
-		`LibreBOR Trigger skipped a poll: ${error.message}. Nothing is lost: the next poll tries again. If this happens at most polls, poll less often (LibreBOR's quota is shared by every workflow using the account).`,
-		{ description: error.description ?? undefined },
-	);
-}
-
 async function pollOnce(
 	this: IPollFunctions,
 	settings: TriggerSettings,
@@ -84,16 +68,8 @@ async function pollOnce(
 	const stored = readPollState(staticData);
 	const previous = stored ?? unstoredStateOf(this);
 	const settled = settleDeliveries(this, previous?.inFlight ?? []);
-	// A version 1 state may hold an id that is not a UUID: it is never marked.
 	const toMark = [...(previous?.pending ?? []), ...settled.stored];
-
-	const { read: justRead, stillPending } = await markPendingAlerts.call(
-		this,
-		markable(toMark, settings),
-		settings.run,
-	);
-
-	const listing = uniqueAlerts(await listUnreadAlerts.call(this, { run: settings.run }));
+	const round = await pollRound(this, settings, previous, toMark, settled.lost);
 	// Kept in process memory while n8n has stored no state: the state as it is without what this
 	// poll emits, which n8n may still fail to store with its execution.
 	const save = (state: PollState, withoutEmission = state) => {
@@ -102,26 +78,18 @@ async function pollOnce(
 		for (const token of settled.spent) forgetReceipt(this, token);
 	};
 	if (!previous && !settings.includeExisting) {
-		save({ known: listing.map(toKnownAlert), pending: [] });
+		save(baselineOf(round));
 		return null;
 	}
 
-	// A just-read alert that the listing still shows stays known, in case the listing lags.
-	const kept = (previous?.known ?? []).filter(([key]) => !settled.lost.has(key));
-	const known = forgetReadAlerts(kept, listing, justRead);
-	const knownKeys = new Set(known.map(([key]) => key));
-	const newAlerts = oldestFirst(
-		listing.filter((alert) => isNewAlert(alert, knownKeys, previous?.horizon)),
-	);
-	const { items, carried } = itemsOfNewAlerts.call(this, newAlerts, settings);
-
+	const { items, carried } = itemsOfNewAlerts(this, round.newAlerts, settings);
 	const before: PollState = {
-		known,
-		pending: stillPending.filter((id) => knownKeys.has(id)),
+		known: round.known,
+		pending: round.pending,
 		horizon: previous?.horizon,
 		inFlight: settled.waiting,
 	};
-	const after = { ...before, known: [...known, ...newAlerts.map(toKnownAlert)] };
+	const after = { ...before, known: knownAfter(round) };
 	if (items.length === 0) {
 		save(after);
 		return null;
@@ -133,34 +101,9 @@ async function pollOnce(
 	return [items];
 }
 
-/** Alerts that Mark as Read marks: never one whose id is not a UUID. */
-export const markable = (keys: string[], settings: TriggerSettings) =>
-	settings.markAsRead ? keys.filter((id) => hasUsableId({ id })) : [];
-
 /** An emission that n8n saves before it creates its execution: in flight until n8n says what became of it. */
 function emissionWithReceipt(context: IPollFunctions, carried: string[]): Delivery {
 	const token = randomUUID();
 	emitWithReceipt(context, token);
 	return [token, carried];
-}
-
-/** The items of the new alerts, and the keys of the alerts they carry (those the filters let through). */
-export function itemsOfNewAlerts(
-	this: PollingFunctions,
-	alerts: LibreBorAlert[],
-	settings: TriggerSettings,
-): { items: INodeExecutionData[]; carried: string[] } {
-	const items: INodeExecutionData[] = [];
-	const carried: string[] = [];
-	for (const alert of alerts) {
-		const alertItems = itemsForAlert(alert, settings);
-		if (alertItems.length === 0) continue;
-		items.push(...alertItems);
-		carried.push(alertKey(alert));
-		if (settings.markAsRead && !hasUsableId(alert))
-			this.logger.warn(
-				`LibreBOR Trigger will not mark alert ${alertKey(alert)} as read: its id is not a UUID`,
-			);
-	}
-	return { items, carried };
 }

@@ -1,6 +1,7 @@
 import {
 	VersionedNodeType,
 	type INodeExecutionData,
+	type INodeTypeBaseDescription,
 	type INodeType,
 	type INodeTypeDescription,
 	type IPollFunctions,
@@ -15,20 +16,28 @@ import { pollV1 } from './trigger/pollV1';
 import { pollTimesProperty } from './trigger/pollSchedule';
 import { startTrigger } from './trigger/startTrigger';
 
+/** The names, icon and description of the trigger, whatever its version. */
+const TRIGGER_BASE = {
+	displayName: 'LibreBOR Trigger',
+	name: 'libreBorTrigger',
+	icon: { light: 'file:../../icons/librebor.svg', dark: 'file:../../icons/librebor.dark.svg' },
+	group: ['trigger'],
+	description:
+		'Starts the workflow when a company on your LibreBOR watch list appears in the BORME',
+} satisfies INodeTypeBaseDescription;
+
 /**
  * Version 1: a polling node. n8n saves its state before it creates the execution of what it
  * emits, so after a restart it may emit the last emission again (docs/trigger.md).
  */
 class LibreBorTriggerV1 implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'LibreBOR Trigger',
-		name: 'libreBorTrigger',
-		icon: { light: 'file:../../icons/librebor.svg', dark: 'file:../../icons/librebor.dark.svg' },
+		...TRIGGER_BASE,
+		// n8n's lint rules read these three here.
+		icon: TRIGGER_BASE.icon,
 		group: ['trigger'],
-		version: 1,
 		subtitle: TRIGGER_SUBTITLE,
-		description:
-			'Starts the workflow when a company on your LibreBOR watch list appears in the BORME',
+		version: 1,
 		...TRIGGER_DESCRIPTION_COMMON,
 		polling: true,
 		properties: [upgradeNotice, ...triggerProperties],
@@ -48,14 +57,12 @@ class LibreBorTriggerV1 implements INodeType {
  */
 class LibreBorTriggerV2 implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'LibreBOR Trigger',
-		name: 'libreBorTrigger',
-		icon: { light: 'file:../../icons/librebor.svg', dark: 'file:../../icons/librebor.dark.svg' },
+		...TRIGGER_BASE,
+		// n8n's lint rules read these three here.
+		icon: TRIGGER_BASE.icon,
 		group: ['trigger'],
-		version: 2,
 		subtitle: TRIGGER_SUBTITLE,
-		description:
-			'Starts the workflow when a company on your LibreBOR watch list appears in the BORME',
+		version: 2,
 		...TRIGGER_DESCRIPTION_COMMON,
 		properties: [pollTimesProperty, ...triggerProperties],
 	};
@@ -71,18 +78,7 @@ export class LibreBorTrigger extends VersionedNodeType {
 	constructor() {
 		super(
 			{ 1: new LibreBorTriggerV1(), 2: new LibreBorTriggerV2() },
-			{
-				displayName: 'LibreBOR Trigger',
-				name: 'libreBorTrigger',
-				icon: {
-					light: 'file:../../icons/librebor.svg',
-					dark: 'file:../../icons/librebor.dark.svg',
-				},
-				group: ['trigger'],
-				description:
-					'Starts the workflow when a company on your LibreBOR watch list appears in the BORME',
-				defaultVersion: 2,
-			},
+			{ ...TRIGGER_BASE, defaultVersion: 2 },
 		);
 	}
 }

@@ -1,6 +1,17 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyMode } from 'n8n-workflow';
 
 import { returnAllOffFields } from './listFields';
+import { optionsCollection, pacedRequestOptions } from './requestOptions';
+
+const LIST_MODE = { name: 'list', type: 'list' } as const;
+
+/** A resource locator's mode that picks from a search of the registry by name. */
+const fromRegistrySearch = (searchListMethod: string): INodePropertyMode => ({
+	displayName: 'From List',
+	...LIST_MODE,
+	placeholder: 'Search the registry by name...',
+	typeOptions: { searchListMethod, searchable: true, searchFilterRequired: true },
+});
 
 /** Companies of the registry: picked by name from a search, or given by NIF or slug. */
 export const companyLocator = (purpose: string): INodeProperties => ({
@@ -15,17 +26,7 @@ export const companyLocator = (purpose: string): INodeProperties => ({
 			'Use mode "nif" with a Spanish NIF such as B64717838, or mode "slug" with a company slug (a search result\'s "slug", an alert\'s "entity_slug"); mode "list" takes a slug picked by name in the editor',
 	},
 	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			placeholder: 'Search the registry by name...',
-			typeOptions: {
-				searchListMethod: 'searchRegistryCompanies',
-				searchable: true,
-				searchFilterRequired: true,
-			},
-		},
+		fromRegistrySearch('searchRegistryCompanies'),
 		{ displayName: 'By NIF', name: 'nif', type: 'string', placeholder: 'e.g. B64717838' },
 		{
 			displayName: 'By Slug',
@@ -48,17 +49,7 @@ export const personLocator: INodeProperties = {
 			'Use mode "slug" with a person slug, such as an alert position\'s "slug_person" ({{ $json.slug_person }}) or a person search result\'s "slug"',
 	},
 	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			placeholder: 'Search the registry by name...',
-			typeOptions: {
-				searchListMethod: 'searchRegistryPeople',
-				searchable: true,
-				searchFilterRequired: true,
-			},
-		},
+		fromRegistrySearch('searchRegistryPeople'),
 		{
 			displayName: 'By Slug',
 			name: 'slug',
@@ -83,4 +74,10 @@ const queryField = (of: 'companies' | 'people'): INodeProperties => ({
 export const searchFields = (of: 'companies' | 'people'): INodeProperties[] => [
 	queryField(of),
 	...returnAllOffFields,
+];
+
+/** The fields of an operation that looks one company up, for `purpose`. */
+export const companyLookupFields = (purpose: string): INodeProperties[] => [
+	companyLocator(purpose),
+	optionsCollection(pacedRequestOptions),
 ];

@@ -1,13 +1,8 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getCompanyByNif, getCompanyBySlug } from '../../api/registry';
-import {
-	companyLocator,
-	optionsCollection,
-	pacedRequestOptions,
-	readRunSettings,
-} from '../../descriptions';
+import { companyLookupFields, readRunSettings } from '../../descriptions';
 import { readCompanyReference } from '../../helpers/identifierParameters';
 import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
 
@@ -15,12 +10,7 @@ const displayOptions = {
 	show: { resource: ['company'], operation: ['get'], '@version': [{ _cnd: { gte: 3 } }] },
 };
 
-const properties: INodeProperties[] = [
-	companyLocator('get'),
-	optionsCollection(pacedRequestOptions),
-];
-
-export const description = updateDisplayOptions(displayOptions, properties);
+export const description = updateDisplayOptions(displayOptions, companyLookupFields('get'));
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await runForEachItem(this, readRunSettings(this), async (item) => {

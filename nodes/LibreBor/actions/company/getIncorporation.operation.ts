@@ -1,13 +1,8 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { getCompanyByNif, getIncorporation } from '../../api/registry';
-import {
-	companyLocator,
-	optionsCollection,
-	pacedRequestOptions,
-	readRunSettings,
-} from '../../descriptions';
+import { companyLookupFields, readRunSettings } from '../../descriptions';
 import { readCompanyReference } from '../../helpers/identifierParameters';
 import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
 import type { ItemRequest } from '../../helpers/nodeRun';
@@ -20,12 +15,10 @@ const displayOptions = {
 	},
 };
 
-const properties: INodeProperties[] = [
-	companyLocator('get the incorporation of'),
-	optionsCollection(pacedRequestOptions),
-];
-
-export const description = updateDisplayOptions(displayOptions, properties);
+export const description = updateDisplayOptions(
+	displayOptions,
+	companyLookupFields('get the incorporation of'),
+);
 
 /** LibreBOR finds an incorporation by the company's slug: a NIF is looked up first. */
 async function slugOfCompany(this: IExecuteFunctions, nif: string, item: ItemRequest) {

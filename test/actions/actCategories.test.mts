@@ -1,11 +1,11 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import type { Alert, AlertEntry } from '../../tools/simulator/index.mts';
 import {
 	categoryOfLabel,
 	documentedCategories,
 	parserActLabels,
+	personChange,
 	withCategories,
 } from '../support/actCategoryTable.mts';
 import { jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
@@ -25,29 +25,6 @@ const person = (name: string, role = 'Consejero') => ({
 	name_person: name,
 	slug_person: name.toLowerCase().replaceAll(' ', '-'),
 });
-
-/** What a person-change item holds: the position, what changed, and the entry and alert alongside. */
-function personChange(
-	alert: Alert,
-	entry: AlertEntry,
-	position: ReturnType<typeof person>,
-	change: string,
-) {
-	return {
-		...position,
-		change,
-		label: entry.label,
-		category: categoryOfLabel(entry.label),
-		borme: entry.borme,
-		company: entry.company,
-		announcement: entry.announcement,
-		alert_id: alert.id,
-		created_at: alert.created_at,
-		entity_name: alert.entity_name,
-		entity_slug: alert.entity_slug,
-		entity_type: alert.entity_type,
-	};
-}
 
 describe('Act categories', () => {
 	it('documents every act label of the BORME parser, and besides them only two sole-shareholder labels', () => {

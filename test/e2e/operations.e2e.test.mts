@@ -7,6 +7,7 @@ import {
 	type Simulator,
 } from '../../tools/simulator/index.mts';
 import { asJson, entryItems } from './alertEntries.mts';
+import { personChange } from '../support/actCategoryTable.mts';
 import {
 	nodeOutputItems,
 	nodeOutputJson,
@@ -265,20 +266,14 @@ describe('every LibreBOR operation run by a real n8n (`n8n execute`)', () => {
 				.filter((entry) => ['Nombramientos', 'Revocaciones'].includes(entry.label))
 				.flatMap((entry) =>
 					entry.positions.map((position) =>
-						asJson({
-							...position,
-							change: entry.label === 'Nombramientos' ? 'appointed' : 'removed',
-							label: entry.label,
-							category: 'officers',
-							borme: entry.borme,
-							company: entry.company,
-							announcement: entry.announcement,
-							alert_id: alert.id,
-							created_at: alert.created_at,
-							entity_name: alert.entity_name,
-							entity_slug: alert.entity_slug,
-							entity_type: alert.entity_type,
-						}),
+						asJson(
+							personChange(
+								alert,
+								entry,
+								position,
+								entry.label === 'Nombramientos' ? 'appointed' : 'removed',
+							),
+						),
 					),
 				),
 		);

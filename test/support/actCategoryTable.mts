@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 
 import { repoRoot } from '../../tools/repoPaths.mts';
+import type { Alert, AlertEntry } from '../../tools/simulator/index.mts';
 
 const DOCS = path.join(repoRoot, 'docs', 'act-categories.md');
 const TABLE_HEADING = '## Every label and its category';
@@ -46,4 +47,27 @@ export function withCategories<T extends { data: unknown[] }>(alert: T): T {
 export function parserActLabels(): string[] {
 	const fixture = path.join(repoRoot, 'test', 'actions', 'fixtures', 'bormeparserActLabels.json');
 	return (JSON.parse(readFileSync(fixture, 'utf8')) as { labels: string[] }).labels;
+}
+
+/** What a person-change item holds: the position, what changed, and the entry and alert alongside. */
+export function personChange(
+	alert: Alert,
+	entry: AlertEntry,
+	position: object,
+	change: string,
+): IDataObject {
+	return {
+		...position,
+		change,
+		label: entry.label,
+		category: categoryOfLabel(entry.label),
+		borme: entry.borme,
+		company: entry.company,
+		announcement: entry.announcement,
+		alert_id: alert.id,
+		created_at: alert.created_at,
+		entity_name: alert.entity_name,
+		entity_slug: alert.entity_slug,
+		entity_type: alert.entity_type,
+	} as IDataObject;
 }

@@ -4,22 +4,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 
 import { ManualClock, startSimulator, type Simulator } from '../../tools/simulator/index.mts';
+import { callApi } from './apiCall.mts';
 
 const SECOND = 1000;
 const clock = new ManualClock(Date.UTC(2025, 0, 6, 9));
 let sim: Simulator;
 
 async function call(method: 'GET' | 'POST', path: string, form?: Record<string, string>) {
-	const { username, password } = sim.credentials;
-	const response = await request(`${sim.baseUrl}${path}`, {
-		method,
-		headers: {
-			authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`,
-			...(form && { 'content-type': 'application/x-www-form-urlencoded' }),
-		},
-		body: form && new URLSearchParams(form).toString(),
-	});
-	return { status: response.statusCode, json: (await response.body.json()) as any };
+	const answer = await callApi(sim, method, path, form);
+	return { status: answer.status, json: JSON.parse(answer.text) as any };
 }
 
 async function orderDocuments(count: number, year = '2023'): Promise<string[]> {

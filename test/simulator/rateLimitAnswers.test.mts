@@ -4,28 +4,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 
 import { ManualClock, startSimulator, type Simulator } from '../../tools/simulator/index.mts';
+import { callApi } from './apiCall.mts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const clock = new ManualClock(Date.UTC(2025, 0, 6, 9));
 let sim: Simulator;
 
-async function call(method: 'GET' | 'POST', path: string, form?: Record<string, string>) {
-	const { username, password } = sim.credentials;
-	const response = await request(`${sim.baseUrl}${path}`, {
-		method,
-		headers: {
-			authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`,
-			...(form && { 'content-type': 'application/x-www-form-urlencoded' }),
-		},
-		body: form && new URLSearchParams(form).toString(),
-	});
-	return {
-		status: response.statusCode,
-		headers: response.headers,
-		text: await response.body.text(),
-	};
-}
+const call = async (method: 'GET' | 'POST', path: string, form?: Record<string, string>) =>
+	await callApi(sim, method, path, form);
 
 async function control(method: 'GET' | 'POST' | 'DELETE', path: string, json?: unknown) {
 	const response = await request(`${sim.baseUrl.replace(/\/v2$/, '')}/__sim/${path}`, {

@@ -173,39 +173,41 @@ async function runUnder(
 	return measured;
 }
 
-/** Each first run has a workflow of its own, so that no earlier run left it anything learned. */
-async function firstRuns(
-	folder: N8nUserFolder,
-	sim: BenchSimulator,
+/** The runs of each condition, one condition after the other. */
+async function inTurn(
 	conditions: Condition[],
+	runsOf: (condition: Condition) => Promise<RateLimitRun[]>,
 ): Promise<RateLimitRun[]> {
 	const runs: RateLimitRun[] = [];
-	for (const condition of conditions) {
+	for (const condition of conditions) runs.push(...(await runsOf(condition)));
+	return runs;
+}
+
+/** Each first run has a workflow of its own, so that no earlier run left it anything learned. */
+const firstRuns = (folder: N8nUserFolder, sim: BenchSimulator, conditions: Condition[]) =>
+	inTurn(conditions, async (condition) => {
+		const runs: RateLimitRun[] = [];
 		for (const via of ['LibreBOR node', 'HTTP Request node'] as FollowVia[]) {
 			const id = workflowIdOf(`first ${condition.shape} ${condition.items} ${via}`);
 			runs.push(await runUnder(folder, sim, condition, via, 'first', id));
 		}
-	}
-	return runs;
-}
+		return runs;
+	});
 
 /** The LibreBOR node's workflow run twice in a row (the second follows other companies), and the HTTP Request node's once. */
-async function secondRuns(
-	folder: N8nUserFolder,
-	sim: BenchSimulator,
-	conditions: Condition[],
-): Promise<RateLimitRun[]> {
-	const runs: RateLimitRun[] = [];
-	for (const condition of conditions) {
+const secondRuns = (folder: N8nUserFolder, sim: BenchSimulator, conditions: Condition[]) =>
+	inTurn(conditions, async (condition) => {
 		const id = workflowIdOf(`twice ${condition.shape} ${condition.items}`);
-		runs.push(await runUnder(folder, sim, condition, 'LibreBOR node', 'first', id));
+		const first = await runUnder(folder, sim, condition, 'LibreBOR node', 'first', id);
 		await sim.process.control('POST', 'reset');
-		runs.push(await runUnder(folder, sim, condition, 'LibreBOR node', 'second', id));
+		const second = await runUnder(folder, sim, condition, 'LibreBOR node', 'second', id);
 		const http = workflowIdOf(`twice ${condition.shape} ${condition.items} HTTP Request node`);
-		runs.push(await runUnder(folder, sim, condition, 'HTTP Request node', 'first', http));
-	}
-	return runs;
-}
+		return [
+			first,
+			second,
+			await runUnder(folder, sim, condition, 'HTTP Request node', 'first', http),
+		];
+	});
 
 function workflowsFor(conditions: Condition[], access: { baseUrl: string; credentials: object }) {
 	return conditions.flatMap((condition) => {

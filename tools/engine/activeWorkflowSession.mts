@@ -1,4 +1,5 @@
-import type { IDataObject, INode, INodeExecutionData, Workflow } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
 
 import { CredentialTypeRegistry, defaultCredentialTypes } from './credentialTypes.mts';
 import { HarnessCredentialsHelper } from './credentialsHelper.mts';
@@ -70,6 +71,20 @@ export abstract class ActiveWorkflowSession {
 	/** Whether the workflow is active (the next poll is not the first of an activation). */
 	get isActivated(): boolean {
 		return this.activeWorkflow() !== undefined;
+	}
+
+	/** The workflow as n8n activates it: this one node, and the static data its database holds. */
+	protected workflowFromDatabase(id: string): Workflow {
+		return new Workflow({
+			id,
+			name: 'Trigger under test',
+			nodes: [structuredClone(this.node)],
+			connections: {},
+			active: true,
+			nodeTypes: this.nodeTypes(),
+			staticData: this.state.savedStaticData,
+			settings: { executionOrder: 'v1' },
+		});
 	}
 
 	/** A "Fetch Test Event" run, which leaves the saved state alone. */

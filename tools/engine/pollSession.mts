@@ -170,16 +170,7 @@ export class PollSession extends ActiveWorkflowSession implements AlertPollSessi
 	}
 
 	private pollTrigger(activation: WorkflowActivateMode, pollBudgetMs?: number): ActivePollTrigger {
-		const workflow = new Workflow({
-			id: this.workflowId,
-			name: 'Poll trigger under test',
-			nodes: [structuredClone(this.node)],
-			connections: {},
-			active: true,
-			nodeTypes: this.nodeTypes(),
-			staticData: this.state.savedStaticData,
-			settings: { executionOrder: 'v1' },
-		});
+		const workflow = this.workflowFromDatabase(this.workflowId);
 		const node = workflow.getNode(this.nodeName)!;
 		const outcome = new PollOutcome();
 		const context = createActivePollContext({

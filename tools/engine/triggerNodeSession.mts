@@ -112,16 +112,7 @@ export class TriggerNodeSession extends ActiveWorkflowSession implements AlertPo
 	}
 
 	private async activate(): Promise<void> {
-		const workflow = new Workflow({
-			id: this.workflowId,
-			name: 'Trigger under test',
-			nodes: [structuredClone(this.node)],
-			connections: {},
-			active: true,
-			nodeTypes: this.nodeTypes(),
-			staticData: this.state.savedStaticData,
-			settings: { executionOrder: 'v1' },
-		});
+		const workflow = this.workflowFromDatabase(this.workflowId);
 		const node = workflow.getNode(this.nodeName)!;
 		const ticks: ActiveTrigger['ticks'] = [];
 		const additionalData = createAdditionalData({

@@ -61,6 +61,25 @@ export async function runUntilBalanceRunsOut(
 	return failed;
 }
 
+/**
+ * Runs the workflow with `parameters` and cancels the execution while its orders are being
+ * recorded (before any is sent); a moment later, none has reached LibreBOR.
+ */
+export async function cancelWhileRecording(
+	simulator: Simulator,
+	parameters: INodeParameters,
+	options: { workflow: { id: string; staticData: IDataObject }; items?: IDataObject[] },
+) {
+	const cancelled = await runLibreBor(simulator, parameters, {
+		...options,
+		continueOnFail: true,
+		cancelAfterMs: 300,
+	});
+	expect(cancelled.run.status).toBe('canceled');
+	await new Promise((resolve) => setTimeout(resolve, 1_500));
+	expect(simulator.state.ordersReceived).toBe(0);
+}
+
 /** The node as loaded by another n8n process or worker: none of this process's memory. */
 export const onAnotherWorker = async () => {
 	vi.resetModules();

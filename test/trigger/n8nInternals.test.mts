@@ -1,7 +1,7 @@
 // The nodes' uses of what n8n does not offer nodes as an interface (helpers/n8nInternals.ts), held
 // against the n8n-core the tests run: when n8n changes one of them, this file fails first.
 import { PollContext, TriggerContext } from 'n8n-core';
-import type { INode, INodeExecutionData, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
+import type { INodeExecutionData, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
@@ -12,15 +12,10 @@ import {
 } from '../../nodes/LibreBor/helpers/n8nInternals.ts';
 import { LibreBorTrigger } from '../../nodes/LibreBor/LibreBorTrigger.node.ts';
 import { HarnessNodeTypes } from '../../tools/engine/nodeTypes.mts';
+import { buildNodeUnderTest } from '../../tools/engine/nodeUnderTest.mts';
+import { triggerVersion } from '../../tools/engine/triggerSession.mts';
 
-const node: INode = {
-	id: 'node',
-	name: 'Node',
-	type: 'n8n-nodes-librebor.libreBorTrigger',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-};
+const node = buildNodeUnderTest({ nodeType: triggerVersion(1), parameters: {} });
 const workflow = () =>
 	new Workflow({
 		id: 'workflow',

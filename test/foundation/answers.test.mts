@@ -212,28 +212,21 @@ describe('An order, sent once', () => {
 		"The order of the 2023 annual accounts of B64717838 may have been placed: LibreBOR's answer was lost";
 	const check =
 		'It was not sent again, so that it is not charged twice. Check the Documents section of the LibreBOR user panel (or the balance) before ordering again; if it is there, use its document ID with the Download operation.';
-	const throttled =
-		'Too many requests in a short time; LibreBOR refused it, and it was not sent again: a request that spends money is sent once.';
-	const slowDown = " Lower the node's concurrency or space the executions out.";
+	/** A 429 to an order, with its Retry-After, and the wait LibreBOR asked for as the error says it. */
+	const throttled = (
+		label: string,
+		retryAfter?: string,
+		waitS?: number,
+	): [string, Fault, string, string] => [
+		label,
+		{ status: 429, ...(retryAfter !== undefined && { retryAfter }), body: '{}' },
+		'LibreBOR is rate limiting the requests (429)',
+		`Too many requests in a short time; LibreBOR refused it, and it was not sent again: a request that spends money is sent once.${waitS === undefined ? '' : ` LibreBOR asked to wait ${waitS} s.`} Lower the node's concurrency or space the executions out.`,
+	];
 	it.each<[string, Fault, string, string]>([
-		[
-			'a 429 that asks to wait 1.5 s',
-			{ status: 429, retryAfter: '1.5', body: '{}' },
-			'LibreBOR is rate limiting the requests (429)',
-			`${throttled} LibreBOR asked to wait 2 s.${slowDown}`,
-		],
-		[
-			'a 429 without Retry-After',
-			{ status: 429, body: '{}' },
-			'LibreBOR is rate limiting the requests (429)',
-			`${throttled}${slowDown}`,
-		],
-		[
-			'a 429 whose Retry-After is a past date in ISO form',
-			{ status: 429, retryAfter: '2015-10-21 07:28:00', body: '{}' },
-			'LibreBOR is rate limiting the requests (429)',
-			`${throttled} LibreBOR asked to wait 0 s.${slowDown}`,
-		],
+		throttled('a 429 that asks to wait 1.5 s', '1.5', 2),
+		throttled('a 429 without Retry-After'),
+		throttled('a 429 whose Retry-After is a past date in ISO form', '2015-10-21 07:28:00', 0),
 		[
 			'a 404 for a company the registry does not have',
 			{ status: 404, body: '{"detail":"No such company"}' },

@@ -210,73 +210,68 @@ const documentDownloadFile: ActionOperation = {
 	prepare: downloadDocument,
 };
 
-/** A registry look-up of one record, judged by a field of its output item. */
-const lookUp = (
+/** `Get Incorporation` as n8n names the operation: `getIncorporation`. */
+const camelCase = (words: string) =>
+	words
+		.split(' ')
+		.map((word, index) => (index === 0 ? word.toLowerCase() : word))
+		.join('');
+
+/**
+ * A registry look-up of one record, named `Resource > Operation` as the node shows it; its
+ * parameters beyond those two, and the one field of its output item that shows it worked.
+ */
+function lookUp(
 	name: string,
 	target: RequestMatcher,
-	parameters: INodeParameters,
-	field: string,
-	expected: unknown,
-): ActionOperation => ({
-	name,
-	target,
-	prepare: () => ({
-		parameters: { ...parameters, options },
-		wrongOutcome: expectOutput(
-			1,
-			({ items }) => items[0].json[field] !== expected && `${field} is not ${String(expected)}`,
-		),
-	}),
-});
+	more: INodeParameters,
+	[field, expected]: [string, unknown],
+): ActionOperation {
+	const [resource, operation] = name.split(' > ');
+	const parameters = { resource: resource.toLowerCase(), operation: camelCase(operation), ...more };
+	return {
+		name,
+		target,
+		prepare: () => ({
+			parameters: { ...parameters, options },
+			wrongOutcome: expectOutput(
+				1,
+				({ items }) => items[0].json[field] !== expected && `${field} is not ${String(expected)}`,
+			),
+		}),
+	};
+}
 
-const bySlug = { __rl: true, mode: 'slug', value: 'brisas-del-llobregat' };
+const BRISAS = 'brisas-del-llobregat';
+const JORDI = 'ibanez-ortega-jordi';
+const bySlug = (value: string) => ({ __rl: true, mode: 'slug', value });
+const T = TARGETS;
 
-const companySearch = lookUp(
-	'Company > Search',
-	TARGETS.companySearch,
-	{ resource: 'company', operation: 'search', query: 'brisas llobregat' },
+const companySearch = lookUp('Company > Search', T.companySearch, { query: 'brisas llobregat' }, [
 	'slug',
-	'brisas-del-llobregat',
-);
+	BRISAS,
+]);
 const companyGet = lookUp(
 	'Company > Get',
-	TARGETS.companyByNif,
-	{ resource: 'company', operation: 'get', company: { __rl: true, mode: 'nif', value: NIF } },
-	'nif',
-	NIF,
+	T.companyByNif,
+	{ company: { __rl: true, mode: 'nif', value: NIF } },
+	['nif', NIF],
 );
 const companyGetIncorporation = lookUp(
 	'Company > Get Incorporation',
-	TARGETS.incorporation,
-	{ resource: 'company', operation: 'getIncorporation', company: bySlug },
-	'nif',
-	NIF,
+	T.incorporation,
+	{ company: bySlug(BRISAS) },
+	['nif', NIF],
 );
-const personSearch = lookUp(
-	'Person > Search',
-	TARGETS.personSearch,
-	{ resource: 'person', operation: 'search', query: 'ibañez jordi' },
+const personSearch = lookUp('Person > Search', T.personSearch, { query: 'ibañez jordi' }, [
 	'slug',
-	'ibanez-ortega-jordi',
-);
-const personGet = lookUp(
-	'Person > Get',
-	TARGETS.personBySlug,
-	{
-		resource: 'person',
-		operation: 'get',
-		person: { __rl: true, mode: 'slug', value: 'ibanez-ortega-jordi' },
-	},
+	JORDI,
+]);
+const personGet = lookUp('Person > Get', T.personBySlug, { person: bySlug(JORDI) }, [
 	'name',
 	'IBAÑEZ ORTEGA JORDI',
-);
-const nifGetInfo = lookUp(
-	'NIF > Get Info',
-	TARGETS.nifInfo,
-	{ resource: 'nif', operation: 'getInfo', nif: NIF },
-	'valid',
-	true,
-);
+]);
+const nifGetInfo = lookUp('NIF > Get Info', T.nifInfo, { nif: NIF }, ['valid', true]);
 
 const watchlistSyncLanes: ActionOperation[] = [
 	{

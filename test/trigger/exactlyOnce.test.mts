@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
 
 import {
-	ALERTS_PATH,
+	activatedSession,
 	alertIdsOf,
+	ALERTS_PATH,
+	MARK_ALL_PATH,
+	MARK_AS_READ,
+	markedIds,
 	mayRepeatAfterRestart,
 	TRIGGER_KINDS,
-	MARK_ALL_PATH,
-	markedIds,
 	triggerSession,
+	unreadIds,
 	useSimulator,
 	withLatency,
-	activatedSession,
-	MARK_AS_READ,
-	unreadIds,
 } from './triggerSession.mts';
 
 const sim = useSimulator();

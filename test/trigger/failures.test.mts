@@ -2,18 +2,18 @@ import { describe, expect, it, vi } from 'vitest';
 
 import { recordWarnings } from '../../tools/engine/index.mts';
 import {
-	ALERTS_PATH,
+	activatedSession,
 	alertIdsOf,
-	TRIGGER_KINDS,
-	type TriggerSessionOptions,
+	ALERTS_PATH,
+	MARK_AS_READ,
 	MARK_PATH,
 	markedIds,
+	TRIGGER_KINDS,
 	triggerSession,
+	unreadIds,
 	useSimulator,
 	withLatency,
-	activatedSession,
-	MARK_AS_READ,
-	unreadIds,
+	type TriggerSessionOptions,
 } from './triggerSession.mts';
 
 // A simulator (an account) per test: what one test teaches the pacer of a rate limit must not pace the next.

@@ -28,7 +28,7 @@ import { settleDeliveries } from './settleDeliveries';
 const REPEAT_UNHEARD_FOR_MS = 7 * 24 * 60 * 60_000;
 
 /** Set on the items of an emission repeated after a restart: n8n may have carried them before. */
-export const POSSIBLE_REPEAT_FIELD = 'possible_repeat';
+const POSSIBLE_REPEAT_FIELD = 'possible_repeat';
 
 interface Emission {
 	items: INodeExecutionData[];
@@ -70,7 +70,7 @@ async function emitOnce(this: ITriggerFunctions, settings: TriggerSettings): Pro
 	const staticData = this.getWorkflowStaticData('node');
 	const previous = readPollState(staticData);
 	const settled = settleDeliveries(this, previous?.inFlight ?? []);
-	const { toRepeat, takenAsCarried } = splitLost(settled.lostDeliveries, settled.unheard);
+	const { toRepeat, takenAsCarried } = splitLost(settled.lost, settled.unheard);
 	const toMark = [...(previous?.pending ?? []), ...settled.stored, ...takenAsCarried];
 	const round = await pollRound(this, settings, previous, toMark);
 	if (!previous && !settings.includeExisting) {

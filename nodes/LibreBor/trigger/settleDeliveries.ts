@@ -5,10 +5,8 @@ import type { Delivery } from './pollState';
 interface SettledDeliveries {
 	/** Alerts (by key) whose execution n8n created: they may be marked as read. */
 	stored: string[];
-	/** Alerts no execution is known to carry: they are emitted again while LibreBOR lists them. */
-	lost: Set<string>;
-	/** The same, as the emissions that carried them. */
-	lostDeliveries: Delivery[];
+	/** Emissions no execution is known to carry: their alerts are emitted again while LibreBOR lists them. */
+	lost: Delivery[];
 	/** Emissions this process heard nothing of (n8n restarted since): they may have become executions. */
 	unheard: Set<string>;
 	/** Emissions whose execution n8n has not reported on yet. */
@@ -30,8 +28,7 @@ export function settleDeliveries(
 ): SettledDeliveries {
 	const settled: SettledDeliveries = {
 		stored: [],
-		lost: new Set(),
-		lostDeliveries: [],
+		lost: [],
 		unheard: new Set(),
 		waiting: [],
 		spent: [],
@@ -48,8 +45,7 @@ export function settleDeliveries(
 			settled.stored.push(...keys);
 			continue;
 		}
-		for (const key of keys) settled.lost.add(key);
-		settled.lostDeliveries.push(delivery);
+		settled.lost.push(delivery);
 		if (receipt === undefined) settled.unheard.add(token);
 	}
 	return settled;

@@ -1,5 +1,6 @@
 import { DEFAULT_PACING } from '../helpers/pacer';
 import { endNodeRun, startNodeRun, type NodeRun, type PollingFunctions } from '../helpers/nodeRun';
+import { pollSampleAlerts } from './pollSampleAlerts';
 import {
 	readTriggerParameters,
 	readTriggerSettings,
@@ -33,3 +34,16 @@ export async function startPoll<T>(
 		if (run) endNodeRun(run);
 	}
 }
+
+/** "Fetch Test Event": a few recent alerts, as a run of its own (pollSampleAlerts.ts). */
+export const fetchTestEvent = async (
+	context: PollingFunctions,
+	budgetMs?: number,
+	parameters?: TriggerParameters,
+) =>
+	await startPoll(
+		context,
+		async (start) => await pollSampleAlerts.call(context, await start()),
+		budgetMs,
+		parameters,
+	);

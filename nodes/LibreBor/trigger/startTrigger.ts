@@ -6,10 +6,9 @@ import {
 } from 'n8n-workflow';
 
 import { emitNewAlerts } from './emitNewAlerts';
-import { pollSampleAlerts } from './pollSampleAlerts';
 import { readPollTimes, schedulePolls } from './pollSchedule';
 import { readTriggerParameters } from './settings';
-import { startPoll } from './startPoll';
+import { fetchTestEvent, startPoll } from './startPoll';
 
 /**
  * Version 2's activation. The first poll takes the baseline before the workflow counts as active
@@ -21,11 +20,8 @@ export async function startTrigger(context: ITriggerFunctions): Promise<ITrigger
 	// Read once, while n8n activates the workflow: a change of parameters activates it anew.
 	const parameters = readTriggerParameters(context);
 	if (context.getMode() === 'manual') {
-		const manualTriggerFunction = async () => {
-			const sample = async (start: Parameters<Parameters<typeof startPoll>[1]>[0]) =>
-				await pollSampleAlerts.call(context, await start());
-			context.emit(await startPoll(context, sample, undefined, parameters));
-		};
+		const manualTriggerFunction = async () =>
+			context.emit(await fetchTestEvent(context, undefined, parameters));
 		return { manualTriggerFunction };
 	}
 	const pollTimes = readPollTimes(context);

@@ -75,6 +75,7 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 			'nodes/LibreBor/helpers/concurrency.ts',
 			'nodes/LibreBor/helpers/inFlightLimit.ts',
 			'nodes/LibreBor/helpers/itemRunner.ts',
+			'nodes/LibreBor/helpers/nodeErrors.ts',
 			'nodes/LibreBor/helpers/learnedLimits.ts',
 			'nodes/LibreBor/helpers/limitModel.ts',
 			'nodes/LibreBor/helpers/nodeRun.ts',

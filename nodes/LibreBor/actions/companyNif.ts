@@ -19,9 +19,10 @@ import {
 	type NodeRun,
 	type RunSettings,
 } from '../helpers/nodeRun';
+import { asNodeError, type NodeError } from '../helpers/nodeErrors';
 import { validateNif } from '../helpers/validation';
 
-export type ItemError = NodeApiError | NodeOperationError;
+export type ItemError = NodeError;
 
 /** A company picked by name or slug: its NIF, as LibreBOR's registry gives it. */
 async function nifOfSlug(this: IExecuteFunctions, slug: string, item: ItemRequest) {
@@ -47,11 +48,6 @@ export async function readItemNif(this: IExecuteFunctions, item: ItemRequest): P
 	return 'nif' in company ? company.nif : await nifOfSlug.call(this, company.slug, item);
 }
 
-function asItemError(context: IExecuteFunctions, error: unknown, itemIndex: number): ItemError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
-}
-
 /**
  * Every item's NIF before anything is sent (Sync, Order): the look-ups of companies picked by
  * name or slug go out in parallel through the run's pacer; an item's failure is kept as its error.
@@ -66,7 +62,7 @@ export async function readItemNifs(
 		async (itemIndex) =>
 			await readItemNif
 				.call(this, { run, itemIndex })
-				.catch((error: unknown) => asItemError(this, error, itemIndex)),
+				.catch((error: unknown) => asNodeError(this.getNode(), error, itemIndex)),
 	);
 }
 

@@ -1,10 +1,6 @@
-import {
-	NodeApiError,
-	NodeOperationError,
-	type ITriggerFunctions,
-	type ITriggerResponse,
-} from 'n8n-workflow';
+import type { ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 
+import { asNodeError } from '../helpers/nodeErrors';
 import { emitNewAlerts } from './emitNewAlerts';
 import { readPollTimes, schedulePolls } from './pollSchedule';
 import { readTriggerParameters } from './settings';
@@ -37,13 +33,8 @@ export async function startTrigger(context: ITriggerFunctions): Promise<ITrigger
 		try {
 			await poll();
 		} catch (error) {
-			context.saveFailedExecution(asNodeError(context, error));
+			context.saveFailedExecution(asNodeError(context.getNode(), error));
 		}
 	});
 	return {};
 }
-
-const asNodeError = (context: ITriggerFunctions, error: unknown) =>
-	error instanceof NodeApiError || error instanceof NodeOperationError
-		? error
-		: new NodeOperationError(context.getNode(), error as Error);

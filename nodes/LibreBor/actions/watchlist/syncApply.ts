@@ -1,13 +1,12 @@
-import { NodeApiError, NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { followCompany, unfollowCompany } from '../../api/watchlist';
 import { mapWithConcurrency } from '../../helpers/concurrency';
 import { stoppableRun } from '../../helpers/itemRunner';
+import { asNodeError, type NodeError } from '../../helpers/nodeErrors';
 import type { NodeRun } from '../../helpers/nodeRun';
 import type { SyncStep } from './syncPlan';
 import { sendConfirmed, type WatchlistChange } from './watchlistChange';
-
-type NodeError = NodeApiError | NodeOperationError;
 
 /** How a change ended: made (`applied` false when LibreBOR had nothing left to change), failed, or never sent. */
 export type SyncOutcome = { applied: boolean } | { error: NodeError } | { notSent: true };
@@ -64,11 +63,6 @@ function stoppedError(
 	);
 }
 
-function asNodeError(context: IExecuteFunctions, error: unknown, step: SyncStep): NodeError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(context.getNode(), error as Error, { itemIndex: step.itemIndex });
-}
-
 /**
  * Makes the follows and unfollows of a plan, in parallel through the run's pacer as Follow and
  * Unfollow do. Without Continue On Fail the first failure stops the run: nothing new is sent, and
@@ -104,7 +98,7 @@ export async function applySyncSteps(
 					stopped = true;
 					stop();
 				}
-				const failure = asNodeError(this, error, step);
+				const failure = asNodeError(this.getNode(), error, step.itemIndex);
 				// An error item shows only its message: it names the change that failed.
 				const named = `The ${step.action} of ${step.nif} failed: ${failure.message}`;
 				return { error: continueOnFail ? restated(failure, named) : failure };

@@ -9,12 +9,16 @@ import type { TriggerResult } from './engine/trigger.measure.mts';
 import type { MachineInfo } from './machine.mts';
 import { NETWORK_VIAS, type NetworkRun, type NetworkVia } from './n8n/networkRuns.mts';
 import type { OrdersResult } from './n8n/orderRuns.mts';
+import type { ExecutionsAtOnceInN8nResult } from './n8n/executionsAtOnceInN8n.mts';
 import type { RealN8nResult } from './n8n/realN8n.mts';
 import { ordersSection } from './orderReport.mts';
 import type { PackedPackage } from './packageBuild.mts';
 import type { RateLimitResult } from './n8n/rateLimitRuns.mts';
 import { rateLimitSections } from './rateLimitReport.mts';
-import { executionsAtOnceSection } from './executionsAtOnceReport.mts';
+import {
+	executionsAtOnceInN8nSection,
+	executionsAtOnceSection,
+} from './executionsAtOnceReport.mts';
 import { registryLookupsSection } from './registryLookupsReport.mts';
 import { median } from './stats.mts';
 
@@ -30,6 +34,8 @@ export interface BenchResults {
 	rateLimits?: RateLimitResult;
 	/** Several executions of one account at once, under each shape (older results lack it). */
 	executionsAtOnce?: ExecutionsAtOnceRun[];
+	/** The same in a real n8n, one process and queue mode, and a spent quota (older results lack it). */
+	executionsAtOnceInN8n?: ExecutionsAtOnceInN8nResult;
 	/** Registry look-ups under each shape (older results lack it). */
 	registryLookups?: RegistryLookupRun[];
 	trigger: TriggerResult[];
@@ -404,6 +410,7 @@ export function renderReport(results: BenchResults): string {
 		rateLimitSections(results.rateLimits, goals),
 		executionsAtOnceSection(results.executionsAtOnce, goals),
 		registryLookupsSection(results.registryLookups, goals),
+		executionsAtOnceInN8nSection(results.executionsAtOnceInN8n, goals),
 		triggerSection(results.trigger, goals),
 		markingSection(results.marking, goals),
 		downloadSection(results.downloadMemory, results.realN8n, goals),

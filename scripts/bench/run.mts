@@ -17,6 +17,7 @@ import type { RegistryLookupRun } from './engine/registryLookups.measure.mts';
 import type { ThroughputResult } from './engine/throughput.measure.mts';
 import type { TriggerResult } from './engine/trigger.measure.mts';
 import { machineInfo, sampleLoad } from './machine.mts';
+import { measureExecutionsAtOnceInN8n } from './n8n/executionsAtOnceInN8n.mts';
 import { JOB_SIZES } from './n8n/networkRuns.mts';
 import { measureOrdersInRealN8n, ORDER_COUNTS } from './n8n/orderRuns.mts';
 import { measureInRealN8n } from './n8n/realN8n.mts';
@@ -105,6 +106,11 @@ async function main() {
 		const executionsAtOnce = await measureInEngine<ExecutionsAtOnceRun[]>('executionsAtOnce');
 
 		step(
+			'Four executions of one account at once in a real n8n: one main process, then queue mode with 2 workers (about 15 minutes)',
+		);
+		const executionsAtOnceInN8n = await measureExecutionsAtOnceInN8n(packed.tarball, { quick });
+
+		step(
 			'Registry look-ups (Company > Get by NIF, Watch List > Get Many with Company Details) under each shape of rate limit, in n8n-core (about 3 minutes)',
 		);
 		const registryLookups = await measureInEngine<RegistryLookupRun[]>('registryLookups');
@@ -118,6 +124,7 @@ async function main() {
 			realN8n,
 			rateLimits,
 			executionsAtOnce,
+			executionsAtOnceInN8n,
 			registryLookups,
 			trigger,
 			marking,

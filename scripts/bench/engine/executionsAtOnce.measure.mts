@@ -7,23 +7,12 @@
 import { it } from 'vitest';
 
 import { runAction } from '../../../tools/engine/index.mts';
-import { BENCH_SHAPES, type BenchShape } from '../n8n/rateLimitRuns.mts';
+import { AT_ONCE_CASES, EXECUTIONS, FOLLOWS_EACH } from '../executionsAtOnceCases.mts';
+import type { BenchShape } from '../n8n/rateLimitRuns.mts';
 import { companyNifs } from '../nifs.mts';
 import { BenchSimulator } from '../simulatorControl.mts';
 import { builtNodes, quickRun, reportResult } from './builtPackage.mts';
 import { underLimit } from './limitedCase.mts';
-
-export const EXECUTIONS = 4;
-export const FOLLOWS_EACH = 150;
-
-/** Every shape at 20 a second, and a window of a minute. */
-export const AT_ONCE_CASES: BenchShape[] = [
-	...BENCH_SHAPES,
-	{
-		name: 'sliding log with Retry-After (DRF), 200/min',
-		limit: { shape: 'sliding-log-drf', requests: 200, windowMs: 60_000 },
-	},
-];
 
 export interface ExecutionsAtOnceRun {
 	shape: string;

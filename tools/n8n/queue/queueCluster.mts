@@ -28,6 +28,8 @@ export interface QueueCluster {
 
 export interface QueueClusterOptions {
 	workerCount?: number;
+	/** Executions each worker runs at once (n8n's default: 10). */
+	workerConcurrency?: number;
 	/** The package tarball to install. */
 	tarball: string;
 	/** Extra n8n settings for every process. */
@@ -95,7 +97,10 @@ export async function startQueueCluster(options: QueueClusterOptions): Promise<Q
 		await cluster.startMain();
 		const started = await Promise.allSettled(
 			workerFolders.map(
-				async (folder, index) => await startN8nWorker(`worker-${index + 1}`, folder, services),
+				async (folder, index) =>
+					await startN8nWorker(`worker-${index + 1}`, folder, services, {
+						concurrency: options.workerConcurrency,
+					}),
 			),
 		);
 		for (const result of started)

@@ -23,9 +23,15 @@ const EXECUTIONS = 4;
 const FOLLOWS = 150;
 
 /** `EXECUTIONS` executions at once, each a workflow of its own following `follows` other companies. */
-async function executionsAtOnce(follows: number, options: RunOptions = {}) {
+async function executionsAtOnce(
+	follows: number,
+	options: (execution: number) => RunOptions = () => ({}),
+) {
 	const runs = Array.from({ length: EXECUTIONS }, (_, execution) =>
-		runLibreBor(sim(), follow(), { items: nifItems(follows, execution * follows), ...options }),
+		runLibreBor(sim(), follow(), {
+			items: nifItems(follows, execution * follows),
+			...options(execution),
+		}),
 	);
 	return await inVirtualTime(Promise.all(runs), onlyWhenRequestsWait(sim));
 }
@@ -54,6 +60,34 @@ describe.each<[string, RateLimit]>([
 			for (const result of results) expect(result.items.filter((item) => item.error)).toEqual([]);
 			expect(sim().state.watchlist).toHaveLength(EXECUTIONS * FOLLOWS);
 			expect(refusedShare()).toBeLessThanOrEqual(0.1);
+		},
+	);
+});
+
+describe('in two processes (queue-mode workers), two executions each: nothing of the pace is shared between them', () => {
+	// Another address of the same simulator is another account for what the node keeps in memory,
+	// as a second process is: each pair shares its pace, the two pairs only the server's limit.
+	const inAnotherProcess = () => ({ baseUrl: sim().baseUrl.replace('localhost', '127.0.0.1') });
+
+	it(
+		`${EXECUTIONS} executions of ${FOLLOWS} follows under 20 a second (DRF): every one successful, every company followed once, few requests refused, together near the floor`,
+		{ timeout: 120_000 },
+		async () => {
+			sim().traffic.rateLimit = { shape: 'sliding-log-drf', requests: 20, windowMs: 1000 };
+			const startedAt = virtualClock.now();
+			const results = await executionsAtOnce(FOLLOWS, (execution) =>
+				execution % 2 === 0 ? {} : { credentials: inAnotherProcess() },
+			);
+			const tookMs = virtualClock.now() - startedAt;
+			expect(results.map((result) => result.error?.message)).toEqual(
+				Array.from({ length: EXECUTIONS }, () => undefined),
+			);
+			for (const result of results) expect(result.items.filter((item) => item.error)).toEqual([]);
+			expect(sim().state.watchlist).toHaveLength(EXECUTIONS * FOLLOWS);
+			expect(sim().traffic.admitted).toBe(EXECUTIONS * (FOLLOWS + 1));
+			expect(refusedShare()).toBeLessThanOrEqual(0.1);
+			// The floor: 604 requests at 20 a second, 30 s.
+			expect(tookMs).toBeLessThanOrEqual(1.3 * 30_000);
 		},
 	);
 });

@@ -303,6 +303,54 @@ describe('the limit a run measures', () => {
 		expect(model.backoffMs(true)).toBe(40);
 	});
 
+	it('after a round of fine answers and a Retry-After: as many per window as got through, raised by the late answers (a share of a window other processes spend)', () => {
+		const model = new LimitModel(0);
+		const late = { at: 0 };
+		model.started(late);
+		fines(model, 5, 0, 80);
+		model.throttled(100, 1000, 1000);
+		expect(model.paced).toBe(true);
+		expect(model.learned).toBeUndefined();
+		// LibreBOR let 5 through before it refused: 5 start again once the pause is over, the sixth a
+		// window (Retry-After and its margin) after the first of them.
+		const after = Array.from({ length: 5 }, () => ({ at: 1100 }));
+		for (const start of after) {
+			expect(model.waitMs(1100)).toBe(0);
+			model.started(start);
+		}
+		expect(model.waitMs(1100)).toBe(1010);
+		// A request started before the refusal and answered fine after it got through in that window too.
+		model.fine(late, 1150);
+		expect(model.waitMs(1150)).toBe(0);
+	});
+
+	it('a share grows by a quarter once a window of its requests was answered fine; a step that draws a throttle is taken back, and the next waits for two windows', () => {
+		const model = new LimitModel(0);
+		fines(model, 8, 0, 80);
+		model.throttled(100, 1000, 1000);
+		/** How many start at `at` before the window makes the next one wait. */
+		const startsAt = (at: number) => {
+			let started = 0;
+			while (model.waitMs(at) === 0 && started < 100) {
+				model.started({ at });
+				started++;
+			}
+			return started;
+		};
+		expect(startsAt(1100)).toBe(8);
+		// Those 8 answered fine: a window of fine answers, so 10 from now on.
+		fines(model, 8, 2200, 80);
+		expect(startsAt(4000)).toBe(10);
+		// Refused at 10: back to the 8 that held.
+		model.throttled(4100, 1000, 1000);
+		expect(startsAt(6000)).toBe(8);
+		// One window of fine answers is no longer enough for a step; two are.
+		fines(model, 8, 8000, 80);
+		expect(startsAt(10_000)).toBe(8);
+		fines(model, 8, 12_000, 80);
+		expect(startsAt(14_000)).toBe(10);
+	});
+
 	it('refused before any fine answer: one at a time, as long as the first fine answer took', () => {
 		const model = new LimitModel(0);
 		refusal(model, 0);

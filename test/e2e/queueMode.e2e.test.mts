@@ -15,7 +15,12 @@ import { importCredentials, importWorkflows } from '../../tools/n8n/n8nCli.mts';
 import { problemsMentioning, readLogFile } from '../../tools/n8n/n8nLog.mts';
 import { N8nRestClient, type ExecutionDetails } from '../../tools/n8n/n8nRestClient.mts';
 import { startQueueCluster, type QueueCluster } from '../../tools/n8n/queue/queueCluster.mts';
-import { noOp, splitOut, workflow, type WorkflowNode } from '../../tools/n8n/workflowBuilder.mts';
+import {
+	callWebhook as callN8nWebhook,
+	webhook,
+	webhookRegistered,
+} from '../../tools/n8n/webhooks.mts';
+import { noOp, splitOut, workflow } from '../../tools/n8n/workflowBuilder.mts';
 
 const setupTimeoutMs = 600_000;
 const testTimeoutMs = 300_000;
@@ -30,20 +35,10 @@ const racingOrderWebhookPath = 'queue-order-racing';
 const waitingOrderWorkflowId = 'libreBorQueueWait';
 const waitingOrderWebhookPath = 'queue-order-and-wait';
 const triggerWorkflowId = 'libreBorQueueTrig';
+const atOnceWorkflowId = 'libreBorQueueMany';
+const atOncePath = 'queue-follow-many';
 const webhookPath = 'queue-follow';
 const trigger = 'New Alert';
-
-const webhook = (
-	name: string,
-	path: string,
-	webhookId: string,
-): WorkflowNode & { webhookId: string } => ({
-	name,
-	type: 'n8n-nodes-base.webhook',
-	typeVersion: 2,
-	webhookId,
-	parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
-});
 
 /** A webhook that orders a document per call, or one per entry of the body's `orders` list. */
 const orderFromWebhook = (
@@ -71,22 +66,9 @@ const lastYear = new Date().getFullYear() - 1;
 // Seeded companies: the simulator knows them, so only the balance decides whether an order goes through.
 const orderedNifs = ['B64717838', 'A86212420', 'J99216582'];
 
-/** 100 distinct valid company NIFs that are not on the watch list yet. */
-const newNifs = (count: number) =>
-	Array.from({ length: count }, (_, index) => makeCif('B', String(7_100_000 + index)));
-
-/**
- * In queue mode, main registers a published workflow's webhooks shortly after the activation call
- * answers. Until then n8n answers 404; a GET shows when POST is registered without running anything.
- */
-async function webhookRegistered(baseUrl: string, path: string): Promise<void> {
-	await expect
-		.poll(async () => await (await fetch(`${baseUrl}/webhook/${path}`)).text(), {
-			timeout: 30_000,
-			interval: 200,
-		})
-		.toMatch(/POST/);
-}
+/** Distinct valid company NIFs that are not on the watch list yet. */
+const newNifs = (count: number, from = 0) =>
+	Array.from({ length: count }, (_, index) => makeCif('B', String(7_100_000 + from + index)));
 
 const alertIdsEmitted = (executions: ExecutionDetails[]) =>
 	executions.flatMap((execution) =>
@@ -100,27 +82,29 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 	let sim: Simulator;
 	const triggerCredential = { id: 'libreborQueueTrg', name: 'LibreBOR queue trigger' };
 	let triggerSim: Simulator;
+	// An account of its own for the executions under a rate limit: nothing else spends its turns.
+	const limitedCredential = { id: 'libreborQueueLim', name: 'LibreBOR queue limited' };
+	let limitedSim: Simulator;
 
 	const signIn = async () => (rest = await N8nRestClient.signIn(await cluster.startMain()));
 	const callWebhook = async (path: string, body: unknown) =>
-		await fetch(`${cluster.main!.baseUrl}/webhook/${path}`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify(body),
-		});
+		await callN8nWebhook(cluster.main!.baseUrl, path, body);
 	const activateWithWebhook = async (workflowId: string, path: string) => {
 		await rest.activateWorkflow(workflowId);
 		await webhookRegistered(cluster.main!.baseUrl, path);
 	};
 
 	beforeAll(async () => {
-		[sim, triggerSim] = await Promise.all([
+		[sim, triggerSim, limitedSim] = await Promise.all([
+			startSimulator({ seed: true }),
 			startSimulator({ seed: true }),
 			startSimulator({ seed: true }),
 		]);
 		const { tarball } = await packedLibreBorPackage();
 		cluster = await startQueueCluster({
 			workerCount: 2,
+			// Two executions at once per worker: the four executions under one limit go two and two.
+			workerConcurrency: 2,
 			tarball,
 			// A killed worker's job is found stalled within about 25 s rather than n8n's default of up to
 			// 90 s (a lock of 60 s, checked every 30 s): the same outcome, a minute sooner.
@@ -133,6 +117,7 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 		await importCredentials(cluster.mainFolder, [
 			libreBorCredential(sim),
 			libreBorCredential(triggerSim, triggerCredential),
+			libreBorCredential(limitedSim, limitedCredential),
 		]);
 		await importWorkflows(
 			cluster.mainFolder,
@@ -180,6 +165,20 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 					},
 				),
 				workflow(
+					atOnceWorkflowId,
+					'Follow the companies a webhook call lists',
+					[
+						webhook('Webhook', atOncePath, '4d2c8e1a-3b5f-4a7d-9e6c-1f0b2a4c6d05'),
+						splitOut('Companies', 'body.companies'),
+						libreBor(
+							'Follow',
+							{ resource: 'watchlist', operation: 'follow', nif: '={{ $json.nif }}' },
+							{ credential: limitedCredential },
+						),
+					],
+					[['Webhook', 'Companies', 'Follow']],
+				),
+				workflow(
 					triggerWorkflowId,
 					'New alerts, marked as read',
 					[
@@ -199,7 +198,7 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 
 	afterAll(async () => {
 		await cluster?.stop();
-		await Promise.all([sim?.close(), triggerSim?.close()]);
+		await Promise.all([sim?.close(), triggerSim?.close(), limitedSim?.close()]);
 	}, testTimeoutMs);
 
 	it("leaves nothing for n8n's report of what n8n 3 breaks to flag in the queue-mode set-up", async () => {
@@ -232,6 +231,52 @@ describe('LibreBOR in n8n queue mode: main, two workers, Postgres and Redis', ()
 			const ranBy = executions.map((execution) => workerOf.get(execution.id));
 			expect(ranBy.filter((worker) => worker === undefined)).toEqual([]);
 			expect(new Set(ranBy)).toEqual(new Set(['worker-1', 'worker-2']));
+		},
+		testTimeoutMs,
+	);
+
+	it(
+		'4 executions following 25 companies each for one account under a limit of 20 requests a second (DRF), two on each worker: every one successful, every company followed once',
+		async () => {
+			const executionCount = 4;
+			const followsEach = 25;
+			limitedSim.traffic.rateLimit = { shape: 'sliding-log-drf', requests: 20, windowMs: 1000 };
+			await activateWithWebhook(atOnceWorkflowId, atOncePath);
+			const watchedBefore = limitedSim.state.watchlist.length;
+			const nifs = newNifs(executionCount * followsEach, 1000);
+			const answers = await Promise.all(
+				Array.from({ length: executionCount }, async (_, execution) => {
+					const companies = nifs
+						.slice(execution * followsEach, (execution + 1) * followsEach)
+						.map((nif) => ({ nif }));
+					return await callWebhook(atOncePath, { companies });
+				}),
+			);
+			expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+
+			const executions = await rest.waitForExecutions(atOnceWorkflowId, executionCount, {
+				timeoutMs: 180_000,
+			});
+			expect(
+				executions.map((execution) =>
+					execution.status === 'success'
+						? 'success'
+						: `${execution.status}: ${execution.run.data?.resultData?.error?.message}`,
+				),
+			).toEqual(executions.map(() => 'success'));
+			const watched = limitedSim.state.watchlist.map((entity) => entity.nif);
+			expect(nifs.filter((nif) => watched.filter((other) => other === nif).length !== 1)).toEqual(
+				[],
+			);
+			expect(watched).toHaveLength(watchedBefore + nifs.length);
+			// Each execution read the watch list once, then each follow was let through once: the limit
+			// refused some requests, and what it refused was sent again, never what it let through.
+			expect(limitedSim.traffic.admitted).toBe(executionCount * (followsEach + 1));
+
+			const workerOf = cluster.workerOfExecution();
+			const ranBy = executions.map((execution) => workerOf.get(execution.id));
+			expect(ranBy.filter((worker) => worker === 'worker-1')).toHaveLength(2);
+			expect(ranBy.filter((worker) => worker === 'worker-2')).toHaveLength(2);
 		},
 		testTimeoutMs,
 	);

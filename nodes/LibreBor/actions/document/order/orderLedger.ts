@@ -7,15 +7,16 @@
  * - forget: held orders that were not placed (never sent, or refused by LibreBOR): their records
  *   go first, so that a later attempt, or one waiting here, may place them.
  *
- * The stores, each keyed by the hashed account (transport/account.ts), and why each is needed:
+ * The stores, and why each is needed (those of the workflow keep each account's orders apart
+ * under its hash, transport/account.ts):
  * - this execution, in this process's memory by execution ID (here): the outcome of each order
  *   the execution made, as a promise, which an item repeating it shares (its wait, its file, or
  *   its failure), and how many it sent (Max Orders per Execution). By ID, so that a loop, every
- *   run of the node, and the execution resumed after a Wait share it; a promise fits no store
- *   n8n saves.
- * - this process, by workflow (placedOrders.ts): orders placed and their times, known the moment
- *   LibreBOR answers, and those being placed now (another execution here waits for them). The
- *   other stores reach an execution only once it ends, and a manual run saves nothing.
+ *   run of the node, and the execution resumed here after a Wait share it; a promise fits no
+ *   store n8n saves.
+ * - this process, by workflow and account (placedOrders.ts): orders placed and their times,
+ *   known the moment LibreBOR answers, and those being placed now (another execution here waits
+ *   for them). The other stores reach an execution only once it ends; a manual run saves none.
  * - the workflow's static data (placedOrders.ts): the orders and their times for later
  *   executions on any process or worker; n8n saves it at the end of each production execution.
  * - the execution's flow context (placedOrders.ts): the orders for n8n's Retry of the execution,

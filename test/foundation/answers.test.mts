@@ -6,12 +6,15 @@ import {
 	triggerSession,
 	type HttpsTestServer,
 } from '../../tools/engine/index.mts';
-import type { Fault } from '../../tools/simulator/index.mts';
+import { startSimulator, type Fault } from '../../tools/simulator/index.mts';
 import { placedDocument, runLibreBor, useSimulator } from '../support/libreBor.mts';
 import { inVirtualTime, virtualClock } from '../support/virtualTime.mts';
 
-// The answers LibreBOR (or a proxy in front of it) can give, and what the user reads of each. The
-// nodes wait on a virtual clock, as in transport.test.mts.
+// The answers LibreBOR (or a proxy in front of it) can give, and what the user reads of each, on
+// one operation. The faults of test/faults/faultKinds.mts (401, 429, server errors, a dropped or
+// slow connection, a 2xx that is no JSON) are checked there on every operation, message and
+// advice; here, what one operation shows of them only: the exact text, the status. The nodes wait
+// on a virtual clock, as in retries.test.mts.
 vi.mock(
 	'../../nodes/LibreBor/time/clock.ts',
 	async () => (await import('../support/virtualClock.mts')).nodeClock,
@@ -35,6 +38,69 @@ const answerOf = async (fault: Fault, parameters = getAlerts) => {
 	const { error } = await run(parameters);
 	return { message: error?.message, description: (error as { description?: string })?.description };
 };
+
+describe('The error of each status', () => {
+	const redirect =
+		'The password is never sent on a redirect. Check the base URL of the credential: use the final HTTPS address of the API, ending in its version segment, such as /v2.';
+	const refused = 'Check the values sent; the answer from the service is shown below.';
+	const subscription =
+		'Alerts and documents are beta features of the LibreBOR API: they need an API subscription and a request to the provider to enable them. Ordering a document also needs a positive prepaid balance, topped up in the LibreBOR user panel, Documents section.';
+	const notFound =
+		'Check the identifier (NIF, alert ID or document ID). If every call answers 404, check the base URL of the credential: it must end in the version segment, such as /v2.';
+	const serverError =
+		'The service failed or is unavailable; reads were retried within a small budget. Try again later; if it persists, contact LibreBOR support.';
+	const unexpected = (status: number) => `LibreBOR answered with an unexpected status (${status})`;
+	const redirected = (status: number) =>
+		`LibreBOR answered with a redirect (${status}), which the node does not follow`;
+	it.each<[number, Partial<Fault>, string, string]>([
+		[300, {}, redirected(300), redirect],
+		[399, {}, redirected(399), redirect],
+		[400, {}, unexpected(400), refused],
+		[
+			402,
+			{ body: '{"message":"Payment required"}' },
+			'LibreBOR refused access to this feature (402)',
+			`${subscription} LibreBOR said: "Payment required"`,
+		],
+		[
+			403,
+			{ body: '{"detail":"Beta access required"}' },
+			'LibreBOR refused access to this feature (403)',
+			`${subscription} LibreBOR said: "Beta access required"`,
+		],
+		[
+			404,
+			{ body: '{"detail":"Not found."}' },
+			'LibreBOR did not find what was asked for (404)',
+			`${notFound} LibreBOR said: "Not found."`,
+		],
+		[418, {}, unexpected(418), refused],
+		[
+			500,
+			{ body: '{"message":"boom"}' },
+			'LibreBOR had a server error (500)',
+			`${serverError} LibreBOR said: "boom"`,
+		],
+		[
+			502,
+			{ contentType: 'text/html', body: '<html><body><h1>502 Bad Gateway</h1></body></html>' },
+			'LibreBOR had a server error (502)',
+			`${serverError} LibreBOR said: "502 Bad Gateway"`,
+		],
+		[599, {}, 'LibreBOR had a server error (599)', serverError],
+	])('%d', async (status, answer, message, description) => {
+		sim().injectFault({
+			path: alerts,
+			status,
+			body: '{}',
+			retryAfter: 0,
+			times: Infinity,
+			...answer,
+		});
+		const { error } = await run(getAlerts);
+		expect(error).toMatchObject({ message, description, httpCode: String(status) });
+	});
+});
 
 describe('What LibreBOR said, in the error of a refused request', () => {
 	const refused = 'Check the values sent; the answer from the service is shown below.';
@@ -81,22 +147,6 @@ describe('What LibreBOR said, in the error of a refused request', () => {
 	});
 });
 
-describe('The message of each status', () => {
-	const redirect = (status: number) =>
-		`LibreBOR answered with a redirect (${status}), which the node does not follow`;
-	it.each([
-		[300, redirect(300)],
-		[399, redirect(399)],
-		[400, 'LibreBOR answered with an unexpected status (400)'],
-		[418, 'LibreBOR answered with an unexpected status (418)'],
-		[599, 'LibreBOR had a server error (599)'],
-	])('%d', async (status, expected) => {
-		sim().injectFault({ path: alerts, status, body: '{}', retryAfter: 0, times: Infinity });
-		const { error } = await run(getAlerts);
-		expect(error).toMatchObject({ message: expected, httpCode: String(status) });
-	});
-});
-
 describe('A 2xx answer that is not the JSON expected', () => {
 	const shape = (what: string) =>
 		`LibreBOR answered GET /alerts/ with ${what} instead of the expected JSON`;
@@ -123,6 +173,19 @@ describe('A 2xx answer that is not the JSON expected', () => {
 	])('%s', async (_case, contentType, body, expected) => {
 		const { message } = await answerOf({ status: 200, contentType, body });
 		expect(message).toBe(expected);
+	});
+
+	it('JSON of another shape, with the advice of every answer that is no JSON', async () => {
+		const answer = await answerOf({
+			status: 200,
+			contentType: 'application/json',
+			body: '{"alerts": []}',
+		});
+		expect(answer).toEqual({
+			message: shape('JSON of an unexpected shape'),
+			description:
+				'A proxy, a maintenance page or a wrong base URL can cause this. Check the base URL of the credential and try again later.',
+		});
 	});
 
 	describe('from a server that sends no content type', () => {
@@ -192,21 +255,6 @@ describe('A change LibreBOR does not confirm', () => {
 	});
 });
 
-describe('Retry-After', () => {
-	it.each<[string, string, number]>([
-		['decimal seconds', '1.5', 1500],
-		['hundredths of a second', '1.25', 1250],
-		['a past HTTP date', 'Wed, 21 Oct 2015 07:28:00 GMT', 0],
-	])('as %s, waits what it asks', async (_case, retryAfter, waitMs) => {
-		sim().injectFault({ path: alerts, status: 503, retryAfter });
-		const started = virtualClock.now();
-		const result = await run(getAlerts);
-		expect(result.error).toBeUndefined();
-		expect(virtualClock.now() - started).toBe(waitMs);
-		expect(sim().requestsTo('GET', alerts)).toHaveLength(2);
-	});
-});
-
 describe('An order, sent once', () => {
 	const lost =
 		"The order of the 2023 annual accounts of B64717838 may have been placed: LibreBOR's answer was lost";
@@ -234,6 +282,13 @@ describe('An order, sent once', () => {
 			'Check that the company and the year exist in the registry. LibreBOR said: "No such company"',
 		],
 		['a 500', { status: 500 }, lost, `${check} (LibreBOR answered with a server error, 500.)`],
+		// A 503 that a read would wait out as a throttle.
+		[
+			'a 503',
+			{ status: 503, retryAfter: 0 },
+			lost,
+			`${check} (LibreBOR answered with a server error, 503.)`,
+		],
 		[
 			'a 200 HTML page',
 			{ status: 200, contentType: 'text/html', body: '<html>Busy</html>' },
@@ -300,18 +355,70 @@ describe('What LibreBOR receives', () => {
 });
 
 describe('Errors with no answer', () => {
-	it('gives no HTTP code to a connection that got no answer', async () => {
-		sim().injectFault({ path: alerts, drop: true, times: Infinity });
-		const result = await run(getAlerts);
+	const timed = async (work: Promise<Awaited<ReturnType<typeof run>>>) => {
+		const started = virtualClock.now();
+		const result = await work;
+		return { ...result, waitedMs: virtualClock.now() - started };
+	};
+
+	it.each<[string, Fault, string]>([
+		['a dropped connection', { drop: true }, 'Could not reach LibreBOR for GET /alerts/'],
+		[
+			'an answer past the timeout',
+			{ delayMs: 3000 },
+			'LibreBOR did not answer in time for GET /alerts/',
+		],
+	])('gives no HTTP code to %s', async (_case, fault, message) => {
+		sim().injectFault({ path: alerts, times: Infinity, ...fault });
+		const result = await run({ ...getAlerts, options: { timeout: 1 } });
+		expect(result.error).toMatchObject({ message, httpCode: null });
+	});
+
+	it('does not reach an unknown host and says so clearly', async () => {
+		const result = await run(
+			{ ...getAlerts, options: { timeout: 2 } },
+			{ credentials: { baseUrl: 'https://no-such-host.invalid/v2' } },
+		);
+		expect(result.error?.message).toMatch(/Could not reach LibreBOR for GET \/alerts\//);
+		expect(result.error?.description).toBe(
+			'Check the network and the base URL of the credential. Reads were retried within a small budget. (network error ENOTFOUND)',
+		);
+	});
+
+	it('says a refused connection was retried, and names its network error', async () => {
+		// A port the simulator listened on a moment ago: nothing listens there now.
+		const gone = await startSimulator();
+		const baseUrl = gone.baseUrl;
+		await gone.close();
+		const result = await timed(run(getAlerts, { credentials: { baseUrl } }));
 		expect(result.error?.message).toBe('Could not reach LibreBOR for GET /alerts/');
-		expect((result.error as { httpCode?: unknown }).httpCode).toBeNull();
+		expect(result.error?.description).toMatch(
+			/Reads were retried within a small budget\. \(network error ECONNREFUSED\)$/,
+		);
+		// Tried four times: the three backoffs of the retry budget.
+		expect(result.waitedMs).toBe(3_500);
+	});
+
+	it('sends nothing to a server whose certificate is not trusted, does not try again, and says how to fix it', async () => {
+		const untrusted = await startSimulator({ tlsDir: 'tools/simulator/tls/untrusted' });
+		try {
+			const result = await timed(run(getAlerts, { credentials: { baseUrl: untrusted.baseUrl } }));
+			expect(result.error?.message).toBe(
+				'The HTTPS certificate of the LibreBOR server is not trusted; nothing was sent',
+			);
+			expect(result.error?.description).toMatch(
+				/^Check the base URL of the credential\. A custom server needs a certificate that n8n trusts \(for a private CA, start n8n with NODE_EXTRA_CA_CERTS\)\. \(network error [A-Z_]*SELF_SIGNED[A-Z_]*\)$/,
+			);
+			expect(untrusted.requests).toEqual([]);
+			expect(result.waitedMs).toBe(0);
+		} finally {
+			await untrusted.close();
+		}
 	});
 
 	it('says to fix a base URL it cannot use, and sends nothing', async () => {
 		const result = await run(getAlerts, { credentials: { baseUrl: 'http://localhost/v2' } });
-		expect((result.error as { description?: string }).description).toBe(
-			'Open the LibreBOR credential and fix the base URL.',
-		);
+		expect(result.error?.description).toBe('Open the LibreBOR credential and fix the base URL.');
 		expect(sim().requests).toEqual([]);
 	});
 });

@@ -53,7 +53,6 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 			'foundation/hostileAnswers',
 			'foundation/redirects',
 			'foundation/retries',
-			'foundation/transportRules',
 			'foundation/transferGuard',
 			'foundation/answers',
 			'foundation/validation',

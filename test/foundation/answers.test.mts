@@ -1,6 +1,8 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
+import { findErrorCode } from '../../nodes/LibreBor/transport/errorCauses.ts';
+import { parseResponseBody } from '../../nodes/LibreBor/transport/responseBody.ts';
 import {
 	startHttpsTestServer,
 	triggerSession,
@@ -38,6 +40,8 @@ const answerOf = async (fault: Fault, parameters = getAlerts) => {
 	const { error } = await run(parameters);
 	return { message: error?.message, description: (error as { description?: string })?.description };
 };
+/** A pattern that backtracks on a long answer takes minutes: a case that takes 5 s has stalled. */
+const stallGuardMs = 5_000;
 
 describe('The error of each status', () => {
 	const redirect =
@@ -121,10 +125,23 @@ describe('What LibreBOR said, in the error of a refused request', () => {
 		['says nothing of a JSON array', '["Bad year"]', undefined, undefined],
 		['says nothing of a JSON null', 'null', undefined, undefined],
 		['quotes a text body', 'Bad things happened', 'text/plain', 'Bad things happened'],
+		['quotes a page without its tags', '<p>Service\n\n  down</p>', 'text/html', 'Service down'],
 		['folds whitespace', '{"detail":"Bad \\n\\n\\t  year"}', undefined, 'Bad year'],
 		[
-			'cuts a 300-character text at 200',
-			JSON.stringify({ detail: 'x'.repeat(300) }),
+			'keeps a text of 200 characters whole',
+			JSON.stringify({ detail: `${'y'.repeat(199)}z` }),
+			undefined,
+			`${'y'.repeat(199)}z`,
+		],
+		[
+			'cuts a text of 201 characters at 200',
+			JSON.stringify({ detail: 'x'.repeat(201) }),
+			undefined,
+			`${'x'.repeat(200)}…`,
+		],
+		[
+			'cuts a text of 100,000 characters at 200, without stalling',
+			JSON.stringify({ detail: 'x'.repeat(100_000) }),
 			undefined,
 			`${'x'.repeat(200)}…`,
 		],
@@ -140,11 +157,15 @@ describe('What LibreBOR said, in the error of a refused request', () => {
 			undefined,
 			'Bad…',
 		],
-	])('%s', async (_case, body, contentType, said) => {
-		const { message, description } = await answerOf({ status: 400, body, contentType });
-		expect(message).toBe('LibreBOR answered with an unexpected status (400)');
-		expect(description).toBe(said ? `${refused} LibreBOR said: "${said}"` : refused);
-	});
+	])(
+		'%s',
+		async (_case, body, contentType, said) => {
+			const { message, description } = await answerOf({ status: 400, body, contentType });
+			expect(message).toBe('LibreBOR answered with an unexpected status (400)');
+			expect(description).toBe(said ? `${refused} LibreBOR said: "${said}"` : refused);
+		},
+		stallGuardMs,
+	);
 });
 
 describe('A 2xx answer that is not the JSON expected', () => {
@@ -185,6 +206,22 @@ describe('A 2xx answer that is not the JSON expected', () => {
 			message: shape('JSON of an unexpected shape'),
 			description:
 				'A proxy, a maintenance page or a wrong base URL can cause this. Check the base URL of the credential and try again later.',
+		});
+	});
+
+	it('reads no body as empty, a body n8n already parsed as it is, and bytes as their text', () => {
+		const json = { 'content-type': 'application/json' };
+		expect(parseResponseBody(undefined, json)).toEqual({ kind: 'empty' });
+		expect(parseResponseBody(null, json)).toEqual({ kind: 'empty' });
+		const parsed = { id: 1 };
+		expect(parseResponseBody(parsed, json)).toEqual({ kind: 'json', value: parsed });
+		expect(parseResponseBody(Buffer.from(' {"id":1} '), json)).toEqual({
+			kind: 'json',
+			value: { id: 1 },
+		});
+		expect(parseResponseBody(Buffer.from('<html>down</html>'), {})).toEqual({
+			kind: 'html',
+			text: '<html>down</html>',
 		});
 	});
 
@@ -416,10 +453,26 @@ describe('Errors with no answer', () => {
 		}
 	});
 
-	it('says to fix a base URL it cannot use, and sends nothing', async () => {
-		const result = await run(getAlerts, { credentials: { baseUrl: 'http://localhost/v2' } });
-		expect(result.error?.description).toBe('Open the LibreBOR credential and fix the base URL.');
-		expect(sim().requests).toEqual([]);
+	describe('the network error code it names', () => {
+		/** An error wrapping the next one through `cause`, for each code given (outermost first). */
+		const chainOf = (codes: unknown[]) =>
+			codes.reduceRight<unknown>((cause, code) => ({ code, cause }), undefined);
+
+		it('skips codes that are not Node codes, up to five errors deep', () => {
+			expect(findErrorCode(chainOf(['not a code', '1_ABC', 'ABC-def', 42, 'ECONNRESET']))).toBe(
+				'ECONNRESET',
+			);
+		});
+
+		it('looks no deeper than five errors', () => {
+			expect(findErrorCode(chainOf([1, 2, 3, 4, 5, 'ECONNRESET']))).toBeUndefined();
+		});
+
+		it('ends at a cause that is null or no object', () => {
+			expect(findErrorCode({ cause: null })).toBeUndefined();
+			const notAnObject = Object.assign(() => undefined, { code: 'ECONNRESET' });
+			expect(findErrorCode({ cause: notAnObject })).toBeUndefined();
+		});
 	});
 });
 

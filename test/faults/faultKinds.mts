@@ -47,7 +47,9 @@ const serverError = (status: number): FaultKind => ({
 	apiError: new RegExp(`LibreBOR had a server error \\(${status}\\)`),
 	// The pacer waits out 503 as a throttle until it sees no progress; other server errors are retried.
 	advice:
-		status === 503 ? /slow down/ : /reads were retried within a small budget\. Try again later/,
+		status === 503
+			? /LibreBOR asked the node to slow down/
+			: /reads were retried within a small budget\. Try again later/,
 	downloadError: new RegExp(`download host answered ${status}`),
 	downloadAdvice: REFRESH_LINK,
 });

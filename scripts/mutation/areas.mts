@@ -177,7 +177,7 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 			// The operations' fields are declarations: only the lines below are logic (the readers of
 			// the options, and each operation's execute function).
 			'!nodes/LibreBor/actions/document/order/order.operation.ts',
-			'nodes/LibreBor/actions/document/order/order.operation.ts:160-196',
+			'nodes/LibreBor/actions/document/order/order.operation.ts:143-179',
 			'!nodes/LibreBor/actions/document/documentOptions.ts',
 			'nodes/LibreBor/actions/document/documentOptions.ts:51-65',
 			'nodes/LibreBor/actions/document/documentOptions.ts:89-120',

@@ -56,52 +56,30 @@ describe('The error of each status', () => {
 	const unexpected = (status: number) => `LibreBOR answered with an unexpected status (${status})`;
 	const redirected = (status: number) =>
 		`LibreBOR answered with a redirect (${status}), which the node does not follow`;
-	it.each<[number, Partial<Fault>, string, string]>([
-		[300, {}, redirected(300), redirect],
-		[399, {}, redirected(399), redirect],
-		[400, {}, unexpected(400), refused],
-		[
-			402,
-			{ body: '{"message":"Payment required"}' },
-			'LibreBOR refused access to this feature (402)',
-			`${subscription} LibreBOR said: "Payment required"`,
-		],
-		[
-			403,
-			{ body: '{"detail":"Beta access required"}' },
-			'LibreBOR refused access to this feature (403)',
-			`${subscription} LibreBOR said: "Beta access required"`,
-		],
-		[
-			404,
-			{ body: '{"detail":"Not found."}' },
-			'LibreBOR did not find what was asked for (404)',
-			`${notFound} LibreBOR said: "Not found."`,
-		],
-		[418, {}, unexpected(418), refused],
-		[
-			500,
-			{ body: '{"message":"boom"}' },
-			'LibreBOR had a server error (500)',
-			`${serverError} LibreBOR said: "boom"`,
-		],
-		[
-			502,
-			{ contentType: 'text/html', body: '<html><body><h1>502 Bad Gateway</h1></body></html>' },
-			'LibreBOR had a server error (502)',
-			`${serverError} LibreBOR said: "502 Bad Gateway"`,
-		],
-		[599, {}, 'LibreBOR had a server error (599)', serverError],
-	])('%d', async (status, answer, message, description) => {
-		sim().injectFault({
-			path: alerts,
-			status,
-			body: '{}',
-			retryAfter: 0,
-			times: Infinity,
-			...answer,
-		});
+	const refusedAccess = (status: number) => `LibreBOR refused access to this feature (${status})`;
+	const failed = (status: number) => `LibreBOR had a server error (${status})`;
+	const badGateway = {
+		contentType: 'text/html',
+		body: '<html><body><h1>502 Bad Gateway</h1></body></html>',
+	};
+	// Status, message, description, what the description quotes of the answer (sent as its
+	// "message", unless the answer is given).
+	it.each<[number, string, string, string?, Partial<Fault>?]>([
+		[300, redirected(300), redirect],
+		[399, redirected(399), redirect],
+		[400, unexpected(400), refused],
+		[402, refusedAccess(402), subscription, 'Payment required'],
+		[403, refusedAccess(403), subscription, 'Beta access required'],
+		[404, 'LibreBOR did not find what was asked for (404)', notFound, 'Not found.'],
+		[418, unexpected(418), refused],
+		[500, failed(500), serverError, 'boom'],
+		[502, failed(502), serverError, '502 Bad Gateway', badGateway],
+		[599, failed(599), serverError],
+	])('%d', async (status, message, advice, said, answer) => {
+		const body = said ? JSON.stringify({ message: said }) : '{}';
+		sim().injectFault({ path: alerts, status, body, retryAfter: 0, times: Infinity, ...answer });
 		const { error } = await run(getAlerts);
+		const description = said ? `${advice} LibreBOR said: "${said}"` : advice;
 		expect(error).toMatchObject({ message, description, httpCode: String(status) });
 	});
 });

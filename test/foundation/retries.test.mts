@@ -84,36 +84,26 @@ describe('Retries of a read', () => {
 		expect(alertReads()).toBe(4);
 	});
 
-	it('waits a Retry-After of 30 s on a server error, and does not wait one of 31 s', async () => {
-		sim().injectFault({ path: '/v2/alerts/', status: 500, retryAfter: 30 });
-		const waited = await timed(getAlerts);
-		expect(waited.result.error).toBeUndefined();
-		expect(waited.waitedMs).toBe(30 * SECOND);
-		expect(alertReads()).toBe(2);
-
-		sim().reset();
-		sim().injectFault({ path: '/v2/alerts/', status: 500, retryAfter: 31, times: Infinity });
-		const refused = await timed(getAlerts);
-		expect(refused.result.error?.message).toMatch(/server error \(500\)/);
-		expect(refused.waitedMs).toBe(0);
-		expect(alertReads()).toBe(1);
-	});
-
-	it('waits at most 60 s in all for the retries of one request', async () => {
-		// 20 s three times fits the 60 s exactly: every retry is sent.
-		sim().injectFault({ path: '/v2/alerts/', status: 502, retryAfter: 20, times: Infinity });
-		const fits = await timed(getAlerts);
-		expect(fits.waitedMs).toBe(60 * SECOND);
-		expect(alertReads()).toBe(4);
-
+	// A server error's Retry-After is waited up to 30 s, and up to 60 s in all for one request.
+	it.each<[string, number, number, number, number, number]>([
+		['30 s, once', 500, 30, 1, 30, 2],
+		['31 s', 500, 31, Infinity, 0, 1],
+		// 20 s three times fits the 60 s exactly: every retry is sent, and the fourth try fails.
+		['20 s, every time', 502, 20, Infinity, 60, 4],
 		// 25 s a third time would make 75 s: the request fails after two retries.
-		sim().reset();
-		sim().injectFault({ path: '/v2/alerts/', status: 502, retryAfter: 25, times: Infinity });
-		const over = await timed(getAlerts);
-		expect(over.result.error?.message).toMatch(/server error \(502\)/);
-		expect(over.waitedMs).toBe(50 * SECOND);
-		expect(alertReads()).toBe(3);
-	});
+		['25 s, every time', 502, 25, Infinity, 50, 3],
+	])(
+		'on a Retry-After of %s, waits what fits the limits, then reads or fails',
+		async (_case, status, retryAfter, times, waitedS, reads) => {
+			sim().injectFault({ path: '/v2/alerts/', status, retryAfter, times });
+			const { result, waitedMs } = await timed(getAlerts);
+			expect(result.error?.message).toBe(
+				times === 1 ? undefined : `LibreBOR had a server error (${status})`,
+			);
+			expect(waitedMs).toBe(waitedS * SECOND);
+			expect(alertReads()).toBe(reads);
+		},
+	);
 
 	it('stops waiting out 503 once the server has refused six times in a row with no progress', async () => {
 		sim().injectFault({ path: '/v2/alerts/', status: 503, retryAfter: 0, times: Infinity });

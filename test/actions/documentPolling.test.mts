@@ -9,7 +9,7 @@ import { inVirtualTime, virtualClock } from '../support/virtualTime.mts';
 import { order } from './orderRuns.mts';
 
 vi.mock(
-	'../../nodes/LibreBor/helpers/clock.ts',
+	'../../nodes/LibreBor/time/clock.ts',
 	async () => (await import('../support/virtualClock.mts')).nodeClock,
 );
 

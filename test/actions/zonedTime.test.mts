@@ -3,7 +3,7 @@
 // the filter whole; here each edge of the reading is given.
 import { describe, expect, it } from 'vitest';
 
-import { parseDateInTimeZone } from '../../nodes/LibreBor/helpers/zonedTime.ts';
+import { parseDateInTimeZone } from '../../nodes/LibreBor/time/zonedTime.ts';
 
 const MADRID = 'Europe/Madrid';
 const read = (text: string, timeZone = MADRID) => {

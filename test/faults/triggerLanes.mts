@@ -1,4 +1,4 @@
-import { DEFAULT_TIMEOUT_MS } from '../../nodes/LibreBor/helpers/nodeRun.ts';
+import { DEFAULT_TIMEOUT_MS } from '../../nodes/LibreBor/run/nodeRun.ts';
 import type { CursorStorage } from '../../tools/engine/index.mts';
 import type { RequestMatcher, Simulator } from '../../tools/simulator/index.mts';
 import { alertIdsOf, CURSOR_STORAGES, triggerSession } from '../../tools/engine/index.mts';

@@ -13,7 +13,7 @@ import { inVirtualTime, virtualClock } from '../support/virtualTime.mts';
 // The answers LibreBOR (or a proxy in front of it) can give, and what the user reads of each. The
 // nodes wait on a virtual clock, as in transport.test.mts.
 vi.mock(
-	'../../nodes/LibreBor/helpers/clock.ts',
+	'../../nodes/LibreBor/time/clock.ts',
 	async () => (await import('../support/virtualClock.mts')).nodeClock,
 );
 

@@ -2,9 +2,9 @@
 import type { INode } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { waitUnlessCancelled } from '../../nodes/LibreBor/helpers/cancellation.ts';
-import { sleep } from '../../nodes/LibreBor/helpers/clock.ts';
-import type { RequestSettings } from '../../nodes/LibreBor/helpers/nodeRun.ts';
+import { waitUnlessCancelled } from '../../nodes/LibreBor/run/cancellation.ts';
+import { sleep } from '../../nodes/LibreBor/time/clock.ts';
+import type { RequestSettings } from '../../nodes/LibreBor/run/nodeRun.ts';
 
 describe('Clock', () => {
 	it('waits a delay in fractions of a millisecond, as computed gaps and rates give, also when a cancel can end it', async () => {

@@ -10,7 +10,7 @@ import { guardTransfer } from '../../nodes/LibreBor/transport/transferGuard.ts';
 import { pendingWorkRun, virtualClock } from '../support/virtualTime.mts';
 
 vi.mock(
-	'../../nodes/LibreBor/helpers/clock.ts',
+	'../../nodes/LibreBor/time/clock.ts',
 	async () => (await import('../support/virtualClock.mts')).nodeClock,
 );
 

@@ -7,7 +7,7 @@ import { inVirtualTime, virtualClock } from '../support/virtualTime.mts';
 // The nodes wait on a virtual clock: a retry's wait is read exactly and takes no real time. The
 // simulator keeps real time, so that a request timeout is a real one.
 vi.mock(
-	'../../nodes/LibreBor/helpers/clock.ts',
+	'../../nodes/LibreBor/time/clock.ts',
 	async () => (await import('../support/virtualClock.mts')).nodeClock,
 );
 

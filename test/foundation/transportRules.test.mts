@@ -4,7 +4,7 @@
 // is given on its own.
 import { describe, expect, it } from 'vitest';
 
-import { fileNameFromContentDisposition } from '../../nodes/LibreBor/helpers/fileName.ts';
+import { fileNameFromContentDisposition } from '../../nodes/LibreBor/transport/fileName.ts';
 import { requestTarget } from '../../nodes/LibreBor/transport/baseUrl.ts';
 import { findErrorCode } from '../../nodes/LibreBor/transport/errorCauses.ts';
 import { outboundProtectionRefusal } from '../../nodes/LibreBor/transport/outboundProtection.ts';

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { describe, expect, it } from 'vitest';
 
-import { explainInvalidNif, normalizeNif } from '../../nodes/LibreBor/helpers/nif.ts';
+import { explainInvalidNif, normalizeNif } from '../../nodes/LibreBor/identifiers/nif.ts';
 import {
 	jsonOf,
 	pairedItemsOf,

@@ -12,7 +12,7 @@ import { inVirtualTime, onlyWhenRequestsWait, virtualClock } from '../support/vi
 import { follow, nifItems } from './followJob.mts';
 
 vi.mock(
-	'../../nodes/LibreBor/helpers/clock.ts',
+	'../../nodes/LibreBor/time/clock.ts',
 	async () => (await import('../support/virtualClock.mts')).nodeClock,
 );
 

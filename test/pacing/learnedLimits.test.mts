@@ -4,14 +4,14 @@
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it, vi } from 'vitest';
 
-import { DEFAULT_PARALLEL_REQUESTS } from '../../nodes/LibreBor/helpers/pacer.ts';
+import { DEFAULT_PARALLEL_REQUESTS } from '../../nodes/LibreBor/pacing/pacer.ts';
 import { copyOf, onAnotherWorker, savedWorkflow } from '../actions/orderRuns.mts';
 import { placedDocument, useSimulator, type RunOptions } from '../support/libreBor.mts';
 import { runInVirtualTime, virtualClock } from '../support/virtualTime.mts';
 import { follow, nifItems } from './followJob.mts';
 
 vi.mock(
-	'../../nodes/LibreBor/helpers/clock.ts',
+	'../../nodes/LibreBor/time/clock.ts',
 	async () => (await import('../support/virtualClock.mts')).nodeClock,
 );
 

@@ -5,12 +5,12 @@
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it, vi } from 'vitest';
 
-import { recallLimit, rememberLimit } from '../../nodes/LibreBor/helpers/learnedLimits.ts';
-import type { LearnedLimit } from '../../nodes/LibreBor/helpers/limitModel.ts';
+import { recallLimit, rememberLimit } from '../../nodes/LibreBor/pacing/learnedLimits.ts';
+import type { LearnedLimit } from '../../nodes/LibreBor/pacing/limitModel.ts';
 import { virtualClock } from '../support/virtualTime.mts';
 
 vi.mock(
-	'../../nodes/LibreBor/helpers/clock.ts',
+	'../../nodes/LibreBor/time/clock.ts',
 	async () => (await import('../support/virtualClock.mts')).nodeClock,
 );
 

@@ -5,9 +5,9 @@
 // so each rule's outcome is exact: the wait before the next start, and what the next run starts from.
 import { describe, expect, it } from 'vitest';
 
-import { LimitModel, type PacedStart } from '../../nodes/LibreBor/helpers/limitModel.ts';
-import { StartWindow } from '../../nodes/LibreBor/helpers/startWindow.ts';
-import { WindowProbe } from '../../nodes/LibreBor/helpers/windowProbe.ts';
+import { LimitModel, type PacedStart } from '../../nodes/LibreBor/pacing/limitModel.ts';
+import { StartWindow } from '../../nodes/LibreBor/pacing/startWindow.ts';
+import { WindowProbe } from '../../nodes/LibreBor/pacing/windowProbe.ts';
 
 /** `count` requests started at `at`, each answered fine `tookMs` later. */
 function fines(model: LimitModel, count: number, at: number, tookMs = 50): PacedStart[] {

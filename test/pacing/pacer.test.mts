@@ -4,13 +4,13 @@
 // each wait is exact.
 import { describe, expect, it, vi } from 'vitest';
 
-import { InFlightLimit } from '../../nodes/LibreBor/helpers/inFlightLimit.ts';
-import { Pacer, type PacedOutcome } from '../../nodes/LibreBor/helpers/pacer.ts';
-import type { PacedStart } from '../../nodes/LibreBor/helpers/limitModel.ts';
+import { InFlightLimit } from '../../nodes/LibreBor/pacing/inFlightLimit.ts';
+import { Pacer, type PacedOutcome } from '../../nodes/LibreBor/pacing/pacer.ts';
+import type { PacedStart } from '../../nodes/LibreBor/pacing/limitModel.ts';
 import { pendingWorkRun, virtualClock } from '../support/virtualTime.mts';
 
 vi.mock(
-	'../../nodes/LibreBor/helpers/clock.ts',
+	'../../nodes/LibreBor/time/clock.ts',
 	async () => (await import('../support/virtualClock.mts')).nodeClock,
 );
 

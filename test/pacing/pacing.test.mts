@@ -3,15 +3,15 @@
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it, vi } from 'vitest';
 
-import type { LearnedLimit } from '../../nodes/LibreBor/helpers/limitModel.ts';
-import { DEFAULT_PARALLEL_REQUESTS } from '../../nodes/LibreBor/helpers/pacer.ts';
+import type { LearnedLimit } from '../../nodes/LibreBor/pacing/limitModel.ts';
+import { DEFAULT_PARALLEL_REQUESTS } from '../../nodes/LibreBor/pacing/pacer.ts';
 import { savedWorkflow } from '../actions/orderRuns.mts';
 import { jsonOf, pairedItemsOf, useSimulator } from '../support/libreBor.mts';
 import { runInVirtualTime, virtualClock } from '../support/virtualTime.mts';
 import { follow, nifItems } from './followJob.mts';
 
 vi.mock(
-	'../../nodes/LibreBor/helpers/clock.ts',
+	'../../nodes/LibreBor/time/clock.ts',
 	async () => (await import('../support/virtualClock.mts')).nodeClock,
 );
 

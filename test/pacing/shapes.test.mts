@@ -12,7 +12,7 @@ import { runInVirtualTime, virtualClock } from '../support/virtualTime.mts';
 import { follow, nifItems } from './followJob.mts';
 
 vi.mock(
-	'../../nodes/LibreBor/helpers/clock.ts',
+	'../../nodes/LibreBor/time/clock.ts',
 	async () => (await import('../support/virtualClock.mts')).nodeClock,
 );
 

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, FormData, request } from 'undici';
 
-import { explainInvalidNif, normalizeNif } from '../../nodes/LibreBor/helpers/nif.ts';
+import { explainInvalidNif, normalizeNif } from '../../nodes/LibreBor/identifiers/nif.ts';
 import {
 	isValidNif,
 	makeCif,

@@ -15,7 +15,7 @@ export type { Simulator };
 /**
  * One simulator per test file, back to its initial state before each test; or, `perTest`, a new
  * one for each test: a new address, so a new account for what the nodes learn of its rate limit
- * (see nodes/LibreBor/helpers/learnedLimits.ts), for tests that need a run that knows nothing yet.
+ * (see nodes/LibreBor/pacing/learnedLimits.ts), for tests that need a run that knows nothing yet.
  */
 export function useSimulator(
 	options: SimulatorOptions = {},

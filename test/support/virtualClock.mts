@@ -4,7 +4,7 @@ import { ManualClock } from '../../tools/simulator/clock.mts';
 
 export const virtualClock = new ManualClock();
 
-/** The nodes' clock module (nodes/LibreBor/helpers/clock.ts) on the virtual clock. */
+/** The nodes' clock module (nodes/LibreBor/time/clock.ts) on the virtual clock. */
 export const nodeClock = {
 	now: () => virtualClock.now(),
 	sleep: async (ms: number, signal?: AbortSignal) => await virtualClock.sleep(ms, signal),

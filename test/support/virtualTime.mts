@@ -1,7 +1,7 @@
 // The nodes and the simulator on one virtual clock, so that a test can run a document that takes
 // minutes in a moment and read the exact times of the node's checks. A test file puts the nodes on
 // it with
-//   vi.mock('../../nodes/LibreBor/helpers/clock.ts', async () => (await import('../support/virtualClock.mts')).nodeClock);
+//   vi.mock('../../nodes/LibreBor/time/clock.ts', async () => (await import('../support/virtualClock.mts')).nodeClock);
 // and gives the simulator `{ clock: virtualClock }`.
 import { subscribe } from 'node:diagnostics_channel';
 import type { ClientRequest, IncomingMessage } from 'node:http';

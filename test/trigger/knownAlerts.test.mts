@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import type { LibreBorAlert } from '../../nodes/LibreBor/helpers/alerts.ts';
+import type { LibreBorAlert } from '../../nodes/LibreBor/alerts/alert.ts';
 import { oldestFirst } from '../../nodes/LibreBor/trigger/alertItems.ts';
 import {
 	forgetReadAlerts,

@@ -1,4 +1,4 @@
-// The nodes' uses of what n8n does not offer nodes as an interface (helpers/n8nInternals.ts), held
+// The nodes' uses of what n8n does not offer nodes as an interface (run/n8nInternals.ts), held
 // against the n8n-core the tests run: when n8n changes one of them, this file fails first.
 import { PollContext, TriggerContext } from 'n8n-core';
 import type { INodeExecutionData, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
@@ -9,7 +9,7 @@ import {
 	interceptNextPollEmit,
 	isTriggerContext,
 	savedBeforeExecution,
-} from '../../nodes/LibreBor/helpers/n8nInternals.ts';
+} from '../../nodes/LibreBor/run/n8nInternals.ts';
 import { LibreBorTrigger } from '../../nodes/LibreBor/LibreBorTrigger.node.ts';
 import { HarnessNodeTypes } from '../../tools/engine/nodeTypes.mts';
 import { buildNodeUnderTest } from '../../tools/engine/nodeUnderTest.mts';

@@ -16,7 +16,7 @@ import {
 import { inVirtualTime, onlyWhenRequestsWait, virtualClock } from '../support/virtualTime.mts';
 
 vi.mock(
-	'../../nodes/LibreBor/helpers/clock.ts',
+	'../../nodes/LibreBor/time/clock.ts',
 	async () => (await import('../support/virtualClock.mts')).nodeClock,
 );
 

@@ -6,21 +6,21 @@ import {
 } from 'n8n-workflow';
 
 import { getCompanyByNif, getCompanyBySlug } from '../api/registry';
-import { mapWithConcurrency } from '../helpers/concurrency';
+import { mapWithConcurrency } from '../run/concurrency';
 import {
 	readCompanyReference,
 	readNif,
 	type CompanyReference,
-} from '../helpers/identifierParameters';
+} from '../parameters/identifierParameters';
 import {
 	endNodeRun,
 	startNodeRun,
 	type ItemRequest,
 	type NodeRun,
 	type RunSettings,
-} from '../helpers/nodeRun';
-import { asNodeError, type NodeError } from '../helpers/nodeErrors';
-import { validateNif } from '../helpers/validation';
+} from '../run/nodeRun';
+import { asNodeError, type NodeError } from '../run/nodeErrors';
+import { validateNif } from '../parameters/validation';
 
 export type ItemError = NodeError;
 

@@ -6,10 +6,11 @@ import {
 } from 'n8n-workflow';
 
 import type { SearchPage } from '../api/registry';
-import { readLimit, readRunSettings } from '../descriptions';
-import { pairRecords, runForEachItem } from '../helpers/itemRunner';
-import type { ItemRequest } from '../helpers/nodeRun';
-import { SEARCH_CAP } from '../helpers/registryPaging';
+import { readLimit } from '../parameters/listLimit';
+import { readRunSettings } from '../parameters/runSettings';
+import { pairRecords, runForEachItem } from '../run/itemRunner';
+import type { ItemRequest } from '../run/nodeRun';
+import { SEARCH_CAP } from '../api/registryPaging';
 
 /** Fetches one page (from 1) of an item's search. */
 export type PageFetcher = (

@@ -1,9 +1,9 @@
 import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 
-import type { AlertFilter, AlertFilterOptions } from '../helpers/alertFilter';
-import { isAlert, type LibreBorAlert } from '../helpers/alerts';
-import { normalizeNif } from '../helpers/nif';
-import type { RequestSettings } from '../helpers/nodeRun';
+import type { AlertFilter, AlertFilterOptions } from '../alerts/alertFilter';
+import { isAlert, type LibreBorAlert } from '../alerts/alert';
+import { normalizeNif } from '../identifiers/nif';
+import type { RequestSettings } from '../run/nodeRun';
 import { notConfirmedError } from '../transport/errors';
 import {
 	expectSuccess,

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 
-import type { RequestSettings } from '../helpers/nodeRun';
+import type { RequestSettings } from '../run/nodeRun';
 import { apiError, serverMessage, unexpectedBodyError } from '../transport/errors';
 import { excerpt } from '../transport/responseBody';
 import { libreBorRequest, type ApiRequest, type ApiResponse } from '../transport/request';

@@ -1,7 +1,7 @@
 import type { IDataObject, NodeApiError } from 'n8n-workflow';
 
-import type { RequestSettings } from '../helpers/nodeRun';
-import { nextPageOf } from '../helpers/registryPaging';
+import type { RequestSettings } from '../run/nodeRun';
+import { nextPageOf } from './registryPaging';
 import { apiError, serverMessage } from '../transport/errors';
 import {
 	expectObject,

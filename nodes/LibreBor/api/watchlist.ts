@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { RequestSettings } from '../helpers/nodeRun';
+import type { RequestSettings } from '../run/nodeRun';
 import {
 	expectObject,
 	expectSuccess,

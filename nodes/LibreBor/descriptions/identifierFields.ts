@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { UUID_REGEX } from '../helpers/validation';
+import { UUID_REGEX } from '../identifiers/uuid';
 import { beforeVersion3, byVersion, fromVersion3 } from './byVersion';
 import { companyLocator } from './registryFields';
 

@@ -6,8 +6,8 @@ import type {
 
 import { listUnreadAlerts } from '../api/alerts';
 import { listWatchedEntities } from '../api/watchlist';
-import { labelsOf, normalizeLabel } from '../helpers/alerts';
-import { DEFAULT_RUN_SETTINGS, startNodeRun } from '../helpers/nodeRun';
+import { labelsOf, normalizeLabel } from '../alerts/alert';
+import { DEFAULT_RUN_SETTINGS, startNodeRun } from '../run/nodeRun';
 
 /** Results per page: the editor asks for the next page as the user scrolls. */
 const PAGE_SIZE = 100;

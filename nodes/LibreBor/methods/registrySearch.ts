@@ -6,8 +6,8 @@ import type {
 } from 'n8n-workflow';
 
 import { searchCompanies, searchPeople, type SearchPage } from '../api/registry';
-import type { RequestSettings } from '../helpers/nodeRun';
-import { DEFAULT_RUN_SETTINGS, startNodeRun } from '../helpers/nodeRun';
+import type { RequestSettings } from '../run/nodeRun';
+import { DEFAULT_RUN_SETTINGS, startNodeRun } from '../run/nodeRun';
 import type { LibreBorFunctions } from '../transport/request';
 
 type RegistrySearch = (

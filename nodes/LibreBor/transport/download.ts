@@ -1,9 +1,9 @@
 import { NodeOperationError, type IBinaryData, type IExecuteFunctions } from 'n8n-workflow';
 
-import { cancelledError } from '../helpers/cancellation';
-import { fileNameFromContentDisposition } from '../helpers/fileName';
-import type { RequestSettings } from '../helpers/nodeRun';
-import { MB } from '../helpers/units';
+import { cancelledError } from '../run/cancellation';
+import { fileNameFromContentDisposition } from './fileName';
+import type { RequestSettings } from '../run/nodeRun';
+import { MB } from '../time/units';
 import { findErrorCode } from './errorCauses';
 import { apiError, type ErrorContext } from './errors';
 import { declaredLength, headerText, mediaType, retryAfterMs } from './headers';

@@ -1,6 +1,6 @@
 import { NodeApiError, type INode, type JsonObject } from 'n8n-workflow';
 
-import type { NodeRun } from '../helpers/nodeRun';
+import type { NodeRun } from '../run/nodeRun';
 import { excerpt, type ParsedBody } from './responseBody';
 
 export interface ErrorContext {

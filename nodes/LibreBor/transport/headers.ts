@@ -1,4 +1,4 @@
-import { now } from '../helpers/clock';
+import { now } from '../time/clock';
 
 /** The headers of an answer, as n8n's HTTP helper gives them (lower-case names). */
 export type ResponseHeaders = Record<string, unknown> | undefined;

@@ -8,7 +8,7 @@ import {
 	type ITriggerFunctions,
 } from 'n8n-workflow';
 
-import type { RequestSettings } from '../helpers/nodeRun';
+import type { RequestSettings } from '../run/nodeRun';
 import { accountKey } from './account';
 import { resolveBaseUrl } from './baseUrl';
 import { findErrorCode } from './errorCauses';

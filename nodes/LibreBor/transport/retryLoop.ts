@@ -1,6 +1,6 @@
-import { cancelledError, waitUnlessCancelled } from '../helpers/cancellation';
-import type { RequestSettings } from '../helpers/nodeRun';
-import type { PacedOutcome } from '../helpers/pacer';
+import { cancelledError, waitUnlessCancelled } from '../run/cancellation';
+import type { RequestSettings } from '../run/nodeRun';
+import type { PacedOutcome } from '../pacing/pacer';
 import { budgetSpentError, type ErrorContext } from './errors';
 import { backoffMs, withinRetryBudget } from './retryPolicy';
 

@@ -1,4 +1,4 @@
-import { sleep } from '../helpers/clock';
+import { sleep } from '../time/clock';
 
 export type TransferStop = 'deadline' | 'size' | 'cancelled';
 

@@ -1,4 +1,4 @@
-import type { PollingFunctions } from '../helpers/nodeRun';
+import type { PollingFunctions } from '../run/nodeRun';
 import type { PollState } from './pollState';
 
 /** Per context: n8n polls an active workflow through one context, unless its scheduler runs it. */

@@ -1,11 +1,11 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { alertPassesFilter } from '../helpers/alertFilter';
-import { recordsOfAlert } from '../helpers/alertRecords';
-import { createdAtMs, type LibreBorAlert } from '../helpers/alerts';
+import { alertPassesFilter } from '../alerts/alertFilter';
+import { recordsOfAlert } from '../alerts/alertRecords';
+import { createdAtMs, type LibreBorAlert } from '../alerts/alert';
 import { ascending } from './knownAlerts';
 import type { TriggerSettings } from './settings';
-import { UUID_PATTERN } from '../helpers/validation';
+import { UUID_PATTERN } from '../identifiers/uuid';
 
 /** Only a UUID ever goes into a path: an id such as `all` or `../x` would reach another route. */
 export function hasUsableId(alert: { id: string }): boolean {

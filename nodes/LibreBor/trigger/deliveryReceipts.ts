@@ -5,8 +5,8 @@ import type {
 	ITriggerFunctions,
 } from 'n8n-workflow';
 
-import { interceptNextPollEmit } from '../helpers/n8nInternals';
-import type { PollingFunctions } from '../helpers/nodeRun';
+import { interceptNextPollEmit } from '../run/n8nInternals';
+import type { PollingFunctions } from '../run/nodeRun';
 
 /** What this process knows of the execution n8n was asked to create for one emission. */
 export type Receipt = 'waiting' | 'stored' | 'notStored';

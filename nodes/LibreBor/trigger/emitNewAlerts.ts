@@ -1,7 +1,7 @@
 import type { INodeExecutionData, ITriggerFunctions } from 'n8n-workflow';
 
-import type { LibreBorAlert } from '../helpers/alerts';
-import { now } from '../helpers/clock';
+import type { LibreBorAlert } from '../alerts/alert';
+import { now } from '../time/clock';
 import { isThrottleError } from '../transport/errors';
 import { unlessPolling } from './activationMemory';
 import { itemsForAlert, oldestFirst } from './alertItems';

@@ -1,5 +1,5 @@
-import { createdAtMs, type LibreBorAlert } from '../helpers/alerts';
-import { now as clockNow } from '../helpers/clock';
+import { createdAtMs, type LibreBorAlert } from '../alerts/alert';
+import { now as clockNow } from '../time/clock';
 import type { KnownAlert, PollState } from './pollState';
 
 /**

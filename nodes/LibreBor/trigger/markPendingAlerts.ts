@@ -1,7 +1,7 @@
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { now } from '../helpers/clock';
-import type { NodeRun, PollingFunctions } from '../helpers/nodeRun';
+import { now } from '../time/clock';
+import type { NodeRun, PollingFunctions } from '../run/nodeRun';
 import { markAlertReadIfUnread } from '../api/alerts';
 
 /** Well within the shortest poll interval n8n allows (one minute). */

@@ -1,8 +1,8 @@
 import type { INodeExecutionData, NodeApiError } from 'n8n-workflow';
 
 import { listUnreadAlerts } from '../api/alerts';
-import type { LibreBorAlert } from '../helpers/alerts';
-import type { PollingFunctions } from '../helpers/nodeRun';
+import type { LibreBorAlert } from '../alerts/alert';
+import type { PollingFunctions } from '../run/nodeRun';
 import { hasUsableId, itemsForAlert, oldestFirst } from './alertItems';
 import { alertKey, forgetReadAlerts, isNewAlert, toKnownAlert, uniqueAlerts } from './knownAlerts';
 import { markPendingAlerts } from './markPendingAlerts';

@@ -1,8 +1,8 @@
 import { NodeOperationError, type INode, type INodeExecutionData } from 'n8n-workflow';
 
 import { listUnreadAlerts } from '../api/alerts';
-import { hasAlertFilter } from '../helpers/alertFilter';
-import type { PollingFunctions } from '../helpers/nodeRun';
+import { hasAlertFilter } from '../alerts/alertFilter';
+import type { PollingFunctions } from '../run/nodeRun';
 import { itemsForAlert, oldestFirst } from './alertItems';
 import type { TriggerSettings } from './settings';
 

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { savedBeforeExecution } from '../helpers/n8nInternals';
+import { savedBeforeExecution } from '../run/n8nInternals';
 
 /** Bumped when the shape changes, so that an older shape is recognised instead of misread. */
 const POLL_STATE_VERSION = 2;

@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { readTimeoutMs } from '../descriptions';
+import { readTimeoutMs } from '../parameters/runSettings';
 import { resolveAlertFilter } from '../api/alerts';
-import { readAlertFilterOptions, type AlertFilter } from '../helpers/alertFilter';
-import type { AlertOutput } from '../helpers/alertRecords';
-import type { NodeRun, PollingFunctions } from '../helpers/nodeRun';
+import { readAlertFilterOptions, type AlertFilter } from '../alerts/alertFilter';
+import type { AlertOutput } from '../alerts/alertRecords';
+import type { NodeRun, PollingFunctions } from '../run/nodeRun';
 
 const OUTPUTS: readonly AlertOutput[] = ['alert', 'entry', 'position'];
 

@@ -1,4 +1,4 @@
-import type { PollingFunctions } from '../helpers/nodeRun';
+import type { PollingFunctions } from '../run/nodeRun';
 import { receiptOf } from './deliveryReceipts';
 import type { Delivery } from './pollState';
 

@@ -1,5 +1,5 @@
-import { DEFAULT_PACING } from '../helpers/pacer';
-import { endNodeRun, startNodeRun, type NodeRun, type PollingFunctions } from '../helpers/nodeRun';
+import { DEFAULT_PACING } from '../pacing/pacer';
+import { endNodeRun, startNodeRun, type NodeRun, type PollingFunctions } from '../run/nodeRun';
 import { pollSampleAlerts } from './pollSampleAlerts';
 import {
 	readTriggerParameters,

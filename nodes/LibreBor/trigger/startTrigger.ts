@@ -1,6 +1,6 @@
 import type { ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 
-import { asNodeError } from '../helpers/nodeErrors';
+import { asNodeError } from '../run/nodeErrors';
 import { emitNewAlerts } from './emitNewAlerts';
 import { readPollTimes, schedulePolls } from './pollSchedule';
 import { readTriggerParameters } from './settings';

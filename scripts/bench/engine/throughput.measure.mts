@@ -1,7 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { it } from 'vitest';
 
-import { DEFAULT_PARALLEL_REQUESTS } from '../../../nodes/LibreBor/helpers/pacer.ts';
+import { DEFAULT_PARALLEL_REQUESTS } from '../../../nodes/LibreBor/pacing/pacer.ts';
 import { runAction } from '../../../tools/engine/index.mts';
 import { companyNifs } from '../nifs.mts';
 import { BenchSimulator } from '../simulatorControl.mts';

@@ -7,9 +7,9 @@ import type {
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { listUnreadAlerts, resolveAlertFilter } from '../../api/alerts';
-import { alertPassesFilter, readAlertFilterOptions } from '../../helpers/alertFilter';
-import { recordsOfAlert, type AlertOutput } from '../../helpers/alertRecords';
-import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
+import { alertPassesFilter, readAlertFilterOptions } from '../../alerts/alertFilter';
+import { recordsOfAlert, type AlertOutput } from '../../alerts/alertRecords';
+import { pairRecords, runForEachItem } from '../../run/itemRunner';
 import {
 	ALERT_OUTPUT_OPTIONS,
 	alertFilterFields,
@@ -18,11 +18,11 @@ import {
 	byVersion,
 	optionsCollection,
 	PERSON_CHANGE_OUTPUT_OPTION,
-	readLimit,
-	readOneItemAtATimeSettings,
 	returnAllFields,
 	timeoutOption,
 } from '../../descriptions';
+import { readLimit } from '../../parameters/listLimit';
+import { readOneItemAtATimeSettings } from '../../parameters/runSettings';
 
 const displayOptions = { show: { resource: ['alert'], operation: ['getMany'] } };
 

@@ -2,8 +2,9 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { markAllAlertsAsRead } from '../../api/alerts';
-import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
-import { readOneItemAtATimeSettings, timeoutOptions } from '../../descriptions';
+import { pairRecords, runForEachItem } from '../../run/itemRunner';
+import { timeoutOptions } from '../../descriptions';
+import { readOneItemAtATimeSettings } from '../../parameters/runSettings';
 
 const displayOptions = { show: { resource: ['alert'], operation: ['markAllAsRead'] } };
 

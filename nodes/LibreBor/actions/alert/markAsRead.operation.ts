@@ -2,14 +2,10 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { markAlertAsRead } from '../../api/alerts';
-import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
-import { readAlertId } from '../../helpers/identifierParameters';
-import {
-	alertIdFields,
-	optionsCollection,
-	pacedRequestOptions,
-	readRunSettings,
-} from '../../descriptions';
+import { pairRecords, runForEachItem } from '../../run/itemRunner';
+import { readAlertId } from '../../parameters/identifierParameters';
+import { alertIdFields, optionsCollection, pacedRequestOptions } from '../../descriptions';
+import { readRunSettings } from '../../parameters/runSettings';
 
 const displayOptions = { show: { resource: ['alert'], operation: ['markAsRead'] } };
 

@@ -2,9 +2,10 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getCompanyByNif, getCompanyBySlug } from '../../api/registry';
-import { companyLookupFields, readRunSettings } from '../../descriptions';
-import { readCompanyReference } from '../../helpers/identifierParameters';
-import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
+import { companyLookupFields } from '../../descriptions';
+import { readRunSettings } from '../../parameters/runSettings';
+import { readCompanyReference } from '../../parameters/identifierParameters';
+import { pairRecords, runForEachItem } from '../../run/itemRunner';
 
 const displayOptions = {
 	show: { resource: ['company'], operation: ['get'], '@version': [{ _cnd: { gte: 3 } }] },

@@ -2,10 +2,11 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { getCompanyByNif, getIncorporation } from '../../api/registry';
-import { companyLookupFields, readRunSettings } from '../../descriptions';
-import { readCompanyReference } from '../../helpers/identifierParameters';
-import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
-import type { ItemRequest } from '../../helpers/nodeRun';
+import { companyLookupFields } from '../../descriptions';
+import { readRunSettings } from '../../parameters/runSettings';
+import { readCompanyReference } from '../../parameters/identifierParameters';
+import { pairRecords, runForEachItem } from '../../run/itemRunner';
+import type { ItemRequest } from '../../run/nodeRun';
 
 const displayOptions = {
 	show: {

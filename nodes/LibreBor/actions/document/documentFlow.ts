@@ -1,10 +1,10 @@
 import { NodeOperationError, type IBinaryData, type IExecuteFunctions } from 'n8n-workflow';
 
 import { getDocument, type DocumentRecord } from '../../api/documents';
-import { waitUnlessCancelled } from '../../helpers/cancellation';
-import { now } from '../../helpers/clock';
-import type { ItemRequest } from '../../helpers/nodeRun';
-import { nextPollGap } from '../../helpers/pollGaps';
+import { waitUnlessCancelled } from '../../run/cancellation';
+import { now } from '../../time/clock';
+import type { ItemRequest } from '../../run/nodeRun';
+import { nextPollGap } from './pollGaps';
 import { downloadToBinary } from '../../transport/download';
 import type { WaitSettings } from './documentOptions';
 
@@ -41,7 +41,7 @@ function stillProcessing(context: IExecuteFunctions, job: DocumentJob): NodeOper
 /**
  * Polls the document until its status leaves `processing`, or fails at the end of Max Wait: the
  * first check at once (or, just after the order, after the first poll gap), then gaps that grow
- * up to Poll Interval (helpers/pollGaps.ts); the last check falls at the end of Max Wait.
+ * up to Poll Interval (pollGaps.ts); the last check falls at the end of Max Wait.
  */
 async function waitUntilFinished(
 	this: IExecuteFunctions,

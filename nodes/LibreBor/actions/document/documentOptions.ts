@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { byVersion } from '../../descriptions';
-import type { RunSettings } from '../../helpers/nodeRun';
-import { readNumericOption, secondsToTimerMs } from '../../helpers/numericOption';
-import { MB } from '../../helpers/units';
+import type { RunSettings } from '../../run/nodeRun';
+import { readNumericOption, secondsToTimerMs } from '../../parameters/numericOption';
+import { MB } from '../../time/units';
 import { DEFAULT_MAX_DOWNLOAD_MB } from '../../transport/download';
 
 const DEFAULT_POLL_INTERVAL_S = 60;
@@ -19,7 +19,7 @@ const pollIntervalOption: INodeProperties = {
 };
 
 /**
- * Poll Interval is the longest gap between two checks (helpers/pollGaps.ts) in every version;
+ * Poll Interval is the longest gap between two checks (pollGaps.ts) in every version;
  * version 1 keeps the text its editor always showed.
  */
 export const pollIntervalOptions: INodeProperties[] = byVersion(pollIntervalOption, {

@@ -1,15 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { pairWith, runAllItems } from '../../helpers/itemRunner';
-import { readDocumentId } from '../../helpers/identifierParameters';
-import type { ItemRequest } from '../../helpers/nodeRun';
-import {
-	documentIdFields,
-	optionsCollection,
-	pacedRequestOptions,
-	readRunSettings,
-} from '../../descriptions';
+import { pairWith, runAllItems } from '../../run/itemRunner';
+import { readDocumentId } from '../../parameters/identifierParameters';
+import type { ItemRequest } from '../../run/nodeRun';
+import { documentIdFields, optionsCollection, pacedRequestOptions } from '../../descriptions';
+import { readRunSettings } from '../../parameters/runSettings';
 import { accountsFileName, downloadDocument, waitForDocument } from './documentFlow';
 import {
 	binaryPropertyOption,

@@ -2,14 +2,10 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getDocument } from '../../api/documents';
-import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
-import { readDocumentId } from '../../helpers/identifierParameters';
-import {
-	documentIdFields,
-	optionsCollection,
-	pacedRequestOptions,
-	readRunSettings,
-} from '../../descriptions';
+import { pairRecords, runForEachItem } from '../../run/itemRunner';
+import { readDocumentId } from '../../parameters/identifierParameters';
+import { documentIdFields, optionsCollection, pacedRequestOptions } from '../../descriptions';
+import { readRunSettings } from '../../parameters/runSettings';
 
 const displayOptions = { show: { resource: ['document'], operation: ['get'] } };
 

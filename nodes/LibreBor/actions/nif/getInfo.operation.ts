@@ -2,14 +2,10 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { getNifInfo } from '../../api/registry';
-import {
-	nifField,
-	optionsCollection,
-	pacedRequestOptions,
-	readRunSettings,
-} from '../../descriptions';
-import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
-import { normalizeNif } from '../../helpers/nif';
+import { nifField, optionsCollection, pacedRequestOptions } from '../../descriptions';
+import { readRunSettings } from '../../parameters/runSettings';
+import { pairRecords, runForEachItem } from '../../run/itemRunner';
+import { normalizeNif } from '../../identifiers/nif';
 
 const displayOptions = {
 	show: { resource: ['nif'], operation: ['getInfo'], '@version': [{ _cnd: { gte: 3 } }] },

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { ItemRequest } from '../../helpers/nodeRun';
+import type { ItemRequest } from '../../run/nodeRun';
 import { findCompany } from '../companyNif';
 
 const POSITION_LISTS = ['active_positions', 'inactive_positions'] as const;

@@ -2,14 +2,10 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getPersonBySlug } from '../../api/registry';
-import {
-	optionsCollection,
-	pacedRequestOptions,
-	personLocator,
-	readRunSettings,
-} from '../../descriptions';
-import { readPersonSlug } from '../../helpers/identifierParameters';
-import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
+import { optionsCollection, pacedRequestOptions, personLocator } from '../../descriptions';
+import { readRunSettings } from '../../parameters/runSettings';
+import { readPersonSlug } from '../../parameters/identifierParameters';
+import { pairRecords, runForEachItem } from '../../run/itemRunner';
 import { withCompanyStatus } from './companyStatus';
 
 const displayOptions = {

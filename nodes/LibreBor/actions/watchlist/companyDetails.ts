@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { ItemRequest } from '../../helpers/nodeRun';
-import { normalizeNif } from '../../helpers/nif';
+import type { ItemRequest } from '../../run/nodeRun';
+import { normalizeNif } from '../../identifiers/nif';
 import { findCompany } from '../companyNif';
 
 const text = (value: unknown) =>

@@ -2,17 +2,16 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { listWatchedEntities } from '../../api/watchlist';
-import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
+import { pairRecords, runForEachItem } from '../../run/itemRunner';
 import {
 	fromVersion3,
 	optionsCollection,
 	pacedRequestOptions,
-	readLimit,
-	readOneItemAtATimeSettings,
-	readRunSettings,
 	returnAllFields,
 	timeoutOption,
 } from '../../descriptions';
+import { readLimit } from '../../parameters/listLimit';
+import { readOneItemAtATimeSettings, readRunSettings } from '../../parameters/runSettings';
 import { withCompanyDetails } from './companyDetails';
 
 const displayOptions = { show: { resource: ['watchlist'], operation: ['getMany'] } };

@@ -8,14 +8,14 @@ import {
 } from 'n8n-workflow';
 
 import { listWatchedEntities } from '../../api/watchlist';
-import { endNodeRun, startNodeRun, type NodeRun } from '../../helpers/nodeRun';
+import { endNodeRun, startNodeRun, type NodeRun } from '../../run/nodeRun';
 import {
 	nifField,
 	withCompanyLocator,
 	optionsCollection,
 	pacedRequestOptions,
-	readRunSettings,
 } from '../../descriptions';
+import { readRunSettings } from '../../parameters/runSettings';
 import { applySyncSteps } from './syncApply';
 import { failEveryItem, syncHints, syncItems } from './syncOutput';
 import {

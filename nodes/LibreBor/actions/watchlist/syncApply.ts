@@ -1,10 +1,10 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { followCompany, unfollowCompany } from '../../api/watchlist';
-import { mapWithConcurrency } from '../../helpers/concurrency';
-import { stoppableRun } from '../../helpers/itemRunner';
-import { asNodeError, type NodeError } from '../../helpers/nodeErrors';
-import type { NodeRun } from '../../helpers/nodeRun';
+import { mapWithConcurrency } from '../../run/concurrency';
+import { stoppableRun } from '../../run/itemRunner';
+import { asNodeError, type NodeError } from '../../run/nodeErrors';
+import type { NodeRun } from '../../run/nodeRun';
 import type { SyncStep } from './syncPlan';
 import { sendConfirmed, type WatchlistChange } from './watchlistChange';
 

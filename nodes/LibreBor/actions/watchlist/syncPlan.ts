@@ -5,9 +5,9 @@ import {
 	type INode,
 } from 'n8n-workflow';
 
-import type { NodeRun } from '../../helpers/nodeRun';
-import { normalizeNif } from '../../helpers/nif';
-import { readNumericOption } from '../../helpers/numericOption';
+import type { NodeRun } from '../../run/nodeRun';
+import { normalizeNif } from '../../identifiers/nif';
+import { readNumericOption } from '../../parameters/numericOption';
 import { readItemNifs, type ItemError } from '../companyNif';
 
 export type SyncAction = 'follow' | 'unfollow' | 'keep';

@@ -6,10 +6,10 @@ import {
 } from 'n8n-workflow';
 
 import { listWatchedEntities } from '../../api/watchlist';
-import type { ItemRequest, RequestSettings } from '../../helpers/nodeRun';
-import { normalizeNif } from '../../helpers/nif';
-import { pairRecords, runForEachItem } from '../../helpers/itemRunner';
-import { readRunSettings } from '../../descriptions';
+import type { ItemRequest, RequestSettings } from '../../run/nodeRun';
+import { normalizeNif } from '../../identifiers/nif';
+import { pairRecords, runForEachItem } from '../../run/itemRunner';
+import { readRunSettings } from '../../parameters/runSettings';
 import { readItemNif } from '../companyNif';
 
 export interface WatchlistChange {

@@ -35,19 +35,19 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
-import { runAllItems } from '../../../helpers/itemRunner';
-import { now } from '../../../helpers/clock';
-import { FIRST_ACCOUNTS_YEAR } from '../../../helpers/validation';
-import { HOUR_MS } from '../../../helpers/units';
+import { runAllItems } from '../../../run/itemRunner';
+import { now } from '../../../time/clock';
+import { FIRST_ACCOUNTS_YEAR } from '../../../parameters/validation';
+import { HOUR_MS } from '../../../time/units';
 import {
 	byVersion,
 	companyFields,
 	fromVersion2,
 	optionsCollection,
 	pacedRequestOptions,
-	readRunSettings,
 	timeoutOption,
 } from '../../../descriptions';
+import { readRunSettings } from '../../../parameters/runSettings';
 import {
 	binaryPropertyOption,
 	maxDownloadSizeOption,

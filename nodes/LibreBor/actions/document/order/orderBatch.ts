@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { cancelledError } from '../../../helpers/cancellation';
-import type { NodeRun } from '../../../helpers/nodeRun';
+import { cancelledError } from '../../../run/cancellation';
+import type { NodeRun } from '../../../run/nodeRun';
 import type { RecordVerdict } from './orderIntents';
 import type { OrderOutcome, OrderStores, SendClaim } from './orderStores';
 import type { OrderJob } from './orderSettings';

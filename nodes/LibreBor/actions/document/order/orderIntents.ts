@@ -1,8 +1,8 @@
 import type { IDeduplicationOutput, IExecuteFunctions } from 'n8n-workflow';
 
-import { waitUnlessCancelled } from '../../../helpers/cancellation';
-import { now } from '../../../helpers/clock';
-import type { RequestSettings } from '../../../helpers/nodeRun';
+import { waitUnlessCancelled } from '../../../run/cancellation';
+import { now } from '../../../time/clock';
+import type { RequestSettings } from '../../../run/nodeRun';
 
 /**
  * How long an attempt waits between writing its record of an order and checking it. Assumed to

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { cancelledError } from '../../../helpers/cancellation';
-import { pairWith } from '../../../helpers/itemRunner';
-import type { NodeRun } from '../../../helpers/nodeRun';
+import { cancelledError } from '../../../run/cancellation';
+import { pairWith } from '../../../run/itemRunner';
+import type { NodeRun } from '../../../run/nodeRun';
 import { placeClaimedOrders, type ClaimedOrder, type PlannedOrder } from './orderBatch';
 import type { ItemOrder, OrderJob } from './orderSettings';
 import { orderKey, type OrderOutcome, type OrderStores } from './orderStores';

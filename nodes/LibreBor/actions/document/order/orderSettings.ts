@@ -1,9 +1,9 @@
 import { NodeApiError, NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 
-import { readNif } from '../../../helpers/identifierParameters';
-import type { ItemRequest, RunSettings } from '../../../helpers/nodeRun';
-import { readNumericOption } from '../../../helpers/numericOption';
-import { validateYear } from '../../../helpers/validation';
+import { readNif } from '../../../parameters/identifierParameters';
+import type { ItemRequest, RunSettings } from '../../../run/nodeRun';
+import { readNumericOption } from '../../../parameters/numericOption';
+import { validateYear } from '../../../parameters/validation';
 import { readNifsAhead } from '../../companyNif';
 import {
 	readMaxDownloadBytes,

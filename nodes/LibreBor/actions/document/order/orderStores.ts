@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { now } from '../../../helpers/clock';
-import type { RequestSettings } from '../../../helpers/nodeRun';
-import { HOUR_MS } from '../../../helpers/units';
+import { now } from '../../../time/clock';
+import type { RequestSettings } from '../../../run/nodeRun';
+import { HOUR_MS } from '../../../time/units';
 import { CREDENTIAL_TYPE } from '../../../transport/request';
 import { orderIntents, type RecordVerdict } from './orderIntents';
 import type { OrderInput } from './orderSettings';

@@ -5,7 +5,7 @@ import {
 	type IExecuteFunctions,
 } from 'n8n-workflow';
 
-import { cancelledError } from '../../../helpers/cancellation';
+import { cancelledError } from '../../../run/cancellation';
 import type { RecordVerdict } from './orderIntents';
 import type { OrderStores, SendClaim } from './orderStores';
 import type { OrderJob } from './orderSettings';

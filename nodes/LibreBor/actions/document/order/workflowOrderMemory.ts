@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { now } from '../../../helpers/clock';
-import { HOUR_MS } from '../../../helpers/units';
+import { now } from '../../../time/clock';
+import { HOUR_MS } from '../../../time/units';
 import { accountKey, accountOf } from '../../../transport/account';
 
 const MAX_REMEMBERED = 5000;

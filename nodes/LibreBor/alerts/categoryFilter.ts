@@ -1,7 +1,7 @@
 import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
 
 import { ACT_CATEGORIES, categoryOf, type ActCategory } from './actCategories';
-import { alertToEntries, normalizeLabel, type LibreBorAlert } from './alerts';
+import { alertToEntries, normalizeLabel, type LibreBorAlert } from './alert';
 
 /** The labels (normalised) and categories an entry may have to pass; both empty lets all pass. */
 export interface EntryFilter {

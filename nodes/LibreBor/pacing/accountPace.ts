@@ -1,4 +1,4 @@
-import { now } from './clock';
+import { now } from '../time/clock';
 import { InFlightLimit, INITIAL_IN_FLIGHT } from './inFlightLimit';
 import { LimitModel, type LearnedLimit, type PacedStart } from './limitModel';
 

@@ -1,11 +1,11 @@
 import { NodeOperationError, type IDataObject, type INode } from 'n8n-workflow';
 
 import type { ActCategory } from './actCategories';
-import { createdAtMs, normalizeLabel, parseLabelFilter, type LibreBorAlert } from './alerts';
+import { createdAtMs, normalizeLabel, parseLabelFilter, type LibreBorAlert } from './alert';
 import { alertHasPassingEntry, readCategories } from './categoryFilter';
-import { isResourceLocator } from './identifierParameters';
-import { validateNif } from './validation';
-import { parseDateInTimeZone } from './zonedTime';
+import { isResourceLocator } from '../parameters/identifierParameters';
+import { validateNif } from '../parameters/validation';
+import { parseDateInTimeZone } from '../time/zonedTime';
 
 /** What the user asked for in the filter options, read before anything is sent. */
 export interface AlertFilterOptions {

@@ -1,4 +1,4 @@
-import { normalizeLabel } from './alerts';
+import { normalizeLabel } from './alert';
 
 /** What a BORME act is about, for routing alerts without knowing the registry's labels. */
 export const ACT_CATEGORIES = [

@@ -1,6 +1,6 @@
 import { NodeOperationError, type INode } from 'n8n-workflow';
 
-import { sleep } from './clock';
+import { sleep } from '../time/clock';
 import type { RequestSettings } from './nodeRun';
 
 export function cancelledError(node: INode, what: string, itemIndex?: number): NodeOperationError {

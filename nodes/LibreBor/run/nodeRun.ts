@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { isTriggerContext } from './n8nInternals';
-import { DEFAULT_PACING, Pacer, type PacerSettings } from './pacer';
+import { DEFAULT_PACING, Pacer, type PacerSettings } from '../pacing/pacer';
 
 /** How long one request may take when the node's options do not say. */
 export const DEFAULT_TIMEOUT_MS = 30_000;

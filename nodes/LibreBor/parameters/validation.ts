@@ -1,12 +1,9 @@
 import { NodeOperationError, type INode } from 'n8n-workflow';
 
-import { now as clockNow } from './clock';
-import { explainInvalidNif, normalizeNif } from './nif';
+import { explainInvalidNif, normalizeNif } from '../identifiers/nif';
+import { UUID_PATTERN } from '../identifiers/uuid';
+import { now as clockNow } from '../time/clock';
 
-/** As text too, for the editor's check of an alert ID (a resource locator's regex is a string). */
-export const UUID_REGEX =
-	'^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
-export const UUID_PATTERN = new RegExp(UUID_REGEX);
 const DOCUMENT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 const SLUG_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,254}$/;
 export const FIRST_ACCOUNTS_YEAR = 1990;

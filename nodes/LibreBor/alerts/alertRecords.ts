@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { categoryOf, positionChangeOf } from './actCategories';
-import { alertToEntries, entryMatchesLabels, type LibreBorAlert } from './alerts';
+import { alertToEntries, entryMatchesLabels, type LibreBorAlert } from './alert';
 import { entryPassesFilter, type EntryFilter } from './categoryFilter';
 
 /** What one output item holds: an alert, one of its bulletin entries, or one person an entry lists. */

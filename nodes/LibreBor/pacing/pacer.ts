@@ -5,7 +5,7 @@ import {
 	type PacedOutcome,
 	type PacedRun,
 } from './accountPace';
-import { now, sleep } from './clock';
+import { now, sleep } from '../time/clock';
 import { recallLimit, rememberLimit, type LimitMemory } from './learnedLimits';
 import type { LearnedLimit, PacedStart } from './limitModel';
 

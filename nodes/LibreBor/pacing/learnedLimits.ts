@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { now } from './clock';
+import { now } from '../time/clock';
 import type { LearnedLimit } from './limitModel';
-import { HOUR_MS } from './units';
+import { HOUR_MS } from '../time/units';
 
 /**
  * What runs learned of an account's limit is used by later runs for this long after it was last

@@ -12,11 +12,17 @@ trap 'rm -rf "$work"' EXIT
 
 mkdir -p "$out_dir"
 
-openssl req -x509 -newkey rsa:2048 -nodes -sha256 -days "$days" \
-	-subj "/CN=LibreBOR Simulator Test CA" \
+# A self-signed certificate and its key: self_signed <subject> <key file> <certificate file> [-addext <extension>]...
+self_signed() {
+	local subject="$1" key="$2" certificate="$3"
+	shift 3
+	openssl req -x509 -newkey rsa:2048 -nodes -sha256 -days "$days" -subj "$subject" "$@" \
+		-keyout "$key" -out "$certificate" 2>/dev/null
+}
+
+self_signed "/CN=LibreBOR Simulator Test CA" "$work/ca-key.pem" "$work/ca.pem" \
 	-addext "basicConstraints=critical,CA:TRUE" \
-	-addext "keyUsage=critical,keyCertSign,cRLSign" \
-	-keyout "$work/ca-key.pem" -out "$work/ca.pem" 2>/dev/null
+	-addext "keyUsage=critical,keyCertSign,cRLSign"
 
 openssl req -newkey rsa:2048 -nodes -sha256 \
 	-subj "/CN=localhost" \
@@ -39,11 +45,9 @@ chmod 644 "$out_dir/ca.pem" "$out_dir/server.pem" "$out_dir/server-key.pem"
 # A self-signed localhost certificate that no client trusts: a simulator started with
 # tlsDir: tools/simulator/tls/untrusted stands for a server whose certificate n8n refuses.
 mkdir -p "$out_dir/untrusted"
-openssl req -x509 -newkey rsa:2048 -nodes -sha256 -days "$days" \
-	-subj "/CN=localhost" \
+self_signed "/CN=localhost" "$out_dir/untrusted/server-key.pem" "$out_dir/untrusted/server.pem" \
 	-addext "basicConstraints=critical,CA:FALSE" \
-	-addext "subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1" \
-	-keyout "$out_dir/untrusted/server-key.pem" -out "$out_dir/untrusted/server.pem" 2>/dev/null
+	-addext "subjectAltName=DNS:localhost,IP:127.0.0.1,IP:::1"
 chmod 644 "$out_dir/untrusted/server.pem" "$out_dir/untrusted/server-key.pem"
 
 echo "Wrote $out_dir/{ca.pem,server.pem,server-key.pem,untrusted/}"

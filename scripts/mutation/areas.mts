@@ -52,8 +52,7 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 			'foundation/credential',
 			'foundation/hostileAnswers',
 			'foundation/redirects',
-			'foundation/transport',
-			'foundation/transportRules',
+			'foundation/retries',
 			'foundation/transferGuard',
 			'foundation/answers',
 			'foundation/validation',
@@ -93,7 +92,7 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 			'pacing/pacer',
 			'pacing/pacing',
 			'pacing/shapes',
-			'foundation/transport',
+			'foundation/retries',
 			'trigger/quota',
 			// Where an item's failure becomes its own error item or the run's error (itemRunner.ts):
 			// bad input under Continue On Fail, and one watch-list read shared by several items.
@@ -178,7 +177,7 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 			// The operations' fields are declarations: only the lines below are logic (the readers of
 			// the options, and each operation's execute function).
 			'!nodes/LibreBor/actions/document/order/order.operation.ts',
-			'nodes/LibreBor/actions/document/order/order.operation.ts:160-196',
+			'nodes/LibreBor/actions/document/order/order.operation.ts:143-179',
 			'!nodes/LibreBor/actions/document/documentOptions.ts',
 			'nodes/LibreBor/actions/document/documentOptions.ts:51-65',
 			'nodes/LibreBor/actions/document/documentOptions.ts:89-120',

@@ -1,6 +1,8 @@
+import { statSync } from 'node:fs';
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
+import { binaryFilePath } from '../../tools/engine/index.mts';
 import { jsonOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
 
 // A download is bounded in time (the Request Timeout covers the whole transfer, not only the wait
@@ -97,6 +99,44 @@ describe('Download limits', () => {
 				Buffer.from(result.items[0].binary?.data.data ?? '', 'base64').length,
 		).toBe(256 * 1024);
 	});
+
+	it("refuses an order's file above the default Max Download Size of 100 MB, and downloads it once the option is raised, without ordering again", async () => {
+		sim().state.documentSizeBytes = 101 * MB;
+		const workflow = { id: 'order-large-file', staticData: {} };
+		const orderWith = (options: IDataObject) =>
+			runLibreBor(
+				sim(),
+				{
+					resource: 'document',
+					operation: 'order',
+					nif: 'B64717838',
+					year: 2023,
+					options: { download: true, pollInterval: 1, ...options },
+				},
+				{ continueOnFail: true, workflow },
+			);
+
+		const refused = await orderWith({});
+		expect(refused.items[0].binary).toBeUndefined();
+		expect(sim().state.documents).toHaveLength(1);
+		const [{ id: documentId }] = sim().state.documents;
+		expect(String(refused.items[0].json.error)).toBe(
+			`The file of document ${documentId} is 101 MB, more than the Max Download Size of 100 MB`,
+		);
+		expect(refused.items[0].error?.description).toMatch(
+			new RegExp(
+				`^The order was placed: do not order again\\. Get the file later with the Download operation and document ID ${documentId}\\. The transfer was stopped and nothing of the file was kept\\. .*raise "Max Download Size \\(MB\\)"`,
+			),
+		);
+
+		const downloaded = await orderWith({ maxDownloadMb: 102 });
+		expect(downloaded.items[0].json).toMatchObject({
+			document_id: documentId,
+			status: 'completed',
+		});
+		expect(statSync(binaryFilePath(downloaded.items[0])).size).toBe(101 * MB);
+		expect(sim().state.ordersReceived).toBe(1);
+	}, 60_000);
 
 	it('stops a slow download when the execution is cancelled, without waiting for the timeout', async () => {
 		const documentId = await orderedDocumentId();

@@ -381,6 +381,36 @@ describe('Orders: the order memory across processes, workers and retries', () =>
 		expect(sim().state.ordersReceived).toBe(2);
 	});
 
+	it('keeps at most 5,000 orders of earlier executions in the static data n8n saves, forgetting the first written', async () => {
+		const workflow = savedWorkflow();
+		const [first, second] = companies(2);
+		await runLibreBor(sim(), orderEach(), { items: [first], workflow });
+		type Memory = { global: { libreBorOrders: { orders: Record<string, IDataObject> } } };
+		const stored = () => (workflow.staticData as Memory).global.libreBorOrders.orders;
+		const [[firstKey, firstOrder]] = Object.entries(stored());
+		const account = firstKey.slice(0, firstKey.indexOf('#') + 1);
+		// 6,000 orders of other companies, written before the first one and as recent.
+		const earlier: Record<string, IDataObject> = {};
+		for (let index = 0; index < 6_000; index++)
+			earlier[`${account}X${index}/2023`] = { ...firstOrder, documentId: `earlier-${index}` };
+		workflow.staticData = {
+			global: { libreBorOrders: { orders: { ...earlier, ...stored() }, placedAt: [] } },
+		};
+
+		await runLibreBor(sim(), orderEach(), {
+			items: [second],
+			workflow,
+			nodeType: await onAnotherWorker(),
+		});
+		const kept = Object.values(stored()).map((order) => order.documentId);
+		// The last 5,000 known when the execution started (the first order among them), and its own.
+		expect(kept).toHaveLength(5_001);
+		expect(kept.slice(0, 4_999)).toEqual(
+			Array.from({ length: 4_999 }, (_, index) => `earlier-${index + 1_001}`),
+		);
+		expect(kept.slice(4_999)).toEqual(sim().state.documents.map(({ id }) => id));
+	});
+
 	it('reuses no damaged record of the static data, and fails on no damaged shape of it', async () => {
 		const items = companies(2);
 		const first = savedWorkflow();

@@ -23,6 +23,11 @@ import {
 import { ACTION_TIMEOUT_S, FAULT_KINDS, type FaultKind } from './faultKinds.mts';
 import { ORDER_LANES } from './orderLanes.mts';
 
+interface ExpectedError {
+	message: RegExp;
+	advice?: RegExp;
+}
+
 interface PreparedRun {
 	parameters: INodeParameters;
 	/** What is wrong with the output or the account after a run that should have worked. */
@@ -34,8 +39,11 @@ interface ActionOperation {
 	name: string;
 	simulatorOptions?: SimulatorOptions;
 	target: RequestMatcher;
-	/** The error message a fault at the target gives; undefined when the fault cannot happen there. */
-	expectedError?(kind: FaultKind): RegExp | undefined;
+	/**
+	 * The error message a fault at the target gives and the advice of its description; undefined
+	 * when the fault cannot happen there. By default the API's.
+	 */
+	expectedError?(kind: FaultKind): ExpectedError | undefined;
 	/** Sets the account up and says what to run. */
 	prepare(sim: Simulator): PreparedRun;
 }
@@ -206,7 +214,8 @@ const documentDownloadFile: ActionOperation = {
 	name: 'Document > Download, faults on the file host',
 	simulatorOptions: { seed: true },
 	target: TARGETS.fileDownload,
-	expectedError: (kind) => kind.downloadError,
+	expectedError: (kind) =>
+		kind.downloadError && { message: kind.downloadError, advice: kind.downloadAdvice },
 	prepare: downloadDocument,
 };
 
@@ -295,7 +304,7 @@ function actionCase(
 	operation: ActionOperation,
 	kind: FaultKind,
 	mode: FaultMode,
-	expectedError: RegExp,
+	expected: ExpectedError,
 ): LaneCase {
 	return {
 		name: caseName(kind, mode),
@@ -309,7 +318,14 @@ function actionCase(
 				...invariantProblems(sim, result),
 				...(kind.transient && mode === 'once'
 					? recoveryProblems(error, prepared.wrongOutcome(result), sent)
-					: persistentFaultProblems(kind, operation.target, error, expectedError, sent)),
+					: persistentFaultProblems(
+							kind,
+							operation.target,
+							error,
+							expected.message,
+							sent,
+							expected.advice,
+						)),
 			];
 		},
 	};
@@ -321,9 +337,11 @@ function laneOf(operation: ActionOperation): Lane {
 		name: operation.name,
 		simulatorOptions: operation.simulatorOptions,
 		cases: FAULT_KINDS.flatMap((kind) => {
-			const expectedError = operation.expectedError ? operation.expectedError(kind) : kind.apiError;
-			if (!expectedError) return [];
-			return modesOf(kind).map((mode) => actionCase(operation, kind, mode, expectedError));
+			const expected = operation.expectedError
+				? operation.expectedError(kind)
+				: { message: kind.apiError, advice: kind.advice };
+			if (!expected) return [];
+			return modesOf(kind).map((mode) => actionCase(operation, kind, mode, expected));
 		}),
 	};
 }

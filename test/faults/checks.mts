@@ -23,8 +23,11 @@ function attemptsWhenPersistent(fault: { status?: number }, origin?: string): nu
 
 const looksRaw = (text: string) => /\[object Object\]|\n\s+at |^undefined$|^Error$/.test(text);
 
-/** A NodeApiError or NodeOperationError whose message names the problem and whose description says what to do. */
-export function clearErrorProblems(error: unknown, expected: RegExp): Problem[] {
+/**
+ * A NodeApiError or NodeOperationError whose message names the problem and whose description says
+ * what to do: what `advice` asks for, when given.
+ */
+export function clearErrorProblems(error: unknown, expected: RegExp, advice?: RegExp): Problem[] {
 	const problem = (detail: string) => problemIf('fails clearly', detail);
 	if (!error) return problem('it did not fail');
 	if (!(error instanceof NodeApiError || error instanceof NodeOperationError)) {
@@ -38,6 +41,8 @@ export function clearErrorProblems(error: unknown, expected: RegExp): Problem[] 
 	if (looksRaw(error.message)) return problem(`the message is raw: "${error.message}"`);
 	if (description.trim() === '' || looksRaw(description))
 		return problem(`the description is missing or raw: "${description}"`);
+	if (advice && !advice.test(description))
+		return problem(`the description "${description}" does not match ${advice}`);
 	return [];
 }
 
@@ -66,9 +71,10 @@ export function persistentFaultProblems(
 	error: unknown,
 	expected: RegExp,
 	sent: number,
+	advice?: RegExp,
 ): Problem[] {
 	const attempts = kind.transient ? attemptsWhenPersistent(kind.fault, target.origin) : 1;
-	return [...clearErrorProblems(error, expected), ...retryBudgetProblems(sent, attempts)];
+	return [...clearErrorProblems(error, expected, advice), ...retryBudgetProblems(sent, attempts)];
 }
 
 /** The password and its Basic encoding appear nowhere in the text. */

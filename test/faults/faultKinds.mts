@@ -17,14 +17,27 @@ export interface FaultKind {
 	transient: boolean;
 	/** What the error message says when the API keeps doing it. */
 	apiError: RegExp;
+	/** What the description of that error tells the user to do, whichever operation met it. */
+	advice: RegExp;
 	/**
 	 * What the error message says when the file host behind a download link does it; absent when it
 	 * cannot go wrong there (a file host may send any bytes, so a body is never malformed).
 	 */
 	downloadError?: RegExp;
+	/** What the description of the file host's error tells the user to do. */
+	downloadAdvice?: RegExp;
 	/** The service refused the request and did nothing; any other fault may hide work done (matters for orders). */
 	refusal?: boolean;
 }
+
+/** The advice of an answer that is no JSON: what may stand between the node and LibreBOR. */
+const NOT_JSON_ADVICE =
+	/A proxy, a maintenance page or a wrong base URL can cause this\. Check the base URL of the credential/;
+const NETWORK_ADVICE = /Check the network and the base URL of the credential/;
+/** A download link's host refused it: the link may have expired. */
+const REFRESH_LINK = /Get the document again with the Get operation for a fresh link/;
+const DOWNLOAD_LATER =
+	/it was retried within a small budget\. Try the Download operation again later/;
 
 const serverError = (status: number): FaultKind => ({
 	name: `${status}`,
@@ -32,7 +45,13 @@ const serverError = (status: number): FaultKind => ({
 	fault: { status, retryAfter: 0 },
 	transient: true,
 	apiError: new RegExp(`LibreBOR had a server error \\(${status}\\)`),
+	// The pacer waits out 503 as a throttle until it sees no progress; other server errors are retried.
+	advice:
+		status === 503
+			? /LibreBOR asked the node to slow down/
+			: /reads were retried within a small budget\. Try again later/,
 	downloadError: new RegExp(`download host answered ${status}`),
+	downloadAdvice: REFRESH_LINK,
 });
 
 export const SLOW_ANSWER: FaultKind = {
@@ -42,7 +61,9 @@ export const SLOW_ANSWER: FaultKind = {
 	fault: { delayMs: SLOW_ANSWER_MS, drop: true },
 	transient: true,
 	apiError: /LibreBOR did not answer in time/,
+	advice: NETWORK_ADVICE,
 	downloadError: /Could not download document/,
+	downloadAdvice: DOWNLOAD_LATER,
 };
 
 export const REFUSED_PASSWORD: FaultKind = {
@@ -50,7 +71,9 @@ export const REFUSED_PASSWORD: FaultKind = {
 	fault: { status: 401, body: '{"detail":"Invalid username/password."}' },
 	transient: false,
 	apiError: /LibreBOR refused the API user or password \(401\)/,
+	advice: /user panel, API > Credentials/,
 	downloadError: /download host answered 401/,
+	downloadAdvice: REFRESH_LINK,
 	refusal: true,
 };
 
@@ -59,7 +82,9 @@ const throttle = (name: string, fault: FaultKind['fault']): FaultKind => ({
 	fault,
 	transient: true,
 	apiError: /LibreBOR (is|kept) rate limiting the requests \(429\)/,
+	advice: /Parallel Requests/,
 	downloadError: /download host answered 429/,
+	downloadAdvice: REFRESH_LINK,
 	refusal: true,
 });
 
@@ -76,13 +101,16 @@ export const FAULT_KINDS: FaultKind[] = [
 		fault: { drop: true },
 		transient: true,
 		apiError: /Could not reach LibreBOR/,
+		advice: NETWORK_ADVICE,
 		downloadError: /Could not download document/,
+		downloadAdvice: DOWNLOAD_LATER,
 	},
 	{
 		name: 'malformed JSON',
 		fault: { status: 200, contentType: 'application/json', body: '{"result": "succ' },
 		transient: false,
-		apiError: /with text that is not JSON/,
+		apiError: /with text that is not JSON \("\{"result": "succ"\) instead of the expected JSON/,
+		advice: NOT_JSON_ADVICE,
 	},
 	{
 		name: 'HTML page',
@@ -92,13 +120,16 @@ export const FAULT_KINDS: FaultKind[] = [
 			body: '<!doctype html><html><head><title>Mantenimiento</title></head><body><h1>Volvemos enseguida</h1></body></html>',
 		},
 		transient: false,
-		apiError: /with an HTML page \("Mantenimiento Volvemos enseguida"\)/,
+		apiError:
+			/with an HTML page \("Mantenimiento Volvemos enseguida"\) instead of the expected JSON/,
+		advice: NOT_JSON_ADVICE,
 	},
 	{
 		name: 'empty body',
 		fault: { status: 200, body: '' },
 		transient: false,
-		apiError: /with an empty body/,
+		apiError: /with an empty body instead of the expected JSON/,
+		advice: NOT_JSON_ADVICE,
 	},
 	REFUSED_PASSWORD,
 ];

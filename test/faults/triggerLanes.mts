@@ -100,7 +100,7 @@ async function runScenario(
 		...problemIf('harness', cleanStart ? undefined : 'the activation poll did not start clean'),
 		...problemIf('harness', struck === 0 ? 'the fault never struck' : undefined),
 		...exactlyOnceProblems(added, emitted),
-		...errors.flatMap((error) => clearErrorProblems(error, kind.apiError)),
+		...errors.flatMap((error) => clearErrorProblems(error, kind.apiError, kind.advice)),
 		...problemIf(
 			'recovers',
 			kind.transient && mode === 'once' && errors.length > 0
@@ -150,6 +150,7 @@ const EMPTY_LISTING: FaultKind = {
 	fault: { status: 200, body: '[]', contentType: 'application/json' },
 	transient: true,
 	apiError: /no error is expected/,
+	advice: /no error is expected/,
 };
 
 export const TRIGGER_LANES: Lane[] = [

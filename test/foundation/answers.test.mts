@@ -1,17 +1,22 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
+import { findErrorCode } from '../../nodes/LibreBor/transport/errorCauses.ts';
+import { parseResponseBody } from '../../nodes/LibreBor/transport/responseBody.ts';
 import {
 	startHttpsTestServer,
 	triggerSession,
 	type HttpsTestServer,
 } from '../../tools/engine/index.mts';
-import type { Fault } from '../../tools/simulator/index.mts';
+import { startSimulator, type Fault } from '../../tools/simulator/index.mts';
 import { placedDocument, runLibreBor, useSimulator } from '../support/libreBor.mts';
 import { inVirtualTime, virtualClock } from '../support/virtualTime.mts';
 
-// The answers LibreBOR (or a proxy in front of it) can give, and what the user reads of each. The
-// nodes wait on a virtual clock, as in transport.test.mts.
+// The answers LibreBOR (or a proxy in front of it) can give, and what the user reads of each, on
+// one operation. The faults of test/faults/faultKinds.mts (401, 429, server errors, a dropped or
+// slow connection, a 2xx that is no JSON) are checked there on every operation, message and
+// advice; here, what one operation shows of them only: the exact text, the status. The nodes wait
+// on a virtual clock, as in retries.test.mts.
 vi.mock(
 	'../../nodes/LibreBor/time/clock.ts',
 	async () => (await import('../support/virtualClock.mts')).nodeClock,
@@ -35,6 +40,49 @@ const answerOf = async (fault: Fault, parameters = getAlerts) => {
 	const { error } = await run(parameters);
 	return { message: error?.message, description: (error as { description?: string })?.description };
 };
+/** A pattern that backtracks on a long answer takes minutes: a case that takes 5 s has stalled. */
+const stallGuardMs = 5_000;
+
+describe('The error of each status', () => {
+	const redirect =
+		'The password is never sent on a redirect. Check the base URL of the credential: use the final HTTPS address of the API, ending in its version segment, such as /v2.';
+	const refused = 'Check the values sent; the answer from the service is shown below.';
+	const subscription =
+		'Alerts and documents are beta features of the LibreBOR API: they need an API subscription and a request to the provider to enable them. Ordering a document also needs a positive prepaid balance, topped up in the LibreBOR user panel, Documents section.';
+	const notFound =
+		'Check the identifier (NIF, alert ID or document ID). If every call answers 404, check the base URL of the credential: it must end in the version segment, such as /v2.';
+	const serverError =
+		'The service failed or is unavailable; reads were retried within a small budget. Try again later; if it persists, contact LibreBOR support.';
+	const unexpected = (status: number) => `LibreBOR answered with an unexpected status (${status})`;
+	const redirected = (status: number) =>
+		`LibreBOR answered with a redirect (${status}), which the node does not follow`;
+	const refusedAccess = (status: number) => `LibreBOR refused access to this feature (${status})`;
+	const failed = (status: number) => `LibreBOR had a server error (${status})`;
+	const badGateway = {
+		contentType: 'text/html',
+		body: '<html><body><h1>502 Bad Gateway</h1></body></html>',
+	};
+	// Status, message, description, what the description quotes of the answer (sent as its
+	// "message", unless the answer is given).
+	it.each<[number, string, string, string?, Partial<Fault>?]>([
+		[300, redirected(300), redirect],
+		[399, redirected(399), redirect],
+		[400, unexpected(400), refused],
+		[402, refusedAccess(402), subscription, 'Payment required'],
+		[403, refusedAccess(403), subscription, 'Beta access required'],
+		[404, 'LibreBOR did not find what was asked for (404)', notFound, 'Not found.'],
+		[418, unexpected(418), refused],
+		[500, failed(500), serverError, 'boom'],
+		[502, failed(502), serverError, '502 Bad Gateway', badGateway],
+		[599, failed(599), serverError],
+	])('%d', async (status, message, advice, said, answer) => {
+		const body = said ? JSON.stringify({ message: said }) : '{}';
+		sim().injectFault({ path: alerts, status, body, retryAfter: 0, times: Infinity, ...answer });
+		const { error } = await run(getAlerts);
+		const description = said ? `${advice} LibreBOR said: "${said}"` : advice;
+		expect(error).toMatchObject({ message, description, httpCode: String(status) });
+	});
+});
 
 describe('What LibreBOR said, in the error of a refused request', () => {
 	const refused = 'Check the values sent; the answer from the service is shown below.';
@@ -55,10 +103,23 @@ describe('What LibreBOR said, in the error of a refused request', () => {
 		['says nothing of a JSON array', '["Bad year"]', undefined, undefined],
 		['says nothing of a JSON null', 'null', undefined, undefined],
 		['quotes a text body', 'Bad things happened', 'text/plain', 'Bad things happened'],
+		['quotes a page without its tags', '<p>Service\n\n  down</p>', 'text/html', 'Service down'],
 		['folds whitespace', '{"detail":"Bad \\n\\n\\t  year"}', undefined, 'Bad year'],
 		[
-			'cuts a 300-character text at 200',
-			JSON.stringify({ detail: 'x'.repeat(300) }),
+			'keeps a text of 200 characters whole',
+			JSON.stringify({ detail: `${'y'.repeat(199)}z` }),
+			undefined,
+			`${'y'.repeat(199)}z`,
+		],
+		[
+			'cuts a text of 201 characters at 200',
+			JSON.stringify({ detail: 'x'.repeat(201) }),
+			undefined,
+			`${'x'.repeat(200)}…`,
+		],
+		[
+			'cuts a text of 100,000 characters at 200, without stalling',
+			JSON.stringify({ detail: 'x'.repeat(100_000) }),
 			undefined,
 			`${'x'.repeat(200)}…`,
 		],
@@ -74,27 +135,15 @@ describe('What LibreBOR said, in the error of a refused request', () => {
 			undefined,
 			'Bad…',
 		],
-	])('%s', async (_case, body, contentType, said) => {
-		const { message, description } = await answerOf({ status: 400, body, contentType });
-		expect(message).toBe('LibreBOR answered with an unexpected status (400)');
-		expect(description).toBe(said ? `${refused} LibreBOR said: "${said}"` : refused);
-	});
-});
-
-describe('The message of each status', () => {
-	const redirect = (status: number) =>
-		`LibreBOR answered with a redirect (${status}), which the node does not follow`;
-	it.each([
-		[300, redirect(300)],
-		[399, redirect(399)],
-		[400, 'LibreBOR answered with an unexpected status (400)'],
-		[418, 'LibreBOR answered with an unexpected status (418)'],
-		[599, 'LibreBOR had a server error (599)'],
-	])('%d', async (status, expected) => {
-		sim().injectFault({ path: alerts, status, body: '{}', retryAfter: 0, times: Infinity });
-		const { error } = await run(getAlerts);
-		expect(error).toMatchObject({ message: expected, httpCode: String(status) });
-	});
+	])(
+		'%s',
+		async (_case, body, contentType, said) => {
+			const { message, description } = await answerOf({ status: 400, body, contentType });
+			expect(message).toBe('LibreBOR answered with an unexpected status (400)');
+			expect(description).toBe(said ? `${refused} LibreBOR said: "${said}"` : refused);
+		},
+		stallGuardMs,
+	);
 });
 
 describe('A 2xx answer that is not the JSON expected', () => {
@@ -123,6 +172,35 @@ describe('A 2xx answer that is not the JSON expected', () => {
 	])('%s', async (_case, contentType, body, expected) => {
 		const { message } = await answerOf({ status: 200, contentType, body });
 		expect(message).toBe(expected);
+	});
+
+	it('JSON of another shape, with the advice of every answer that is no JSON', async () => {
+		const answer = await answerOf({
+			status: 200,
+			contentType: 'application/json',
+			body: '{"alerts": []}',
+		});
+		expect(answer).toEqual({
+			message: shape('JSON of an unexpected shape'),
+			description:
+				'A proxy, a maintenance page or a wrong base URL can cause this. Check the base URL of the credential and try again later.',
+		});
+	});
+
+	it('reads no body as empty, a body n8n already parsed as it is, and bytes as their text', () => {
+		const json = { 'content-type': 'application/json' };
+		expect(parseResponseBody(undefined, json)).toEqual({ kind: 'empty' });
+		expect(parseResponseBody(null, json)).toEqual({ kind: 'empty' });
+		const parsed = { id: 1 };
+		expect(parseResponseBody(parsed, json)).toEqual({ kind: 'json', value: parsed });
+		expect(parseResponseBody(Buffer.from(' {"id":1} '), json)).toEqual({
+			kind: 'json',
+			value: { id: 1 },
+		});
+		expect(parseResponseBody(Buffer.from('<html>down</html>'), {})).toEqual({
+			kind: 'html',
+			text: '<html>down</html>',
+		});
 	});
 
 	describe('from a server that sends no content type', () => {
@@ -192,21 +270,6 @@ describe('A change LibreBOR does not confirm', () => {
 	});
 });
 
-describe('Retry-After', () => {
-	it.each<[string, string, number]>([
-		['decimal seconds', '1.5', 1500],
-		['hundredths of a second', '1.25', 1250],
-		['a past HTTP date', 'Wed, 21 Oct 2015 07:28:00 GMT', 0],
-	])('as %s, waits what it asks', async (_case, retryAfter, waitMs) => {
-		sim().injectFault({ path: alerts, status: 503, retryAfter });
-		const started = virtualClock.now();
-		const result = await run(getAlerts);
-		expect(result.error).toBeUndefined();
-		expect(virtualClock.now() - started).toBe(waitMs);
-		expect(sim().requestsTo('GET', alerts)).toHaveLength(2);
-	});
-});
-
 describe('An order, sent once', () => {
 	const lost =
 		"The order of the 2023 annual accounts of B64717838 may have been placed: LibreBOR's answer was lost";
@@ -234,6 +297,13 @@ describe('An order, sent once', () => {
 			'Check that the company and the year exist in the registry. LibreBOR said: "No such company"',
 		],
 		['a 500', { status: 500 }, lost, `${check} (LibreBOR answered with a server error, 500.)`],
+		// A 503 that a read would wait out as a throttle.
+		[
+			'a 503',
+			{ status: 503, retryAfter: 0 },
+			lost,
+			`${check} (LibreBOR answered with a server error, 503.)`,
+		],
 		[
 			'a 200 HTML page',
 			{ status: 200, contentType: 'text/html', body: '<html>Busy</html>' },
@@ -300,19 +370,87 @@ describe('What LibreBOR receives', () => {
 });
 
 describe('Errors with no answer', () => {
-	it('gives no HTTP code to a connection that got no answer', async () => {
-		sim().injectFault({ path: alerts, drop: true, times: Infinity });
-		const result = await run(getAlerts);
-		expect(result.error?.message).toBe('Could not reach LibreBOR for GET /alerts/');
-		expect((result.error as { httpCode?: unknown }).httpCode).toBeNull();
+	const timed = async (work: Promise<Awaited<ReturnType<typeof run>>>) => {
+		const started = virtualClock.now();
+		const result = await work;
+		return { ...result, waitedMs: virtualClock.now() - started };
+	};
+
+	it.each<[string, Fault, string]>([
+		['a dropped connection', { drop: true }, 'Could not reach LibreBOR for GET /alerts/'],
+		[
+			'an answer past the timeout',
+			{ delayMs: 3000 },
+			'LibreBOR did not answer in time for GET /alerts/',
+		],
+	])('gives no HTTP code to %s', async (_case, fault, message) => {
+		sim().injectFault({ path: alerts, times: Infinity, ...fault });
+		const result = await run({ ...getAlerts, options: { timeout: 1 } });
+		expect(result.error).toMatchObject({ message, httpCode: null });
 	});
 
-	it('says to fix a base URL it cannot use, and sends nothing', async () => {
-		const result = await run(getAlerts, { credentials: { baseUrl: 'http://localhost/v2' } });
-		expect((result.error as { description?: string }).description).toBe(
-			'Open the LibreBOR credential and fix the base URL.',
+	it('does not reach an unknown host and says so clearly', async () => {
+		const result = await run(
+			{ ...getAlerts, options: { timeout: 2 } },
+			{ credentials: { baseUrl: 'https://no-such-host.invalid/v2' } },
 		);
-		expect(sim().requests).toEqual([]);
+		expect(result.error?.message).toMatch(/Could not reach LibreBOR for GET \/alerts\//);
+		expect(result.error?.description).toBe(
+			'Check the network and the base URL of the credential. Reads were retried within a small budget. (network error ENOTFOUND)',
+		);
+	});
+
+	it('says a refused connection was retried, and names its network error', async () => {
+		// A port the simulator listened on a moment ago: nothing listens there now.
+		const gone = await startSimulator();
+		const baseUrl = gone.baseUrl;
+		await gone.close();
+		const result = await timed(run(getAlerts, { credentials: { baseUrl } }));
+		expect(result.error?.message).toBe('Could not reach LibreBOR for GET /alerts/');
+		expect(result.error?.description).toMatch(
+			/Reads were retried within a small budget\. \(network error ECONNREFUSED\)$/,
+		);
+		// Tried four times: the three backoffs of the retry budget.
+		expect(result.waitedMs).toBe(3_500);
+	});
+
+	it('sends nothing to a server whose certificate is not trusted, does not try again, and says how to fix it', async () => {
+		const untrusted = await startSimulator({ tlsDir: 'tools/simulator/tls/untrusted' });
+		try {
+			const result = await timed(run(getAlerts, { credentials: { baseUrl: untrusted.baseUrl } }));
+			expect(result.error?.message).toBe(
+				'The HTTPS certificate of the LibreBOR server is not trusted; nothing was sent',
+			);
+			expect(result.error?.description).toMatch(
+				/^Check the base URL of the credential\. A custom server needs a certificate that n8n trusts \(for a private CA, start n8n with NODE_EXTRA_CA_CERTS\)\. \(network error [A-Z_]*SELF_SIGNED[A-Z_]*\)$/,
+			);
+			expect(untrusted.requests).toEqual([]);
+			expect(result.waitedMs).toBe(0);
+		} finally {
+			await untrusted.close();
+		}
+	});
+
+	describe('the network error code it names', () => {
+		/** An error wrapping the next one through `cause`, for each code given (outermost first). */
+		const chainOf = (codes: unknown[]) =>
+			codes.reduceRight<unknown>((cause, code) => ({ code, cause }), undefined);
+
+		it('skips codes that are not Node codes, up to five errors deep', () => {
+			expect(findErrorCode(chainOf(['not a code', '1_ABC', 'ABC-def', 42, 'ECONNRESET']))).toBe(
+				'ECONNRESET',
+			);
+		});
+
+		it('looks no deeper than five errors', () => {
+			expect(findErrorCode(chainOf([1, 2, 3, 4, 5, 'ECONNRESET']))).toBeUndefined();
+		});
+
+		it('ends at a cause that is null or no object', () => {
+			expect(findErrorCode({ cause: null })).toBeUndefined();
+			const notAnObject = Object.assign(() => undefined, { code: 'ECONNRESET' });
+			expect(findErrorCode({ cause: notAnObject })).toBeUndefined();
+		});
 	});
 });
 

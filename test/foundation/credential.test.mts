@@ -6,7 +6,7 @@ import { NodeHelpers } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { LibreBorApi } from '../../credentials/LibreBorApi.credentials.ts';
-import { resolveBaseUrl } from '../../nodes/LibreBor/transport/baseUrl.ts';
+import { requestTarget, resolveBaseUrl } from '../../nodes/LibreBor/transport/baseUrl.ts';
 import { runAction, testCredential } from '../../tools/engine/index.mts';
 import { repoRoot } from '../../tools/repoPaths.mts';
 import {
@@ -63,13 +63,14 @@ describe('LibreBOR API credential', () => {
 		expect(sim().requests).toEqual([]);
 	});
 
-	it('refuses an http:// custom URL on every call, before any request', async () => {
+	it('refuses an http:// custom URL on every call, before any request, saying to fix it', async () => {
 		const result = await runLibreBor(
 			sim(),
 			{ resource: 'alert', operation: 'getMany' },
 			{ credentials: { baseUrl: sim().baseUrl.replace('https://', 'http://') } },
 		);
 		expect(result.error?.message).toMatch(/must use https:\/\//);
+		expect(result.error?.description).toBe('Open the LibreBOR credential and fix the base URL.');
 		expect(sim().requests).toEqual([]);
 	});
 
@@ -146,6 +147,13 @@ describe('LibreBOR API credential', () => {
 		});
 		expect(result.error?.message).toMatch(/only sent over HTTPS to/);
 		expect(sim().requests).toEqual([]);
+	});
+
+	it('signs nothing for a request without a URL, and takes a bare path as below the base URL', () => {
+		const base = 'https://api.example.test/v1';
+		expect(requestTarget({}, base)).toBeUndefined();
+		expect(requestTarget({ url: '/alerts' }, base)).toBe(`${base}/alerts`);
+		expect(requestTarget({ url: '//other.test/x' }, base)).toBe('//other.test/x');
 	});
 
 	it('signs a request to the base URL itself', async () => {

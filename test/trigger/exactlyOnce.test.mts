@@ -122,6 +122,8 @@ describe.each(TRIGGER_KINDS)('LibreBOR Trigger, exactly once (%s)', (_, kind) =>
 		expect(alertIdsOf(slow)).toEqual([alert.id]);
 		expect(overlapping).toBeNull();
 		expect(await session.poll()).toBeNull();
+		// The skipped tick started no execution: the workflow's list holds the alert's one only.
+		expect(session.executions.map(alertIdsOf)).toEqual([[alert.id]]);
 	});
 
 	it('emits oldest first', async () => {

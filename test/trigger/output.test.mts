@@ -26,6 +26,13 @@ describe('LibreBOR Trigger, output', () => {
 		expect(jsonOf(await session.poll())).toEqual([withCategories(alert)]);
 	});
 
+	it('outputs one item per alert when Output holds a value this version does not know', async () => {
+		// A workflow saved by a later version, or an expression, can give Output any text.
+		const session = await activeTrigger({ output: 'somethingNew' });
+		const alert = sim().state.addAlert({ labels: ['Nombramientos'] });
+		expect(jsonOf(await session.poll())).toEqual([withCategories(alert)]);
+	});
+
 	it('outputs one item per bulletin entry, with its category and the alert fields alongside, when Output is Entry', async () => {
 		const session = await activeTrigger({ output: 'entry' });
 		const alert = sim().state.addAlert({ labels: ['Nombramientos', 'Ceses/Dimisiones'] });

@@ -176,11 +176,18 @@ export class PersistedPollState {
 
 /** What the current tick handed to n8n: the items it emitted, or the error it reported. */
 export class PollOutcome {
+	/**
+	 * Whether the poll emitted: n8n-core's PollTriggerExecutor skips only a `null` result and
+	 * emits anything else, `undefined` too, which starts an execution.
+	 */
+	emitted = false;
+
 	data?: INodeExecutionData[][];
 
 	error?: Error;
 
 	reset(): void {
+		this.emitted = false;
 		this.data = undefined;
 		this.error = undefined;
 	}
@@ -224,6 +231,7 @@ export function createActivePollContext(options: {
 	};
 
 	const __emit: IPollFunctions['__emit'] = (data, _responsePromise, donePromise) => {
+		outcome.emitted = true;
 		outcome.data = data;
 		const cursor = takeStagedCursor();
 		state.saveIfChanged(workflow);

@@ -106,7 +106,8 @@ export class PollSession extends ActiveWorkflowSession implements AlertPollSessi
 	/**
 	 * One poll. 'trigger' is a tick of the active workflow (activating it first if needed);
 	 * 'manual' is a "Fetch Test Event" run that leaves the saved state alone. Returns what
-	 * the poll emitted, or null; rejects with the poll's error.
+	 * the poll emitted (`undefined` too, which n8n emits), or null when it emitted nothing;
+	 * rejects with the poll's error.
 	 */
 	async poll(mode: PollMode = 'trigger'): Promise<INodeExecutionData[][] | null> {
 		await ensureEngine();
@@ -127,7 +128,8 @@ export class PollSession extends ActiveWorkflowSession implements AlertPollSessi
 			throw error;
 		}
 		if (outcome.error) throw outcome.error;
-		return outcome.data ?? null;
+		// As n8n-core hands it over: a poll that returns `undefined` emits it, as an execution.
+		return outcome.emitted ? outcome.data! : null;
 	}
 
 	/**

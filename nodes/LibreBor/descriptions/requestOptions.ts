@@ -13,7 +13,7 @@ export const timeoutOption: INodeProperties = {
 	description: 'How long to wait for LibreBOR to answer a single request',
 };
 
-export const concurrencyOption: INodeProperties = {
+const concurrencyOption: INodeProperties = {
 	displayName: 'Parallel Requests',
 	name: 'concurrency',
 	type: 'number',
@@ -23,7 +23,7 @@ export const concurrencyOption: INodeProperties = {
 		'The most requests sent to LibreBOR at the same time. The node starts with a few, sends more while LibreBOR answers fine, and when LibreBOR answers 429 or 503 (too many requests) it pauses every item for as long as LibreBOR asks and sends fewer at once.',
 };
 
-export const budgetOption: INodeProperties = {
+const budgetOption: INodeProperties = {
 	displayName: 'Time Budget (Minutes)',
 	name: 'budgetMinutes',
 	type: 'number',
@@ -33,8 +33,14 @@ export const budgetOption: INodeProperties = {
 		'How long the whole run may take while LibreBOR asks it to slow down (429 or 503). Once spent, the items not done fail with an error that says how many were done.',
 };
 
-/** The options of an operation that sends one request per item. */
-export const pacedRequestOptions = [concurrencyOption, budgetOption, timeoutOption];
+/** The options of an operation that sends one request per item, by what they set. */
+export const pacedOptionFields = {
+	concurrency: concurrencyOption,
+	budget: budgetOption,
+	timeout: timeoutOption,
+};
+
+export const pacedRequestOptions = Object.values(pacedOptionFields);
 
 /** The operation's "Options" collection. */
 export const optionsCollection = (options: INodeProperties[]): INodeProperties => ({

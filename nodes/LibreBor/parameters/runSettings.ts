@@ -1,11 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 
-import {
-	budgetOption,
-	concurrencyOption,
-	MAX_CONCURRENCY,
-	timeoutOption,
-} from '../descriptions/requestOptions';
+import { MAX_CONCURRENCY, pacedOptionFields } from '../descriptions/requestOptions';
 import { DEFAULT_BUDGET_MS, DEFAULT_PARALLEL_REQUESTS, ONE_ITEM_AT_A_TIME } from '../pacing/pacer';
 import { DEFAULT_TIMEOUT_MS, type RunSettings } from '../run/nodeRun';
 import { readNumericOption, secondsToTimerMs } from './numericOption';
@@ -13,7 +8,7 @@ import { readNumericOption, secondsToTimerMs } from './numericOption';
 /** Request Timeout (Seconds) as a timer's delay, refused when an expression made it unusable. */
 export function readTimeoutMs(node: INode, value: unknown, consequence?: string): number {
 	const seconds = readNumericOption(node, value, {
-		label: timeoutOption.displayName,
+		label: pacedOptionFields.timeout.displayName,
 		fallback: DEFAULT_TIMEOUT_MS / 1000,
 		minimum: 0.1,
 		consequence,
@@ -30,14 +25,14 @@ export function readRunSettings(context: IExecuteFunctions): RunSettings {
 	const node = context.getNode();
 	const concurrency = Math.floor(
 		readNumericOption(node, options.concurrency, {
-			label: concurrencyOption.displayName,
+			label: pacedOptionFields.concurrency.displayName,
 			fallback: DEFAULT_PARALLEL_REQUESTS,
 			minimum: 1,
 			maximum: MAX_CONCURRENCY,
 		}),
 	);
 	const budgetMinutes = readNumericOption(node, options.budgetMinutes, {
-		label: budgetOption.displayName,
+		label: pacedOptionFields.budget.displayName,
 		fallback: DEFAULT_BUDGET_MS / 60_000,
 		minimum: 0.01,
 	});

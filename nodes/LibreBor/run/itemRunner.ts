@@ -4,9 +4,11 @@ import {
 	type IDataObject,
 	type IExecuteFunctions,
 	type INodeExecutionData,
+	type IPairedItemData,
 } from 'n8n-workflow';
 
 import { mapWithConcurrency } from './concurrency';
+import type { NodeError } from './nodeErrors';
 import {
 	endNodeRun,
 	startNodeRun,
@@ -21,7 +23,11 @@ type ItemResult = INodeExecutionData[];
  * The error an item fails with, carrying that item's index: n8n's own errors as a copy, since one
  * failure may be shared by several items (a watch-list read), and anything else wrapped.
  */
-function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: number) {
+function asItemError(
+	context: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number | undefined,
+): NodeError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		const copy = Object.create(
 			Object.getPrototypeOf(error),
@@ -34,13 +40,12 @@ function asNodeError(context: IExecuteFunctions, error: unknown, itemIndex: numb
 }
 
 /** The output item of a failed input item, under "continue on fail". */
-function errorItem(nodeError: NodeApiError | NodeOperationError, itemIndex: number) {
-	const failed: INodeExecutionData = {
-		json: { error: nodeError.message },
-		error: nodeError,
-		pairedItem: { item: itemIndex },
-	};
-	return failed;
+export function errorItem(
+	nodeError: NodeError,
+	pairedItem: IPairedItemData | IPairedItemData[] | number,
+): INodeExecutionData {
+	const paired = typeof pairedItem === 'number' ? { item: pairedItem } : pairedItem;
+	return { json: { error: nodeError.message }, error: nodeError, pairedItem: paired };
 }
 
 /** Pairs every output of an input item with that item, as n8n's item linking expects. */
@@ -63,36 +68,72 @@ export function pairRecords(itemIndex: number, records: IDataObject[]): ItemResu
  * The run as its items see it, with a cancel signal that also fires on `stop()`: a first failure
  * stops the other items' waits, transfers and the requests still queued in the run's pacer.
  */
-export function stoppableRun(run: NodeRun): { run: NodeRun; stop: () => void } {
+function stoppableRun(run: NodeRun): { run: NodeRun; stop: () => void } {
 	const stop = new AbortController();
 	const signals = [run.cancelSignal, stop.signal].filter((signal) => signal !== undefined);
 	return { run: { ...run, cancelSignal: AbortSignal.any(signals) }, stop: () => stop.abort() };
 }
 
+/** How one task of a run ended: its value, its error, or not done because the run stopped first. */
+export type Settled<T> = { value: T } | { error: NodeError } | { stopped: true };
+
+/** What a run does for one of its tasks, given the run as its tasks see it. */
+type Task<T> = (index: number, run: NodeRun) => Promise<T>;
+
 /**
- * Settles the items of a run one by one: a finished item counts as done; under "continue on fail" a
- * failed one becomes an error item paired with its input, otherwise the first failure stops the
- * run (`stop`) and is the one the node reports.
+ * The one way the action node's tasks run: `count` tasks, up to `ceiling` at once, each settled on
+ * its own. A finished task counts as done. Under "continue on fail" every failure is kept and the
+ * other tasks go on; otherwise the first failure stops the run: no task starts any more, the run's
+ * cancel signal stops those in flight, and they settle as stopped, so that the first failure is
+ * the only error. `itemIndexOf` names the input item of a task, for its error.
  */
-function itemSettler(context: IExecuteFunctions, run: NodeRun, stop: () => void) {
+export async function settleTasks<T>(
+	context: IExecuteFunctions,
+	run: NodeRun,
+	count: number,
+	ceiling: number,
+	task: Task<T>,
+	itemIndexOf: (index: number) => number | undefined = (index) => index,
+): Promise<Array<Settled<T>>> {
 	const continueOnFail = context.continueOnFail();
-	let firstFailure: Error | undefined;
-	return {
-		firstFailure: () => firstFailure,
-		async settle(itemIndex: number, work: () => Promise<ItemResult>): Promise<ItemResult> {
-			try {
-				const result = await work();
-				run.progress.done++;
-				return result;
-			} catch (error) {
-				const nodeError = asNodeError(context, error, itemIndex);
-				if (continueOnFail) return [errorItem(nodeError, itemIndex)];
-				firstFailure ??= nodeError;
+	const { run: stoppable, stop } = stoppableRun(run);
+	let stopped = false;
+	return await mapWithConcurrency(count, ceiling, async (index): Promise<Settled<T>> => {
+		if (stopped) return { stopped: true };
+		try {
+			const value = await task(index, stoppable);
+			run.progress.done++;
+			return { value };
+		} catch (error) {
+			// A task the first failure stopped (queued, or cut short) is one not done.
+			if (stopped) return { stopped: true };
+			if (!continueOnFail) {
+				stopped = true;
 				stop();
-				throw nodeError;
 			}
-		},
-	};
+			return { error: asItemError(context, error, itemIndexOf(index)) };
+		}
+	});
+}
+
+/**
+ * The node's output for the settled items of a run: each item's output items in input order, a
+ * failure as an error item paired with its input under "continue on fail"; otherwise the node fails
+ * with the first failure.
+ */
+function outputOf(settled: Array<Settled<ItemResult>>): INodeExecutionData[] {
+	return settled.flatMap((outcome, itemIndex) => {
+		if ('value' in outcome) return outcome.value;
+		if ('error' in outcome) return [errorItem(outcome.error, itemIndex)];
+		return [];
+	});
+}
+
+/** Throws the failure that stopped the run, if one did. */
+function throwStoppingFailure(context: IExecuteFunctions, settled: Array<Settled<unknown>>): void {
+	if (context.continueOnFail()) return;
+	const failure = settled.find((outcome) => 'error' in outcome);
+	if (failure) throw failure.error;
 }
 
 /**
@@ -108,16 +149,17 @@ export async function runForEachItem(
 	operation: (item: ItemRequest) => Promise<ItemResult>,
 ): Promise<INodeExecutionData[]> {
 	const items = context.getInputData();
-	const { run, stop } = stoppableRun(startNodeRun(context, settings, items.length));
-	const settler = itemSettler(context, run, stop);
+	const run = startNodeRun(context, settings, items.length);
 	try {
-		const perItem = await mapWithConcurrency(items.length, settings.pacing.ceiling, (itemIndex) =>
-			settler.settle(itemIndex, async () => await operation({ run, itemIndex })),
+		const settled = await settleTasks(
+			context,
+			run,
+			items.length,
+			settings.pacing.ceiling,
+			(itemIndex, itemRun) => operation({ run: itemRun, itemIndex }),
 		);
-		return perItem.flat();
-	} catch (error) {
-		// The items the failure stopped fail too, as cancelled: the node reports the first failure.
-		throw settler.firstFailure() ?? error;
+		throwStoppingFailure(context, settled);
+		return outputOf(settled);
 	} finally {
 		endNodeRun(run);
 	}
@@ -126,26 +168,25 @@ export async function runForEachItem(
 /**
  * Starts the node's run and hands it to `start`, which starts the work of every input item at once
  * and gives back one promise per item, in input order: for items that mostly wait (for a document
- * LibreBOR is preparing), side by side. The output is runForEachItem's. With "continue on fail"
- * each failure is an error item; otherwise the first item to fail stops the run: the run's cancel
- * signal fires for every other item (it stops waiting, downloading or sending), and the node fails
- * with that item's error once they have all stopped.
+ * LibreBOR is preparing), side by side. Settled and output as runForEachItem's items are.
  */
 export async function runAllItems(
 	context: IExecuteFunctions,
 	settings: RunSettings,
 	start: (run: NodeRun) => Array<Promise<ItemResult>>,
 ): Promise<INodeExecutionData[]> {
-	const { run, stop } = stoppableRun(
-		startNodeRun(context, settings, context.getInputData().length),
-	);
-	const settler = itemSettler(context, run, stop);
-	const perItem = await Promise.all(
-		start(run).map(async (work, itemIndex) =>
-			settler.settle(itemIndex, async () => await work).catch((): ItemResult => []),
-		),
-	).finally(() => endNodeRun(run));
-	const firstFailure = settler.firstFailure();
-	if (firstFailure) throw firstFailure;
-	return perItem.flat();
+	const count = context.getInputData().length;
+	const run = startNodeRun(context, settings, count);
+	let started: Array<Promise<ItemResult>> | undefined;
+	try {
+		// Every task is asked for at once (ceiling: all), so that `start` runs once, before any awaits.
+		const settled = await settleTasks(context, run, count, count, async (itemIndex, itemRun) => {
+			started ??= start(itemRun);
+			return await started[itemIndex];
+		});
+		throwStoppingFailure(context, settled);
+		return outputOf(settled);
+	} finally {
+		endNodeRun(run);
+	}
 }

@@ -8,6 +8,9 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 type Emit = IPollFunctions['__emit'];
 
+/** What n8n settles once the execution of an emission is created and finished, or not created. */
+export type EmissionDone = NonNullable<Parameters<Emit>[2]>;
+
 const INTERCEPTED = Symbol('librebor.interceptedEmit');
 
 type InterceptedEmit = Emit & { [INTERCEPTED]?: Emit };

@@ -5,13 +5,11 @@ import type {
 	ITriggerFunctions,
 } from 'n8n-workflow';
 
-import { interceptNextPollEmit } from '../run/n8nInternals';
+import { interceptNextPollEmit, type EmissionDone } from '../run/n8nInternals';
 import type { PollingFunctions } from '../run/nodeRun';
 
 /** What this process knows of the execution n8n was asked to create for one emission. */
 export type Receipt = 'waiting' | 'stored' | 'notStored';
-
-type DonePromise = NonNullable<Parameters<IPollFunctions['__emit']>[2]>;
 
 /** Receipts per trigger (workflow and node), by the emission's token. Process memory on purpose. */
 const receiptsByTrigger = new Map<string, Map<string, Receipt>>();
@@ -44,8 +42,8 @@ function namesAnExecution(error: unknown): boolean {
 	return (error as { extra?: IDataObject | null } | undefined)?.extra?.executionId !== undefined;
 }
 
-function deferred(): DonePromise {
-	const done = {} as DonePromise;
+function deferred(): EmissionDone {
+	const done = {} as EmissionDone;
 	done.promise = new Promise((resolve, reject) => {
 		done.resolve = resolve;
 		done.reject = reject;
@@ -72,7 +70,11 @@ export function forgetReceipt(context: PollingFunctions, token: string): void {
  * deduplication key: an execution already carried it) means stored; rejected, stored only when
  * the error names the execution n8n created.
  */
-function receiptTaker(context: PollingFunctions, token: string, passOn?: DonePromise): DonePromise {
+function receiptTaker(
+	context: PollingFunctions,
+	token: string,
+	passOn?: EmissionDone,
+): EmissionDone {
 	const receipts = receiptsOf(context);
 	receipts.set(token, 'waiting');
 	for (const old of [...receipts.keys()].slice(0, Math.max(0, receipts.size - MAX_RECEIPTS)))
@@ -105,10 +107,10 @@ export function emitUnderKey(
 }
 
 /**
- * Makes the items this poll returns carry a receipt: n8n hands them to `__emit` without a
+ * Makes the items this poll returns carry a receipt: n8n hands them to its emit without a
  * donePromise, and settles the one given there with the execution it creates for them
  * (resolved once it has finished; rejected with that execution's own error when it was
- * cancelled; rejected otherwise when none was created). Wrapping `__emit` once, for this
+ * cancelled; rejected otherwise when none was created). Wrapping that emit once, for this
  * emission only, keeps n8n's own checks between the poll and the emission (a workflow changed,
  * deactivated or stopped meanwhile gets no emission, and so no receipt).
  */

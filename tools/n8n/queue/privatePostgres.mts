@@ -60,6 +60,9 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
 			DB_POSTGRESDB_DATABASE: 'postgres',
 			DB_POSTGRESDB_USER: databaseUser,
 			DB_POSTGRESDB_PASSWORD: '',
+			// n8n waits 20 s for a connection of its pool by default: on a 2-core machine with both cores
+			// busy, a main, two workers and Postgres took longer, and n8n failed the request.
+			DB_POSTGRESDB_CONNECTION_TIMEOUT: '120000',
 		},
 		stop: async () => {
 			try {

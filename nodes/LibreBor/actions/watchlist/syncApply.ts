@@ -1,9 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { followCompany, unfollowCompany } from '../../api/watchlist';
-import { mapWithConcurrency } from '../../run/concurrency';
-import { stoppableRun } from '../../run/itemRunner';
-import { asNodeError, type NodeError } from '../../run/nodeErrors';
+import { settleTasks, type Settled } from '../../run/itemRunner';
+import type { NodeError } from '../../run/nodeErrors';
 import type { NodeRun } from '../../run/nodeRun';
 import type { SyncStep } from './syncPlan';
 import { sendConfirmed, type WatchlistChange } from './watchlistChange';
@@ -63,6 +62,19 @@ function stoppedError(
 	);
 }
 
+/** A change's outcome as Sync reports it: an error item names the change that failed. */
+function syncOutcome(
+	step: SyncStep,
+	settled: Settled<boolean>,
+	continueOnFail: boolean,
+): SyncOutcome {
+	if ('value' in settled) return { applied: settled.value };
+	if ('stopped' in settled) return { notSent: true };
+	// An error item shows only its message: it names the change that failed.
+	const named = `The ${step.action} of ${step.nif} failed: ${settled.error.message}`;
+	return { error: continueOnFail ? restated(settled.error, named) : settled.error };
+}
+
 /**
  * Makes the follows and unfollows of a plan, in parallel through the run's pacer as Follow and
  * Unfollow do. Without Continue On Fail the first failure stops the run: nothing new is sent, and
@@ -76,36 +88,26 @@ export async function applySyncSteps(
 	const changes = steps.filter(
 		(step): step is SyncStep & { action: keyof typeof CHANGES } => step.action !== 'keep',
 	);
-	const continueOnFail = this.continueOnFail();
-	const { run: stoppable, stop } = stoppableRun(run);
-	let stopped = false;
 	run.progress.total = changes.length;
-	const results = await mapWithConcurrency(
+	const settled = await settleTasks(
+		this,
+		run,
 		changes.length,
 		run.pacer.settings.ceiling,
-		async (index): Promise<SyncOutcome> => {
-			const step = changes[index];
-			if (stopped) return { notSent: true };
-			try {
-				const item = { run: stoppable, itemIndex: step.itemIndex };
-				const answer = await sendConfirmed.call(this, CHANGES[step.action], step.nif, item);
-				run.progress.done++;
-				return { applied: answer !== undefined };
-			} catch (error) {
-				// A change the first failure stopped (queued, or cut short) is one not made.
-				if (stopped) return { notSent: true };
-				if (!continueOnFail) {
-					stopped = true;
-					stop();
-				}
-				const failure = asNodeError(this.getNode(), error, step.itemIndex);
-				// An error item shows only its message: it names the change that failed.
-				const named = `The ${step.action} of ${step.nif} failed: ${failure.message}`;
-				return { error: continueOnFail ? restated(failure, named) : failure };
-			}
+		async (index, changeRun) => {
+			const { action, nif, itemIndex } = changes[index];
+			const answer = await sendConfirmed.call(this, CHANGES[action], nif, {
+				run: changeRun,
+				itemIndex,
+			});
+			return answer !== undefined;
 		},
+		(index) => changes[index].itemIndex,
 	);
-	const outcomes = new Map(changes.map((step, index) => [step, results[index]]));
+	const continueOnFail = this.continueOnFail();
+	const outcomes = new Map(
+		changes.map((step, index) => [step, syncOutcome(step, settled[index], continueOnFail)]),
+	);
 	if (continueOnFail) return outcomes;
 	const failure = [...outcomes].find(([, outcome]) => 'error' in outcome);
 	if (failure && 'error' in failure[1]) throw stoppedError(failure[0], failure[1].error, outcomes);

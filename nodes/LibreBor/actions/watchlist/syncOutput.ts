@@ -1,21 +1,16 @@
-import {
-	NodeApiError,
-	NodeOperationError,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeExecutionData,
-	type IPairedItemData,
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	IPairedItemData,
 } from 'n8n-workflow';
 
+import { errorItem } from '../../run/itemRunner';
+import type { NodeError } from '../../run/nodeErrors';
 import type { SyncOutcome } from './syncApply';
 import type { SyncInput, SyncPlan, SyncSettings, SyncStep } from './syncPlan';
 
 type Paired = IPairedItemData | IPairedItemData[];
-
-/** As n8n shows an error item: its json is the error's message (n8n rewrites it so anyway). */
-function errorItem(error: NodeApiError | NodeOperationError, pairedItem: Paired) {
-	return { json: { error: error.message }, error, pairedItem };
-}
 
 function stepItem(step: SyncStep, outcome: SyncOutcome | undefined, pairedItem: Paired) {
 	if (outcome && 'error' in outcome) return errorItem(outcome.error, pairedItem);
@@ -55,10 +50,7 @@ export function syncItems(
 }
 
 /** A refusal of the whole run: each input item's error item with Continue On Fail, else thrown. */
-export function failEveryItem(
-	context: IExecuteFunctions,
-	error: NodeApiError | NodeOperationError,
-): INodeExecutionData[] {
+export function failEveryItem(context: IExecuteFunctions, error: NodeError): INodeExecutionData[] {
 	if (!context.continueOnFail()) throw error;
 	return context.getInputData().map((_, item) => errorItem(error, { item }));
 }

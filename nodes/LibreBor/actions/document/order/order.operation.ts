@@ -1,32 +1,15 @@
 /**
  * Document > Order: the one operation that spends money. Read from here down:
  * - orderSettings.ts: what each item asks for, read for all of them before anything is sent;
- * - orderCap.ts: the caps;
- * - orderStores.ts: the one front for the three stores, and what it lets each order do;
- * - orderRun.ts, orderBatch.ts: every item's order claimed at once, the new ones recorded together
- *   and sent one at a time; placeOrderOnce.ts, placeOrder.ts: sending one, waiting for it,
- *   downloading it.
- *
- * What is guaranteed, and where:
- * - Never paid twice in one execution, across loops and runs of the node: an item repeating a
- *   NIF and year gets the first one's outcome (the execution ledger, orderStores.ts).
- * - Never paid twice by one workflow within the Order Memory window: in this process, in later
- *   executions on any worker, and in a retry (workflowOrderMemory.ts); one process sends an
- *   order that two of its executions claim at once only once (its claim, same file; the second
- *   waits for the first's answer without holding any order of its own, orderRun.ts).
- * - Never paid twice by attempts on other processes or workers at the same instant, or by one
- *   killed after sending: each records its orders in n8n's shared store first and sends only
- *   those whose record holds (orderIntents.ts, which says why recording a run's orders together
- *   and settling them once keeps that race closed; orderBatch.ts refuses the others).
- * - Orders go out one at a time, in input order, never retried, and none once the run has
- *   stopped (cancelled, or failed without "continue on fail"); the node answers only once no
- *   order can go out any more (execute, below).
- * - Caps and bad input refuse an execution before it spends anything: Max Orders per Execution
- *   and per Hour (orderCap.ts), an invalid item without "continue on fail" (execute). A failure
- *   after an order was placed names the document to download instead of ordering again
- *   (placeOrder.ts).
- * - Waiting and downloading never hold up an order or each other: every item's runs side by side
- *   with the rest, through the run's pacer (documentFlow.ts).
+ * - orderCap.ts: Max Orders per Execution and per Hour, checked before anything is sent;
+ * - orderLedger.ts: whether an order may be sent (claim, settle, forget), over the stores that
+ *   keep an order from being paid twice, and why each is needed;
+ * - orderRun.ts: each item's order, a repeat of this execution's or new;
+ * - placeOrders.ts: the new orders claimed at once, sent one at a time in input order, never
+ *   retried, none once the run has stopped;
+ * - waitAndDownload.ts: waiting for an ordered document and downloading it, side by side with
+ *   the other items' through the run's pacer.
+ * The node answers only once no order can go out any more (execute, below).
  */
 import {
 	updateDisplayOptions,
@@ -63,7 +46,7 @@ import {
 	readOrderLimit,
 	type ItemOrder,
 } from './orderSettings';
-import { openOrderStores } from './orderStores';
+import { openOrderLedger } from './orderLedger';
 
 const displayOptions = { show: { resource: ['document'], operation: ['order'] } };
 
@@ -175,9 +158,9 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		DEFAULT_ORDER_MEMORY_HOURS,
 		0,
 	);
-	const stores = await openOrderStores(this, memoryHours * HOUR_MS);
+	const ledger = await openOrderLedger(this, memoryHours * HOUR_MS);
 	const orders = await readItemOrders(this, settings);
-	enforceOrderCap(this, orders, stores);
+	enforceOrderCap(this, orders, ledger);
 	// Bad input costs nothing: without "continue on fail", an invalid item refuses the whole run.
 	const invalid = orders.find((order) => order instanceof Error);
 	if (invalid && !this.continueOnFail()) throw invalid;
@@ -185,7 +168,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	let placing: Promise<void> = Promise.resolve();
 	try {
 		return await runAllItems(this, withWaitBudget(settings, longestWaitMs(orders)), (run) => {
-			const started = startOrders.call(this, run, orders, stores);
+			const started = startOrders.call(this, run, orders, ledger);
 			placing = started.placing;
 			return started.outputs;
 		});

@@ -1,6 +1,6 @@
 import { NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
 
-import { orderKey, type OrderStores } from './orderStores';
+import { orderKey, type OrderLedger } from './orderLedger';
 import { readOrderLimit, type ItemOrder } from './orderSettings';
 
 export const DEFAULT_MAX_ORDERS = 10;
@@ -21,7 +21,7 @@ function isToolMode(context: IExecuteFunctions): boolean {
 export function enforceOrderCap(
 	context: IExecuteFunctions,
 	orders: Array<ItemOrder | Error>,
-	stores: OrderStores,
+	ledger: OrderLedger,
 ) {
 	const maxOrders = readOrderLimit(
 		context,
@@ -41,13 +41,13 @@ export function enforceOrderCap(
 		orders
 			.filter((order): order is ItemOrder => !(order instanceof Error))
 			.map((order) => orderKey(order.input))
-			.filter((key) => stores.isNew(key)),
+			.filter((key) => ledger.isNew(key)),
 	);
 	const refuse = (message: string, option: string, otherwise: string) =>
 		new NodeOperationError(context.getNode(), message, {
 			description: `No order was sent by this run of the node. If that many orders are intended, raise "${option}" in the node options; otherwise check ${otherwise}.`,
 		});
-	const placed = stores.sentThisExecution + newKeys.size;
+	const placed = ledger.sentThisExecution + newKeys.size;
 	if (placed > maxOrders) {
 		throw refuse(
 			`This execution would place ${placed} document orders, more than the limit of ${maxOrders}`,
@@ -55,7 +55,7 @@ export function enforceOrderCap(
 			'the input for a loop or duplicated rows',
 		);
 	}
-	const lastHour = stores.placedInLastHour();
+	const lastHour = ledger.placedInLastHour();
 	if (newKeys.size > 0 && lastHour + newKeys.size > maxPerHour) {
 		throw refuse(
 			`This workflow has placed ${lastHour} document orders in the last hour; ${newKeys.size} more would pass the limit of ${maxPerHour} per hour`,

@@ -9,11 +9,11 @@ import type { RequestSettings } from '../../../run/nodeRun';
  * be longer than any read-then-write of the row that started before its own write ended: one
  * takes milliseconds (attempts that raced on two queue-mode workers sent their orders 61 to 146 ms
  * apart); a second leaves room for a worker that is busy or collecting garbage, and is little
- * beside an order that LibreBOR takes minutes to prepare. It is paid once per order sent.
+ * beside an order that LibreBOR takes minutes to prepare. A run pays it once, for all its orders.
  */
 const ORDER_SETTLE_MS = 1000;
-const MAX_INTENTS = 5000;
-const STORE_OPTIONS = { mode: 'entries', maxEntries: MAX_INTENTS } as const;
+const MAX_RECORDS = 5000;
+const STORE_OPTIONS = { mode: 'entries', maxEntries: MAX_RECORDS } as const;
 /**
  * The longest read-then-write of the row on which an attempt sends: a write that took longer
  * may have landed after another attempt's check, over the record on which that one sent.
@@ -22,10 +22,13 @@ const MAX_WRITE_MS = ORDER_SETTLE_MS / 2;
 /** Checks after the first write: each one more follows a write that dropped the whole record. */
 const MAX_CHECKS = 3;
 
-/** Whether an order may be sent, as this workflow's records in n8n's store say. */
-export type SendVerdict = 'send' | 'sentByAnother' | 'notRecorded';
-/** A verdict, or the execution was cancelled (or its run stopped) before the record settled. */
-export type RecordVerdict = SendVerdict | 'cancelled';
+/**
+ * Why an order may not be sent: another attempt's record holds it, the store kept failing or
+ * losing this attempt's record (or wrote it too slowly), or the run was cancelled meanwhile.
+ */
+export type Refusal = 'sentByAnother' | 'notRecorded' | 'cancelled';
+/** What the records say of one order. */
+export type RecordVerdict = 'send' | Refusal;
 
 /** n8n's store reads a row and writes it back whole: this process sends it one call at a time. */
 const storeCalls = { last: Promise.resolve() as Promise<unknown> };
@@ -36,16 +39,16 @@ function oneAtATime<T>(call: () => Promise<T>): Promise<T> {
 }
 
 /** This workflow's records of orders with one API account, in n8n's deduplication store. */
-interface IntentRecords {
+interface Records {
 	context: IExecuteFunctions;
 	account: string;
 	windowMs: number;
 }
 
-const bucketOf = (records: IntentRecords, time: number) => Math.floor(time / records.windowMs);
+const bucketOf = (records: Records, time: number) => Math.floor(time / records.windowMs);
 
 /** The order's entries, by the time bucket each names: the current one and the previous one. */
-function orderEntries(records: IntentRecords, key: string): Map<string, number> {
+function orderEntries(records: Records, key: string): Map<string, number> {
 	const bucket = bucketOf(records, now());
 	return new Map(
 		[bucket - 1, bucket].map((at) => [`librebor-order|${records.account}#${key}@${at}`, at]),
@@ -53,7 +56,7 @@ function orderEntries(records: IntentRecords, key: string): Map<string, number> 
 }
 
 /** The entry only this attempt writes. */
-function ownEntry(records: IntentRecords, key: string): string {
+function ownEntry(records: Records, key: string): string {
 	const attempt = `${records.context.getExecutionId()}|${Math.random().toString(36).slice(2)}`;
 	return `librebor-attempt|${records.account}#${key}|${attempt}`;
 }
@@ -65,7 +68,7 @@ interface Write {
 }
 
 /** Writes the values; `late` when the write took so long that another attempt may have checked meanwhile. */
-async function record(records: IntentRecords, values: string[]): Promise<Write> {
+async function record(records: Records, values: string[]): Promise<Write> {
 	return await oneAtATime(async () => {
 		const started = now();
 		const written = await records.context.helpers
@@ -75,7 +78,7 @@ async function record(records: IntentRecords, values: string[]): Promise<Write> 
 	});
 }
 
-async function remove(records: IntentRecords, values: string[]): Promise<void> {
+async function remove(records: Records, values: string[]): Promise<void> {
 	if (values.length === 0) return;
 	await oneAtATime(
 		async () => await records.context.helpers.removeProcessed(values, 'node', STORE_OPTIONS),
@@ -140,12 +143,12 @@ function judge(
 /**
  * Records, before the orders are sent, that this attempt is sending them, in one write of the
  * row, waits once until the records are settled, and checks them all in one write (see
- * orderIntents). Orders still undecided are written and checked again together. Only 'send'
+ * sharedRecords). Orders still undecided are written and checked again together. Only 'send'
  * leaves this attempt's record in place; a cancel while waiting removes what this attempt may
  * drop (never another attempt's record), after one more check.
  */
 async function recordBatch(
-	records: IntentRecords,
+	records: Records,
 	batch: OrderRecord[],
 	request: RequestSettings,
 ): Promise<Map<string, RecordVerdict>> {
@@ -171,38 +174,20 @@ async function recordBatch(
 }
 
 /**
- * The orders this node is about to send, kept in n8n's deduplication store (its `processed_data`
- * table, shared by every process and worker), in the node's own row so that no other node's use
- * of the store can clear or trim it. It is the one store n8n writes at once: static data and an
- * execution's flow context are saved only when an execution ends, so a worker killed after
- * sending an order leaves no trace of it anywhere else. Entries name a time bucket of the
- * window's length; the current and the previous bucket are checked. Without the store (a host
- * that does not provide it, a workflow never saved), or with Order Memory off, nothing is recorded.
+ * The records, in n8n's deduplication store (the node's own row of its `processed_data` table,
+ * which every process and worker reads at once), of the orders this workflow is about to send.
+ * Entries name a time bucket of the window's length; the current and the previous one are
+ * checked. Without the store (a host that does not offer it, a workflow never saved), or with
+ * Order Memory off, nothing is recorded and every order may be sent.
  *
- * n8n reads the row and writes it back whole, without a lock or a transaction: of several
- * attempts that read the row before any of them wrote it, each finds the order new, and the
- * row keeps what the last one wrote. So each attempt writes, with the order's entries, one of
- * its own, waits ORDER_SETTLE_MS and sends only if its own entry is still there: the row then holds
- * the own entry of at most one of them, which sends, while the others refuse. That rests on a
- * timing assumption, as any mutual exclusion without a lock does: no read-then-write of the row
- * takes longer than that. An attempt whose own write took longer than half of it does not
- * send on it; a process that stalls longer than the pause in another call (a removal, or a
- * record of another order, written back over this one's) can still break it.
- *
- * A run records every order it is about to send at once: one write carries the entries of all of
- * them, one pause settles them all, one write checks them all, and each order is then judged by
- * the rules of a single order. The argument above holds per order and asks only that each write
- * be one read-then-write of the row (a batch's is one, of a few entries per order) and that the
- * check come a whole pause after the write of the record ended: both hold for every order of a
- * batch, so the race stays closed as it was. Of two runs whose batches share orders, the run
- * whose write landed last holds all of its orders; the other finds the shared ones recorded
- * without its own entry (refused) and its other orders missing (written and checked again, as
- * after any write that dropped them). The orders are then sent one at a time, the last one
- * seconds after the check; that opens nothing: from the check on, the record keeps every other
- * attempt away until this run removes it, whenever the order goes out.
+ * n8n reads the row and writes it back whole, without a lock: so each attempt writes, with the
+ * order's entries, one of its own, waits ORDER_SETTLE_MS and sends only if its own entry is still
+ * there. A run records all its orders in one write and checks them in one more, and each order is
+ * judged by the rules of a single one (judge). Why this holds, and what it assumes:
+ * docs/orders.md.
  */
-export function orderIntents(context: IExecuteFunctions, account: string, windowMs: number) {
-	const records: IntentRecords = { context, account, windowMs };
+export function sharedRecords(context: IExecuteFunctions, account: string, windowMs: number) {
+	const records: Records = { context, account, windowMs };
 	const usable =
 		windowMs > 0 &&
 		typeof context.helpers.checkProcessedAndRecord === 'function' &&
@@ -212,14 +197,10 @@ export function orderIntents(context: IExecuteFunctions, account: string, window
 	return {
 		/**
 		 * Records, before the orders are sent, that this attempt is sending them, and waits until the
-		 * records are settled, once for all of them. Per order: 'sentByAnother': an earlier attempt
-		 * of this workflow recorded the same order within the last one to two windows, later than the
-		 * known order placed at `knownOrderedAt` can explain (an attempt whose outcome no memory
-		 * holds), or another attempt recorded it at the same instant and its record won.
-		 * 'notRecorded': the store kept failing or losing the record, or took too long to write it.
-		 * 'cancelled': the run was cancelled or stopped meanwhile.
+		 * records are settled, once for all of them. An order known at `knownOrderedAt` explains a
+		 * record up to its own bucket; a later one is another attempt's.
 		 */
-		async recordBeforeSending(
+		async record(
 			orders: Array<{ key: string; knownOrderedAt: number | undefined }>,
 			request: RequestSettings,
 		): Promise<Map<string, RecordVerdict>> {
@@ -238,10 +219,7 @@ export function orderIntents(context: IExecuteFunctions, account: string, window
 			});
 			return await recordBatch(records, batch, request);
 		},
-		/**
-		 * Drops the records of orders this attempt held but did not place: LibreBOR refused them, or
-		 * the run stopped before sending them, so that a later run may place them.
-		 */
+		/** Drops the records of orders this attempt held but did not place, so that a later run may. */
 		async forget(keys: string[]) {
 			await remove(
 				records,

@@ -1,26 +1,14 @@
 import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
-import { orderAnnualAccounts } from '../../../api/documents';
-import type { OrderOutcome } from './orderStores';
 import { accountsFileName, downloadDocument, waitForDocument } from '../documentFlow';
+import type { OrderOutcome } from './orderLedger';
 import type { OrderJob } from './orderSettings';
-
-/** Sends one order: LibreBOR's answer (with its document ID) and the order's NIF and year. */
-export async function sendOrder(this: IExecuteFunctions, job: OrderJob): Promise<IDataObject> {
-	const { input } = job;
-	const answer = await orderAnnualAccounts.call(
-		this,
-		{ ...input, sendEmail: job.sendEmail },
-		job.item,
-	);
-	return { ...answer, nif: input.nif, year: input.year };
-}
 
 /**
  * Waits for and downloads, as the options say, a document that is already ordered; `justOrdered`
  * when it was ordered a moment ago (its first check waits a little, see documentFlow.ts).
  */
-export async function completeOrder(
+export async function waitAndDownload(
 	this: IExecuteFunctions,
 	job: OrderJob,
 	json: IDataObject,

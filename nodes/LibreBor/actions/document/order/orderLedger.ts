@@ -1,0 +1,133 @@
+/**
+ * The ledger of orders: the one place that says whether an order may be sent, in three words.
+ * - claim: for every order of a round at once, reuse it, wait for the execution of this process
+ *   placing it, send it (this attempt alone holds it), or refused (and why);
+ * - settle: a held order went out (counted for the hour); with its document ID, it is reused
+ *   from now on;
+ * - forget: held orders that were not placed (never sent, or refused by LibreBOR): their records
+ *   go first, so that a later attempt, or one waiting here, may place them.
+ *
+ * The stores, and why each is needed (those of the workflow keep each account's orders apart
+ * under its hash, transport/account.ts):
+ * - this execution, in this process's memory by execution ID (here): the outcome of each order
+ *   the execution made, as a promise, which an item repeating it shares (its wait, its file, or
+ *   its failure), and how many it sent (Max Orders per Execution). By ID, so that a loop, every
+ *   run of the node, and the execution resumed here after a Wait share it; a promise fits no
+ *   store n8n saves.
+ * - this process, by workflow and account (placedOrders.ts): orders placed and their times,
+ *   known the moment LibreBOR answers, and those being placed now (another execution here waits
+ *   for them). The other stores reach an execution only once it ends; a manual run saves none.
+ * - the workflow's static data (placedOrders.ts): the orders and their times for later
+ *   executions on any process or worker; n8n saves it at the end of each production execution.
+ * - the execution's flow context (placedOrders.ts): the orders for n8n's Retry of the execution,
+ *   on any process or worker; a retry is given no static data.
+ * - n8n's deduplication store (sharedRecords.ts): a record written before the order is sent,
+ *   read by every process and worker at once, the only store written before an execution ends:
+ *   it closes the race of attempts at the same instant and refuses the order of a killed worker.
+ */
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import type { RequestSettings } from '../../../run/nodeRun';
+import { now } from '../../../time/clock';
+import { HOUR_MS } from '../../../time/units';
+import { accountKey, accountOf } from '../../../transport/account';
+import { CREDENTIAL_TYPE } from '../../../transport/request';
+import type { OrderInput } from './orderSettings';
+import { openPlacedOrders, type PlacedOrderClaim } from './placedOrders';
+import { sharedRecords, type Refusal } from './sharedRecords';
+
+export interface OrderOutcome {
+	json: IDataObject;
+	binary?: INodeExecutionData['binary'];
+}
+
+/** What the ledger lets one order do (see claim, above). */
+export type OrderClaim = PlacedOrderClaim | { kind: 'refused'; reason: Refusal };
+
+export type OrderLedger = Awaited<ReturnType<typeof openOrderLedger>>;
+
+export function orderKey({ nif, year }: OrderInput): string {
+	return `${nif}/${year}`;
+}
+
+interface ExecutionOrders {
+	sent: number;
+	outcomes: Map<string, Promise<OrderOutcome>>;
+	touchedAt: number;
+}
+
+const EXECUTION_LIFETIME_MS = 24 * HOUR_MS;
+const MAX_EXECUTIONS = 1000;
+const executions = new Map<string, ExecutionOrders>();
+
+/** What this execution has ordered so far, kept a day after its last run (the least recently used go first). */
+function executionOrders(executionId: string | undefined): ExecutionOrders {
+	const time = now();
+	const orders = (executionId !== undefined && executions.get(executionId)) || {
+		sent: 0,
+		outcomes: new Map(),
+		touchedAt: time,
+	};
+	if (executionId === undefined) return orders;
+	orders.touchedAt = time;
+	executions.delete(executionId);
+	executions.set(executionId, orders);
+	for (const [id, old] of executions) {
+		if (executions.size <= MAX_EXECUTIONS && time - old.touchedAt < EXECUTION_LIFETIME_MS) break;
+		executions.delete(id);
+	}
+	return orders;
+}
+
+export async function openOrderLedger(context: IExecuteFunctions, windowMs: number) {
+	const { baseUrl, username } = accountOf(await context.getCredentials(CREDENTIAL_TYPE, 0));
+	const account = accountKey(baseUrl, username);
+	const execution = executionOrders(context.getExecutionId());
+	const placed = openPlacedOrders(context, account, windowMs);
+	const records = sharedRecords(context, account, windowMs);
+	return {
+		get sentThisExecution() {
+			return execution.sent;
+		},
+		placedInLastHour: () => placed.placedInLastHour(),
+		/** Whether neither this execution nor the workflow's orders know this order. */
+		isNew: (key: string) => !execution.outcomes.has(key) && !placed.find(key),
+		/** The outcome of this order when an earlier item of this execution made it. */
+		earlierOutcome: (key: string) => execution.outcomes.get(key),
+		/** Keeps an order's outcome for the items after it in this execution. */
+		keep: (key: string, outcome: Promise<OrderOutcome>) => execution.outcomes.set(key, outcome),
+		/** Claims every order at once (see above), recording in n8n's store those this run holds. */
+		async claim<T extends { key: string }>(orders: T[], request: RequestSettings) {
+			const claims: Array<{ order: T; claim: OrderClaim }> = orders.map((order) => ({
+				order,
+				claim: placed.claim(order.key),
+			}));
+			const held = claims
+				.filter(({ claim }) => claim.kind === 'send')
+				.map(({ order }) => order.key);
+			execution.sent += held.length;
+			const known = held.map((key) => ({ key, knownOrderedAt: placed.lastOrderedAt(key) }));
+			const verdicts = await records.record(known, request).catch((error: unknown) => {
+				for (const key of held) placed.abandon(key);
+				throw error;
+			});
+			return claims.map(({ order, claim }) => {
+				const verdict = verdicts.get(order.key) ?? 'cancelled';
+				if (claim.kind !== 'send' || verdict === 'send') return { order, claim };
+				placed.abandon(order.key);
+				const refused: OrderClaim = { kind: 'refused', reason: verdict };
+				return { order, claim: refused };
+			});
+		},
+		/** A held order went out: LibreBOR placed it (its document ID), or its answer is lost. */
+		settle: (key: string, documentId: string | undefined) => placed.settle(key, documentId),
+		/** Held orders not placed; `sent`: LibreBOR refused them, and they count for the hour. */
+		async forget(keys: string[], sent = false) {
+			await records.forget(keys);
+			for (const key of keys) {
+				if (sent) placed.settle(key, undefined);
+				else placed.abandon(key);
+			}
+		},
+	};
+}

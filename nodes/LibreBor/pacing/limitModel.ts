@@ -20,18 +20,22 @@ const WINDOW_MARGIN_MS = 10;
 const SLOWER = 0.9;
 /** Fewer fine answers than this say too little about the limit. */
 const MIN_FINES = 10;
-/**
- * Before a Retry-After, as many fine answers as a first round of slow start (inFlightLimit.ts) make
- * a share of a window others spend too; fewer, one request at a time.
- */
-const MIN_SHARE_FINES = 4;
-/**
- * A share grows by this much (one request at least) after it held for a window of fine answers:
- * what the others leave free, once they finish, is taken up in a few windows. A step that draws a
- * throttle is taken back, and the next waits twice as many windows, up to MAX_SHARE_SPACING.
- */
-const SHARE_STEP = 0.25;
-const MAX_SHARE_SPACING = 8;
+/** A share of a window that others spend too (see firstMeasure, growShare and shareThrottled). */
+const SHARE = {
+	/**
+	 * Before a Retry-After, as many fine answers as a first round of slow start (inFlightLimit.ts)
+	 * make a share; fewer, one request at a time.
+	 */
+	minFines: 4,
+	/**
+	 * A share grows by this much (one request at least) after it held for a window of fine
+	 * answers: what the others leave free, once they finish, is taken up in a few windows. A step
+	 * that draws a throttle is taken back, and the next waits twice as many windows, up to
+	 * maxSpacing.
+	 */
+	step: 0.25,
+	maxSpacing: 8,
+} as const;
 /** A Retry-After this many times longer than the burst it ended tells of a long window (a minute's, say). */
 const LONG_WINDOW = 20;
 /** Fine answers kept before the first window is measured, the newest (the most a window holds). */
@@ -203,7 +207,7 @@ export class LimitModel {
 		this.finesSinceGrowth = 0;
 		this.heldShare = window.capacity;
 		this.shareSpacing = Math.max(1, this.shareSpacing / 2);
-		window.capacity += Math.max(1, Math.floor(window.capacity * SHARE_STEP));
+		window.capacity += Math.max(1, Math.floor(window.capacity * SHARE.step));
 	}
 
 	/** The others spent the share's last step: back to what held, and the next step later. */
@@ -211,7 +215,7 @@ export class LimitModel {
 		this.finesSinceGrowth = 0;
 		if (this.heldShare !== undefined && window.capacity > this.heldShare) {
 			window.capacity = this.heldShare;
-			this.shareSpacing = Math.min(MAX_SHARE_SPACING, this.shareSpacing * 2);
+			this.shareSpacing = Math.min(SHARE.maxSpacing, this.shareSpacing * 2);
 		}
 	}
 
@@ -302,7 +306,7 @@ export class LimitModel {
 			const burst = long ? this.earlyFines : [];
 			this.measure(new StartWindow(fines, windowMs, burst), fines, spacing);
 			this.lateFines = { before: time, counted: fines, upTo: Infinity, recorded: long };
-		} else if (fines >= MIN_SHARE_FINES && retryAfterMs !== undefined) {
+		} else if (fines >= SHARE.minFines && retryAfterMs !== undefined) {
 			// LibreBOR let these through and said when it takes more: as many again then, at least.
 			// Few before a Retry-After tell of a window others spend too (the account's executions in
 			// other processes, queue-mode workers): this run's share, raised by its late answers.

@@ -1,4 +1,5 @@
 import type { PollingFunctions } from '../run/nodeRun';
+import { triggerKey } from './emissionKey';
 import type { PollState } from './pollState';
 
 /** Per context: n8n polls an active workflow through one context, unless its scheduler runs it. */
@@ -12,9 +13,6 @@ const pollsRunning = new WeakSet<PollingFunctions>();
  * take a new baseline and miss what arrived in between.
  */
 const unstoredStates = new Map<string, PollState>();
-
-const triggerKey = (context: PollingFunctions) =>
-	`${String(context.getWorkflow().id ?? '')}#${context.getNode().id}`;
 
 /**
  * Runs one poll unless the previous poll of this context is still running (then undefined), so

@@ -7,6 +7,7 @@ import type {
 
 import { interceptNextPollEmit, type EmissionDone } from '../run/n8nInternals';
 import type { PollingFunctions } from '../run/nodeRun';
+import { triggerKey } from './emissionKey';
 
 /** What this process knows of the execution n8n was asked to create for one emission. */
 export type Receipt = 'waiting' | 'stored' | 'notStored';
@@ -28,7 +29,7 @@ function receiptsOf(context: PollingFunctions): Map<string, Receipt> {
 		receiptsByActivation.set(context, receipts);
 		return receipts;
 	}
-	const key = `${String(context.getWorkflow().id ?? '')}#${context.getNode().id}`;
+	const key = triggerKey(context);
 	let receipts = receiptsByTrigger.get(key);
 	if (!receipts) {
 		receipts = new Map();

@@ -133,6 +133,6 @@ function newEmission(
 ): Emission[] {
 	const { items, carried } = itemsOfNewAlerts(context, alerts, settings);
 	if (items.length === 0) return [];
-	const key = emissionKey(String(context.getWorkflow().id ?? ''), context.getNode().id, carried);
+	const key = emissionKey(context, carried);
 	return [{ items, delivery: [key, carried, now()] }];
 }

@@ -259,6 +259,18 @@ async function measureCases(
 	return result;
 }
 
+/** The cases' credentials and workflows, into the n8n user folder `folder`. */
+async function importCases(folder: N8nUserFolder, cases: PreparedCase[]) {
+	await importCredentials(
+		folder,
+		cases.map((prepared) => prepared.credential),
+	);
+	await importWorkflows(
+		folder,
+		cases.map((prepared) => prepared.workflow),
+	);
+}
+
 async function inOneMainProcess(
 	tarball: string,
 	sim: BenchSimulator,
@@ -267,14 +279,7 @@ async function inOneMainProcess(
 	const folder: N8nUserFolder = await createN8nUserFolder();
 	try {
 		await installCommunityPackage(folder, tarball);
-		await importCredentials(
-			folder,
-			cases.map((prepared) => prepared.credential),
-		);
-		await importWorkflows(
-			folder,
-			cases.map((prepared) => prepared.workflow),
-		);
+		await importCases(folder, cases);
 		const server = await startN8n(folder);
 		try {
 			const rest = await N8nRestClient.signIn(server);
@@ -297,17 +302,10 @@ async function inQueueMode(
 	sim: BenchSimulator,
 	cases: PreparedCase[],
 ): Promise<ExecutionsAtOnceInN8nResult> {
-	// Two executions at once per worker: the four go two and two, as the issue's team ran them.
+	// Two executions at once per worker: the four go two and two, as a team's queue mode runs them.
 	const cluster = await startQueueCluster({ workerCount: 2, workerConcurrency: 2, tarball });
 	try {
-		await importCredentials(
-			cluster.mainFolder,
-			cases.map((prepared) => prepared.credential),
-		);
-		await importWorkflows(
-			cluster.mainFolder,
-			cases.map((prepared) => prepared.workflow),
-		);
+		await importCases(cluster.mainFolder, cases);
 		const main = await cluster.startMain();
 		const rest = await N8nRestClient.signIn(main);
 		const ranOn: RanOn = (executions) => {

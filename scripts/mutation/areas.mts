@@ -81,6 +81,7 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 			'nodes/LibreBor/pacing/pacer.ts',
 			'nodes/LibreBor/pacing/startWindow.ts',
 			'nodes/LibreBor/pacing/windowProbe.ts',
+			'nodes/LibreBor/pacing/windowShare.ts',
 			'nodes/LibreBor/transport/account.ts',
 		],
 		tests: [

@@ -1,5 +1,6 @@
 import { StartWindow } from './startWindow';
 import { MAX_PROBE_SPACING, WindowProbe, type PacedStart } from './windowProbe';
+import { MIN_SHARE_FINES, WindowShare } from './windowShare';
 
 export type { PacedStart } from './windowProbe';
 
@@ -20,22 +21,6 @@ const WINDOW_MARGIN_MS = 10;
 const SLOWER = 0.9;
 /** Fewer fine answers than this say too little about the limit. */
 const MIN_FINES = 10;
-/** A share of a window that others spend too (see firstMeasure, growShare and shareThrottled). */
-const SHARE = {
-	/**
-	 * Before a Retry-After, as many fine answers as a first round of slow start (inFlightLimit.ts)
-	 * make a share; fewer, one request at a time.
-	 */
-	minFines: 4,
-	/**
-	 * A share grows by this much (one request at least) after it held for a window of fine
-	 * answers: what the others leave free, once they finish, is taken up in a few windows. A step
-	 * that draws a throttle is taken back, and the next waits twice as many windows, up to
-	 * maxSpacing.
-	 */
-	step: 0.25,
-	maxSpacing: 8,
-} as const;
 /** A Retry-After this many times longer than the burst it ended tells of a long window (a minute's, say). */
 const LONG_WINDOW = 20;
 /** Fine answers kept before the first window is measured, the newest (the most a window holds). */
@@ -92,13 +77,8 @@ export class LimitModel {
 		| undefined;
 	/** When the fine answers came before the first window was measured (the newest MAX_EARLY_FINES). */
 	private earlyFines: number[] = [];
-	/** Whether the window is a share of one others spend too (see firstMeasure). */
-	private shared = false;
-	/** Fine answers since the share last grew or drew a throttle. */
-	private finesSinceGrowth = 0;
-	/** The share before its last step, and the windows of fine answers before the next step. */
-	private heldShare: number | undefined;
-	private shareSpacing = 1;
+	/** Set when the window is a share of one others spend too (see firstMeasure). */
+	private share: WindowShare | undefined;
 
 	constructor(startedAt: number, learned?: LearnedLimit) {
 		this.cycleStartedAt = startedAt;
@@ -197,26 +177,8 @@ export class LimitModel {
 				this.probe = new WindowProbe(1, undefined, refusedAfter);
 			this.waitingSince = this.refusedWhileWaiting = undefined;
 		}
-		if (this.shared) this.growShare(window);
+		this.share?.fine(window);
 		this.probe.fine(window, start, this.told);
-	}
-
-	/** A share that held for `shareSpacing` windows of fine answers takes a step more. */
-	private growShare(window: StartWindow): void {
-		if (++this.finesSinceGrowth < window.capacity * this.shareSpacing) return;
-		this.finesSinceGrowth = 0;
-		this.heldShare = window.capacity;
-		this.shareSpacing = Math.max(1, this.shareSpacing / 2);
-		window.capacity += Math.max(1, Math.floor(window.capacity * SHARE.step));
-	}
-
-	/** The others spent the share's last step: back to what held, and the next step later. */
-	private shareThrottled(window: StartWindow): void {
-		this.finesSinceGrowth = 0;
-		if (this.heldShare !== undefined && window.capacity > this.heldShare) {
-			window.capacity = this.heldShare;
-			this.shareSpacing = Math.min(SHARE.maxSpacing, this.shareSpacing * 2);
-		}
 	}
 
 	/**
@@ -236,7 +198,7 @@ export class LimitModel {
 		this.cycleStartedAt = pauseEndsAt;
 		this.probe.interrupted();
 		const { window } = this;
-		if (window && this.shared) this.shareThrottled(window);
+		if (window) this.share?.throttled(window);
 		if (!window) this.firstMeasure(time, cycle, cycleMs, retryAfterMs);
 		else if (this.probe.active) this.probe.failed(window);
 		else if (cycle.fines === 0 && retryAfterMs === undefined && window.capacity > 1) {
@@ -306,13 +268,13 @@ export class LimitModel {
 			const burst = long ? this.earlyFines : [];
 			this.measure(new StartWindow(fines, windowMs, burst), fines, spacing);
 			this.lateFines = { before: time, counted: fines, upTo: Infinity, recorded: long };
-		} else if (fines >= SHARE.minFines && retryAfterMs !== undefined) {
+		} else if (fines >= MIN_SHARE_FINES && retryAfterMs !== undefined) {
 			// LibreBOR let these through and said when it takes more: as many again then, at least.
 			// Few before a Retry-After tell of a window others spend too (the account's executions in
 			// other processes, queue-mode workers): this run's share, raised by its late answers.
 			this.measure(new StartWindow(fines, windowMs), fines, spacing);
 			this.lateFines = { before: time, counted: fines, upTo: Infinity, recorded: false };
-			this.shared = true;
+			this.share = new WindowShare();
 		} else if (fines > 0 && this.lastAnswerMs > 0)
 			this.measure(new StartWindow(1, this.lastAnswerMs), fines, spacing);
 		else this.throttledUnmeasured = true;

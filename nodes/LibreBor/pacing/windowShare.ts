@@ -1,0 +1,46 @@
+import type { StartWindow } from './startWindow';
+
+/**
+ * Before a Retry-After, as many fine answers as a first round of slow start (inFlightLimit.ts) make
+ * a share; fewer, one request at a time.
+ */
+export const MIN_SHARE_FINES = 4;
+/**
+ * A share grows by this much (one request at least) after it held for a window of fine answers:
+ * what the others leave free, once they finish, is taken up in a few windows.
+ */
+const STEP = 0.25;
+/** A step that draws a throttle is taken back, and the next waits twice as many windows, up to this. */
+const MAX_SPACING = 8;
+
+/**
+ * A window that others spend too (the account's executions in other processes, queue-mode
+ * workers): the run got only a share through before LibreBOR's Retry-After, and keeps to it,
+ * taking a step more each time it held.
+ */
+export class WindowShare {
+	/** Fine answers since the share last grew or drew a throttle. */
+	private finesSinceGrowth = 0;
+	/** The share before its last step. */
+	private held: number | undefined;
+	/** Windows of fine answers before the next step. */
+	private spacing = 1;
+
+	/** A fine answer: a share that held for `spacing` windows of them takes a step more. */
+	fine(window: StartWindow): void {
+		if (++this.finesSinceGrowth < window.capacity * this.spacing) return;
+		this.finesSinceGrowth = 0;
+		this.held = window.capacity;
+		this.spacing = Math.max(1, this.spacing / 2);
+		window.capacity += Math.max(1, Math.floor(window.capacity * STEP));
+	}
+
+	/** The others spent the share's last step: back to what held, and the next step later. */
+	throttled(window: StartWindow): void {
+		this.finesSinceGrowth = 0;
+		if (this.held !== undefined && window.capacity > this.held) {
+			window.capacity = this.held;
+			this.spacing = Math.min(MAX_SPACING, this.spacing * 2);
+		}
+	}
+}

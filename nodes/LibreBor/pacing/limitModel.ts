@@ -59,10 +59,11 @@ export class LimitModel {
 	private cycle: Cycle = { firstStartAt: undefined, fines: 0 };
 	private lastCycle: Cycle = { firstStartAt: undefined, fines: 0 };
 	private cycleStartedAt: number;
-	/** Set when a window's first request was refused: the start of the window it was to follow. */
-	private waitingSince: number | undefined;
-	/** The last request refused while waiting so: the window is longer than from then. */
-	private refusedWhileWaiting: number | undefined;
+	/**
+	 * Set when a window's first request was refused: the start of the window it was to follow, and
+	 * the last request refused while waiting so (the window is longer than from then).
+	 */
+	private waiting: { since: number; refusedAt: number | undefined } | undefined;
 	private lastRefusedAt: number | undefined;
 	/** Whether LibreBOR's Retry-After gave the window (its edges are then worth two windows of proof). */
 	private told = false;
@@ -171,16 +172,16 @@ export class LimitModel {
 			return;
 		}
 		this.evidence++;
-		if (this.waitingSince !== undefined) {
+		const { waiting } = this;
+		if (waiting) {
 			// LibreBOR took requests again: the window is at most that long, and longer than until
 			// the last request it refused; the next probe aims between the two.
-			const since = this.waitingSince;
-			window.windowMs = Math.max(window.windowMs, start.at - since);
-			const refusedAfter = (this.refusedWhileWaiting ?? since) - since;
+			window.windowMs = Math.max(window.windowMs, start.at - waiting.since);
+			const refusedAfter = (waiting.refusedAt ?? waiting.since) - waiting.since;
 			this.measure(window, this.evidence);
 			if (refusedAfter > 0 && refusedAfter < window.windowMs)
 				this.probe = new WindowProbe(1, undefined, refusedAfter);
-			this.waitingSince = this.refusedWhileWaiting = undefined;
+			this.waiting = undefined;
 		}
 		this.share?.fine(window);
 		this.probe.fine(window, start, this.told);
@@ -208,8 +209,8 @@ export class LimitModel {
 		else if (this.probe.active) this.probe.failed(window);
 		else if (cycle.fines === 0 && retryAfterMs === undefined && window.capacity > 1) {
 			// A window's first request refused: wait for LibreBOR to take requests again.
-			this.waitingSince ??= window.oldestStart ?? this.lastCycle.firstStartAt;
-			this.refusedWhileWaiting = this.lastRefusedAt;
+			const since = this.waiting?.since ?? window.oldestStart ?? this.lastCycle.firstStartAt;
+			if (since !== undefined) this.waiting = { since, refusedAt: this.lastRefusedAt };
 		} else if (retryAfterMs !== undefined && cycle.firstStartAt !== undefined) {
 			this.toldAgain(time, window, cycle.fines, retryAfterMs);
 		} else if (cycle.fines > 0 || twoCycles.fines >= MIN_FINES || window.capacity === 1) {

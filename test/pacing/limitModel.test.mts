@@ -284,7 +284,7 @@ describe('the limit a run measures', () => {
 		fines(model, 12, 1000);
 		model.throttled(1400, 1000);
 		expect(model.learned).toMatchObject({ capacity: 12, windowMs: 1400 });
-		expect(model.backoffMs()).toBe(700);
+		expect(model.halfWindowMs()).toBe(700);
 	});
 
 	it('after few fine answers: one request at a time, one per answer, kept for no other run', () => {
@@ -299,8 +299,8 @@ describe('the limit a run measures', () => {
 		// Counted from its start, not its answer: one at a time keeps an even spacing.
 		model.fine(next, 1280);
 		expect(model.waitMs(1280)).toBe(0);
-		expect(model.backoffMs()).toBeUndefined();
-		expect(model.backoffMs(true)).toBe(40);
+		expect(model.halfWindowMs()).toBeUndefined();
+		expect(model.halfWindowMs(true)).toBe(40);
 	});
 
 	it('after a round of fine answers and a Retry-After: as many per window as got through, raised by the late answers (a share of a window other processes spend)', () => {
@@ -364,14 +364,14 @@ describe('the limit a run measures', () => {
 
 	it('backs off half a window once enough answers back it, or the last answer before any window', () => {
 		const fresh = new LimitModel(0);
-		expect(fresh.backoffMs(true)).toBeUndefined();
+		expect(fresh.halfWindowMs(true)).toBeUndefined();
 		expect(fresh.tookRequestsThisCycle).toBe(false);
 		fines(fresh, 1, 0, 120);
 		expect(fresh.tookRequestsThisCycle).toBe(true);
-		expect(fresh.backoffMs()).toBeUndefined();
-		expect(fresh.backoffMs(true)).toBe(120);
+		expect(fresh.halfWindowMs()).toBeUndefined();
+		expect(fresh.halfWindowMs(true)).toBe(120);
 		const learned = new LimitModel(0, { capacity: 10, windowMs: 1000 });
-		expect(learned.backoffMs()).toBe(500);
+		expect(learned.halfWindowMs()).toBe(500);
 	});
 });
 
@@ -416,7 +416,7 @@ describe('a limit that changes under a run', () => {
 		fines(model, 1, 1100, 80);
 		model.throttled(1300, 500);
 		// One at a time every 80 ms held; refused with 4 answers in two cycles: half of 90% as fast.
-		expect(model.backoffMs(true)).toBeCloseTo(80 / 0.9, 6);
+		expect(model.halfWindowMs(true)).toBeCloseTo(80 / 0.9, 6);
 		expect(model.learned).toBeUndefined();
 	});
 
@@ -438,7 +438,7 @@ describe('a limit that changes under a run', () => {
 		refusal(model, 1900);
 		model.throttled(1900, 500);
 		// 12 fine answers from the end of the first pause (1,000 ms) to this one's (2,400 ms).
-		expect(model.backoffMs()).toBeCloseTo(1400 / 12 / 2, 6);
+		expect(model.halfWindowMs()).toBeCloseTo(1400 / 12 / 2, 6);
 	});
 
 	it('told after few answers: still too few to keep for another run', () => {
@@ -497,7 +497,7 @@ describe('a limit that changes under a run', () => {
 		model.throttled(100, 1000);
 		refusal(model, 1100);
 		model.throttled(1100, 500);
-		expect(model.backoffMs(true)).toBeCloseTo(80 / 0.45 / 2, 6);
+		expect(model.halfWindowMs(true)).toBeCloseTo(80 / 0.45 / 2, 6);
 	});
 
 	it('refused while probing: back to the window that held, and the next probe after two windows of answers', () => {

@@ -129,11 +129,11 @@ export class AccountPace {
 	 * requests got through just before (the account went a little too fast), else 1 s; doubled each
 	 * time in a row.
 	 */
-	private backoffMs(): number {
+	private pauseWithoutRetryAfterMs(): number {
 		const inARow = this.throttledInARow;
 		if (inARow <= 1) this.inARowAfterFines = this.model.tookRequestsThisCycle;
 		const quick = this.inARowAfterFines && inARow <= QUICK_RETRIES;
-		const windowBased = this.model.backoffMs(quick);
+		const windowBased = this.model.halfWindowMs(quick);
 		this.windowBackoff = windowBased !== undefined;
 		// Waiting for a known window to pass, finer steps overshoot it less.
 		if (windowBased !== undefined)
@@ -148,7 +148,7 @@ export class AccountPace {
 		this.pausesWithoutProgress = 0;
 		this.model.fine(start, this.lastFineAt);
 		// A fine answer during a pause the pacer chose says LibreBOR takes requests: a short wait will do.
-		const short = this.model.backoffMs(true);
+		const short = this.model.halfWindowMs(true);
 		if (!this.pauseAsked && short !== undefined)
 			this.pausedUntil = Math.min(this.pausedUntil, this.lastFineAt + short);
 	}
@@ -167,7 +167,7 @@ export class AccountPace {
 		this.throttledInARow++;
 		this.pausesWithoutProgress++;
 		this.windowBackoff = false;
-		const wait = retryAfterMs ?? this.backoffMs();
+		const wait = retryAfterMs ?? this.pauseWithoutRetryAfterMs();
 		this.pausedUntil = time + wait;
 		this.pauseAsked = retryAfterMs !== undefined;
 		if (!this.pauseAsked) this.lead = 'next';

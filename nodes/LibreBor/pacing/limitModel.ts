@@ -118,7 +118,7 @@ export class LimitModel {
 	 * answers back the window; with `tookRequests` (a fine answer has just shown that LibreBOR
 	 * takes requests), once there is any window, or else the time the last answer took.
 	 */
-	backoffMs(tookRequests = false): number | undefined {
+	halfWindowMs(tookRequests = false): number | undefined {
 		if (!this.window) return tookRequests && this.lastAnswerMs > 0 ? this.lastAnswerMs : undefined;
 		if (!tookRequests && this.evidence < MIN_FINES) return undefined;
 		return this.window.windowMs / 2;

@@ -2,7 +2,7 @@ import { cancelledError, waitUnlessCancelled } from '../run/cancellation';
 import type { RequestSettings } from '../run/nodeRun';
 import type { PacedOutcome } from '../pacing/pacer';
 import { budgetSpentError, type ErrorContext } from './errors';
-import { backoffMs, withinRetryBudget } from './retryPolicy';
+import { retryBackoffMs, withinRetryBudget } from './retryPolicy';
 
 /** How one try ended: its result, or the error to throw should it be the last. */
 export type TryOutcome<T> =
@@ -68,7 +68,7 @@ export async function withRetries<T>(
 		}
 		if (!outcome.retryable || !withinRetryBudget(retry, retryAfterMs, waitedMs))
 			throw outcome.error;
-		const waitMs = retryAfterMs ?? backoffMs(retry);
+		const waitMs = retryAfterMs ?? retryBackoffMs(retry);
 		waitedMs += waitMs;
 		retry++;
 		await waitUnlessCancelled(errorContext.node, request, waitMs, retryRun.what);

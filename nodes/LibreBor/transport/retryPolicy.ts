@@ -17,7 +17,7 @@ export function isThrottle(statusCode: number): boolean {
 }
 
 /** Exponential backoff for the given retry (0-based) when the server did not say how long to wait. */
-export function backoffMs(retry: number): number {
+export function retryBackoffMs(retry: number): number {
 	return RETRY_BUDGET.firstBackoffMs * 2 ** retry;
 }
 
@@ -27,7 +27,7 @@ export function withinRetryBudget(
 	retryAfterMs: number | undefined,
 	waitedMs: number,
 ): boolean {
-	const nextWait = retryAfterMs ?? backoffMs(retry);
+	const nextWait = retryAfterMs ?? retryBackoffMs(retry);
 	return (
 		retry < RETRY_BUDGET.maxRetries &&
 		nextWait <= RETRY_BUDGET.maxSingleWaitMs &&

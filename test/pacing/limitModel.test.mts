@@ -232,6 +232,19 @@ describe('the limit a run measures', () => {
 		expect(nextStartAt(model, 1150)).toBe(2160);
 	});
 
+	it('a burst under a minute keeps every place it took when requests still in flight are refused', () => {
+		const model = new LimitModel(0);
+		fines(model, 12, 0);
+		// Started as the burst's answers came (at 50), refused after the throttle had measured the
+		// window from those answers: nothing of the window is its own to give back.
+		const inFlight = { at: 50 };
+		model.started(inFlight);
+		model.throttled(100, 59_000, 59_000);
+		model.refused(inFlight);
+		// The 12 answers at 50, a window of 59 s, the 100 ms burst and a 10 ms margin later.
+		expect(nextStartAt(model, 59_100)).toBe(50 + 59_110);
+	});
+
 	it('gives no place in the window to a request LibreBOR refused', () => {
 		const model = new LimitModel(0);
 		fines(model, 12, 0);

@@ -138,6 +138,17 @@ describe('Orders: the order memory of the workflow', () => {
 		expect(sim().state.ordersReceived).toBe(2);
 	});
 
+	it("sends no order at all when an item's Year expression fails, and gives n8n's error for that item", async () => {
+		const result = await runLibreBor(
+			sim(),
+			order({ year: "={{ $json.year ?? $('Missing').item.json.year }}" }),
+			{ items: [{ year: 2023 }, {}, { year: 2022 }] },
+		);
+		expect(result.error?.message).toBe("Referenced node doesn't exist");
+		expect(result.error?.context.itemIndex).toBe(1);
+		expect(sim().state.ordersReceived).toBe(0);
+	});
+
 	it('reuses an order for 24 hours by default, with the time it was placed, and orders again after', async () => {
 		const workflow = savedWorkflow();
 		const items = companies(1);

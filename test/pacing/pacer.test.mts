@@ -80,14 +80,25 @@ describe('a throttle with a Retry-After', () => {
 		expect((await next()).at - pacer.startedAt).toBe(2000);
 	});
 
-	it('halves the requests in flight', async () => {
+	it('halves the requests in flight when none got through to measure a window by', async () => {
+		const { pacer, next } = pacerWith(8);
+		const starts = [await next(), await next(), await next(), await next()];
+		virtualClock.advance(50);
+		for (const start of starts) pacer.release(start, throttled(1000));
+		await next();
+		await next();
+		expect(await settled(pacer.acquire())).toBe(false);
+	});
+
+	it('a few through before it: as many again once it passed, the share of a window others spend too', async () => {
 		const { pacer, next } = pacerWith(8);
 		const starts = [await next(), await next(), await next(), await next()];
 		virtualClock.advance(50);
 		for (const start of starts.slice(1)) pacer.release(start, FINE);
 		pacer.release(starts[0], throttled(1000));
-		await next();
-		await next();
+		const after = [await next(), await next(), await next()];
+		expect(after.map((start) => start.at - pacer.startedAt)).toEqual([1050, 1050, 1050]);
+		// Not one request at a time, spaced by the time an answer took: the fourth waits a window.
 		expect(await settled(pacer.acquire())).toBe(false);
 	});
 

@@ -1,6 +1,6 @@
 import { StartWindow } from './startWindow';
 import { MAX_PROBE_SPACING, WindowProbe, type PacedStart } from './windowProbe';
-import { MIN_SHARE_FINES, WindowShare } from './windowShare';
+import { WindowShare } from './windowShare';
 
 export type { PacedStart } from './windowProbe';
 
@@ -253,6 +253,10 @@ export class LimitModel {
 		this.measure(window, Math.max(fines, Math.min(this.evidence, MIN_FINES)), RARE_PROBES);
 		this.lateFines = { before: time, counted: fines, upTo: held, recorded: false };
 		this.told = true;
+		// So few at once in a window LibreBOR told: a share of one others spend too, or a small limit.
+		// A share grows a step a window (windowShare.ts), where probing a told window is rare: one
+		// request a Retry-After would crawl at a second each under a limit of 20 a second.
+		if (window.capacity === 1) this.share ??= new WindowShare();
 	}
 
 	/**
@@ -278,12 +282,13 @@ export class LimitModel {
 		// A window LibreBOR said is worth few probes: each that fails costs a whole Retry-After.
 		this.told = retryAfterMs !== undefined;
 		const spacing = this.told ? RARE_PROBES : 1;
-		// Few fine answers tell nothing of a burst: one request at a time then, one per answer.
+		// Few fine answers and no Retry-After tell nothing of a burst: one request at a time then, one
+		// per answer.
 		if (fines >= MIN_FINES) {
 			const burst = long ? this.earlyFines : [];
 			this.measure(new StartWindow(fines, windowMs, burst), fines, spacing);
 			this.lateFines = { before: time, counted: fines, upTo: Infinity, recorded: long };
-		} else if (fines >= MIN_SHARE_FINES && retryAfterMs !== undefined) {
+		} else if (fines > 0 && retryAfterMs !== undefined) {
 			// LibreBOR let these through and said when it takes more: as many again then, at least.
 			// Few before a Retry-After tell of a window others spend too (the account's executions in
 			// other processes, queue-mode workers): this run's share, raised by its late answers.

@@ -1,11 +1,6 @@
 import type { StartWindow } from './startWindow';
 
 /**
- * Before a Retry-After, as many fine answers as a first round of slow start (inFlightLimit.ts) make
- * a share; fewer, one request at a time.
- */
-export const MIN_SHARE_FINES = 4;
-/**
  * A share grows by this much (one request at least) after it held for a window of fine answers:
  * what the others leave free, once they finish, is taken up in a few windows.
  */

@@ -255,6 +255,19 @@ describe('the limit a run measures', () => {
 		expect(nextStartAt(model, 59_100)).toBe(50 + 59_110);
 	});
 
+	it('a burst under a minute counts a request of it answered fine after the throttle from its answer', () => {
+		const model = new LimitModel(0);
+		const late = { at: 0 };
+		model.started(late);
+		fines(model, 12, 0);
+		model.throttled(100, 59_000, 59_000);
+		// LibreBOR let 13 through: the 12 answers at 50 and this one at 150 each take a place.
+		model.fine(late, 150);
+		expect(nextStartAt(model, 59_100)).toBe(50 + 59_110);
+		for (let start = 0; start < 12; start++) model.started({ at: 50 + 59_110 });
+		expect(nextStartAt(model, 50 + 59_110)).toBe(150 + 59_110);
+	});
+
 	it('gives no place in the window to a request LibreBOR refused', () => {
 		const model = new LimitModel(0);
 		fines(model, 12, 0);

@@ -578,6 +578,17 @@ describe('the requests in flight', () => {
 		round(limit);
 		limit.throttled(true);
 		expect(limit.free).toBe(16);
+		// Paced, it stays at the ceiling of the runs together as one joins.
+		limit.changeCeiling(8);
+		expect(limit.free).toBe(24);
+	});
+
+	it('counts no throttled answer toward a round of slow start', () => {
+		const limit = new InFlightLimit(16);
+		for (let start = 0; start < 4; start++) limit.started();
+		for (const kind of ['fine', 'fine', 'fine', 'throttled'] as const) limit.answered(kind);
+		limit.throttled(false);
+		expect(limit.free).toBe(2);
 	});
 });
 

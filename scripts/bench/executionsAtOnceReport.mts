@@ -64,7 +64,13 @@ function spentQuotaGoal(run: SpentQuotaRun): Goal {
 	return {
 		goal: `In n8n, ${run.setUp}: an hourly quota of ${count(run.quotaFollows)} follows spent by ${run.executions} executions of ${count(run.itemsEach)}: each stops within its time budget (${ms(run.budgetMs)}), saying "N of ${count(run.itemsEach)} items were done", the N adding up to no more than was followed`,
 		measured: `${count(run.followed)} followed, ${run.saidHowMany} of ${run.executions} stopped saying how many (${count(run.doneSaid)} done in all), ${run.successful} done in full, all within ${ms(run.ms)}`,
-		met: told && run.ms <= run.budgetMs && run.followed === run.quotaFollows,
+		// The quota is spent: its follows, and one more for each execution stopped before it read the
+		// watch list (a read LibreBOR refused leaves its place to a follow).
+		met:
+			told &&
+			run.ms <= run.budgetMs &&
+			run.followed >= run.quotaFollows &&
+			run.followed <= run.quotaFollows + run.executions,
 	};
 }
 

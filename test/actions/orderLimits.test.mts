@@ -224,6 +224,39 @@ describe('Orders: the limits', () => {
 		expect(sim().state.ordersReceived).toBe(2);
 	});
 
+	it('keeps the times of at most 5,000 orders of the last hour in the static data n8n saves, and counts those', async () => {
+		// n8n saves the static data with every execution: it holds the latest 5,000 order times,
+		// so Max Orders per Hour counts at most 5,000 orders placed before the execution.
+		const start = Date.now() - 30 * 60_000;
+		const times = Array.from({ length: 6_000 }, (_, index) => start + index);
+		const workflow = savedWorkflow();
+		type Memory = { global: { libreBorOrders: { placedAt: number[] } } };
+		const placedAt = () => (workflow.staticData as Memory).global.libreBorOrders.placedAt;
+		workflow.staticData = { global: { libreBorOrders: { orders: {}, placedAt: times } } };
+
+		const refused = await runLibreBor(sim(), orderEach({ maxOrdersPerHour: 5_000 }), {
+			items: companies(1),
+			workflow,
+			nodeType: await onAnotherWorker(),
+		});
+		expect(refused.error?.message).toMatch(
+			/has placed 5000 document orders in the last hour; 1 more would pass the limit of 5000/,
+		);
+		expect(sim().state.ordersReceived).toBe(0);
+
+		const placed = await runLibreBor(sim(), orderEach({ maxOrdersPerHour: 5_001 }), {
+			items: companies(1),
+			workflow,
+			nodeType: await onAnotherWorker(),
+		});
+		expect(placed.error).toBeUndefined();
+		expect(sim().state.ordersReceived).toBe(1);
+		// The latest 5,000 known when the execution started, and its own order's.
+		expect(placedAt()).toHaveLength(5_001);
+		expect(placedAt().slice(0, 5_000)).toEqual(times.slice(1_000));
+		expect(placedAt()[5_000]).toBeGreaterThanOrEqual(times.at(-1)!);
+	});
+
 	it('refuses an hourly limit or memory window that an expression turned into a non-number', async () => {
 		for (const options of [
 			{ maxOrdersPerHour: '={{ "twenty" }}' },

@@ -138,6 +138,17 @@ describe('Orders: the order memory of the workflow', () => {
 		expect(sim().state.ordersReceived).toBe(2);
 	});
 
+	it("sends no order at all when an item's Year expression fails, and gives n8n's error for that item", async () => {
+		const result = await runLibreBor(
+			sim(),
+			order({ year: "={{ $json.year ?? $('Missing').item.json.year }}" }),
+			{ items: [{ year: 2023 }, {}, { year: 2022 }] },
+		);
+		expect(result.error?.message).toBe("Referenced node doesn't exist");
+		expect(result.error?.context.itemIndex).toBe(1);
+		expect(sim().state.ordersReceived).toBe(0);
+	});
+
 	it('reuses an order for 24 hours by default, with the time it was placed, and orders again after', async () => {
 		const workflow = savedWorkflow();
 		const items = companies(1);
@@ -412,16 +423,18 @@ describe('Orders: the order memory across processes, workers and retries', () =>
 	});
 
 	it('reuses no damaged record of the static data, and fails on no damaged shape of it', async () => {
-		const items = companies(2);
+		const items = companies(3);
 		const first = savedWorkflow();
 		await runLibreBor(sim(), orderEach(), { items, workflow: first });
 		const damaged = copyOf(first.staticData) as {
 			global: { libreBorOrders: { orders: Record<string, IDataObject | null> } };
 		};
 		const orders = damaged.global.libreBorOrders.orders;
-		const [one, two] = Object.values(orders) as IDataObject[];
+		const [one, two, three] = Object.values(orders) as IDataObject[];
 		one.documentId = 42;
 		delete two.orderedAt;
+		// A number, but no time a date can hold.
+		three.orderedAt = 9e15;
 		orders.emptied = null;
 		const elsewhere = await runLibreBor(sim(), orderEach(), {
 			items,
@@ -433,7 +446,7 @@ describe('Orders: the order memory across processes, workers and retries', () =>
 		expect(elsewhere.items.map((item) => item.error?.message)).toEqual(
 			items.map(({ nif }) => expect.stringContaining(`sent the order for ${nif} 2023`)),
 		);
-		expect(sim().state.ordersReceived).toBe(2);
+		expect(sim().state.ordersReceived).toBe(3);
 		for (const shape of [
 			'not an object',
 			{ orders: null, placedAt: [] },

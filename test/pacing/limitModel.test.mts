@@ -491,15 +491,19 @@ describe('a limit that changes under a run', () => {
 		expect(model.halfWindowMs()).toBeCloseTo(1400 / 12 / 2, 6);
 	});
 
-	it('told after few answers: still too few to keep for another run', () => {
+	it('one at a time, then told to wait a second: a share that grows, too small to keep for another run', () => {
 		const model = new LimitModel(0);
 		fines(model, 3, 0, 80);
+		// Too few to measure a burst, and not told: one at a time, as long as an answer took.
 		model.throttled(100, 1000);
 		fines(model, 1, 1100, 80);
 		refusal(model, 1200);
 		model.throttled(1200, 1000, 1000);
 		expect(model.paced).toBe(true);
 		expect(model.learned).toBeUndefined();
+		// Not one request a Retry-After (1,010 ms): a window held, and two may start at once.
+		fines(model, 1, 2210, 80);
+		expect(nextStartAt(model, 2290)).toBe(2290);
 	});
 
 	it('refused at the first request of a window, told when: half as many at once', () => {
@@ -560,19 +564,6 @@ describe('a limit that changes under a run', () => {
 		fines(model, 12, 4750);
 		// 21 fine answers since: the window of 1,400 ms still (the next probe comes at 24).
 		expect(nextStartAt(model, 4800)).toBe(4800 + 1400);
-	});
-
-	it('one request at a time, then told to wait a second: a share that grows, not one request a second', () => {
-		const model = new LimitModel(0);
-		fines(model, 3, 0, 80);
-		// Too few to measure a burst, and not told: one at a time, as long as an answer took.
-		model.throttled(100, 1000);
-		fines(model, 1, 1100, 80);
-		refusal(model, 1200);
-		model.throttled(1200, 1000, 1000);
-		// One a Retry-After (1,010 ms) held for a window: a step more, two at once.
-		fines(model, 1, 2210, 80);
-		expect(nextStartAt(model, 2290)).toBe(2290);
 	});
 
 	it('told a window after measuring one: probes it only after two windows of answers, eight times', () => {

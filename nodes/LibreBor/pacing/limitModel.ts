@@ -22,12 +22,12 @@ const SLOWER = 0.9;
 /** Fewer fine answers than this say too little about the limit. */
 const MIN_FINES = 10;
 /**
- * A Retry-After this many times longer than the burst it ended tells of a long window (a minute's,
- * say); so does one this long, whatever the burst took: its whole seconds are then too few to hide a
- * burst's few seconds (a busy machine's), which a window that forgot them would send again too soon.
+ * A Retry-After `timesTheBurst` longer than the burst it ended tells of a long window (a minute's,
+ * say); so does one of `retryAfterMs` or more, whatever the burst took: its whole seconds are then
+ * too few to hide a burst's few seconds (a busy machine's), which a window that forgot them would
+ * send again too soon.
  */
-const LONG_WINDOW = 20;
-const LONG_RETRY_AFTER_MS = 10_000;
+const LONG_WINDOW = { timesTheBurst: 20, retryAfterMs: 10_000 } as const;
 /** Fine answers kept before the first window is measured, the newest (the most a window holds). */
 const MAX_EARLY_FINES = 1000;
 /**
@@ -276,7 +276,8 @@ export class LimitModel {
 		const burstMs = time - (cycle.firstStartAt ?? time);
 		const long =
 			retryAfterMs !== undefined &&
-			(retryAfterMs >= LONG_RETRY_AFTER_MS || burstMs * LONG_WINDOW <= retryAfterMs);
+			(retryAfterMs >= LONG_WINDOW.retryAfterMs ||
+				burstMs * LONG_WINDOW.timesTheBurst <= retryAfterMs);
 		const windowMs =
 			retryAfterMs === undefined ? cycleMs : retryAfterMs + WINDOW_MARGIN_MS + (long ? burstMs : 0);
 		// A window LibreBOR said is worth few probes: each that fails costs a whole Retry-After.

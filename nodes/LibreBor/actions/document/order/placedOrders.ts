@@ -39,7 +39,9 @@ function isRemembered(value: unknown): value is PlacedOrder {
 		!!order &&
 		typeof order === 'object' &&
 		typeof order.documentId === 'string' &&
-		typeof order.orderedAt === 'number'
+		typeof order.orderedAt === 'number' &&
+		// A time a date can hold: a number edited past that range fails every date made of it.
+		!Number.isNaN(new Date(order.orderedAt).getTime())
 	);
 }
 

@@ -268,6 +268,14 @@ describe('the limit a run measures', () => {
 		expect(nextStartAt(model, 50 + 59_110)).toBe(150 + 59_110);
 	});
 
+	it('a Retry-After of exactly 20 times the burst, under 10 s, counts the burst from its answers too', () => {
+		const model = new LimitModel(0);
+		fines(model, 12, 0);
+		model.throttled(250, 5000, 5000);
+		// The 12 answers at 50, the 5 s asked for, the 250 ms burst and a 10 ms margin later.
+		expect(nextStartAt(model, 5250)).toBe(50 + 5260);
+	});
+
 	it('gives no place in the window to a request LibreBOR refused', () => {
 		const model = new LimitModel(0);
 		fines(model, 12, 0);

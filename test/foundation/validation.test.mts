@@ -1,9 +1,16 @@
-import type { GenericValue, INodeParameters } from 'n8n-workflow';
+import {
+	NodeApiError,
+	NodeOperationError,
+	type GenericValue,
+	type INode,
+	type INodeParameters,
+} from 'n8n-workflow';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { describe, expect, it } from 'vitest';
 
 import { explainInvalidNif, normalizeNif } from '../../nodes/LibreBor/identifiers/nif.ts';
+import { asNodeError } from '../../nodes/LibreBor/run/nodeErrors.ts';
 import {
 	jsonOf,
 	pairedItemsOf,
@@ -300,6 +307,30 @@ describe('continue on fail', () => {
 		// Past the 1 s the throttled item waited: its retry would have been sent by now.
 		await sleep(1_500);
 		expect(sim().requestsTo('GET', markPath(waiting.id))).toHaveLength(1);
+	});
+});
+
+describe("an item's failure as n8n's node error", () => {
+	const node: INode = {
+		id: 'libre-bor',
+		name: 'LibreBOR',
+		type: 'n8n-nodes-librebor.libreBor',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+
+	it("keeps n8n's node errors as they are, and wraps anything else with the item it failed at", () => {
+		const apiError = new NodeApiError(node, { message: 'refused' });
+		const operationError = new NodeOperationError(node, 'not valid');
+		expect(asNodeError(node, apiError, 2)).toBe(apiError);
+		expect(asNodeError(node, operationError, 2)).toBe(operationError);
+		const wrapped = asNodeError(node, new TypeError('no body'), 3);
+		expect(wrapped).toBeInstanceOf(NodeOperationError);
+		expect(wrapped.message).toBe('no body');
+		expect(wrapped.context.itemIndex).toBe(3);
+		// A failed poll of the trigger has no item.
+		expect(asNodeError(node, new TypeError('no body')).context.itemIndex).toBeUndefined();
 	});
 });
 

@@ -24,6 +24,16 @@ function refusal(model: LimitModel, at: number): void {
 	model.refused(start);
 }
 
+/** How many requests start at `at` before the window makes the next one wait (100 at most). */
+function startsAtOnce(model: LimitModel, at: number): number {
+	let started = 0;
+	while (model.waitMs(at) === 0 && started < 100) {
+		model.started({ at });
+		started++;
+	}
+	return started;
+}
+
 /** When the next request may start, from `time`. */
 const nextStartAt = (model: LimitModel, time: number) => time + model.waitMs(time);
 
@@ -245,6 +255,27 @@ describe('the limit a run measures', () => {
 		expect(nextStartAt(model, 59_100)).toBe(50 + 59_110);
 	});
 
+	it('a burst under a minute counts a request of it answered fine after the throttle from its answer', () => {
+		const model = new LimitModel(0);
+		const late = { at: 0 };
+		model.started(late);
+		fines(model, 12, 0);
+		model.throttled(100, 59_000, 59_000);
+		// LibreBOR let 13 through: the 12 answers at 50 and this one at 150 each take a place.
+		model.fine(late, 150);
+		expect(nextStartAt(model, 59_100)).toBe(50 + 59_110);
+		for (let start = 0; start < 12; start++) model.started({ at: 50 + 59_110 });
+		expect(nextStartAt(model, 50 + 59_110)).toBe(150 + 59_110);
+	});
+
+	it('a Retry-After of exactly 20 times the burst, under 10 s, counts the burst from its answers too', () => {
+		const model = new LimitModel(0);
+		fines(model, 12, 0);
+		model.throttled(250, 5000, 5000);
+		// The 12 answers at 50, the 5 s asked for, the 250 ms burst and a 10 ms margin later.
+		expect(nextStartAt(model, 5250)).toBe(50 + 5260);
+	});
+
 	it('gives no place in the window to a request LibreBOR refused', () => {
 		const model = new LimitModel(0);
 		fines(model, 12, 0);
@@ -341,15 +372,7 @@ describe('the limit a run measures', () => {
 		const model = new LimitModel(0);
 		fines(model, 8, 0, 80);
 		model.throttled(100, 1000, 1000);
-		/** How many start at `at` before the window makes the next one wait. */
-		const startsAt = (at: number) => {
-			let started = 0;
-			while (model.waitMs(at) === 0 && started < 100) {
-				model.started({ at });
-				started++;
-			}
-			return started;
-		};
+		const startsAt = (at: number) => startsAtOnce(model, at);
 		expect(startsAt(1100)).toBe(8);
 		// Those 8 answered fine: a window of fine answers, so 10 from now on.
 		fines(model, 8, 2200, 80);
@@ -362,6 +385,28 @@ describe('the limit a run measures', () => {
 		expect(startsAt(10_000)).toBe(8);
 		fines(model, 8, 12_000, 80);
 		expect(startsAt(14_000)).toBe(10);
+	});
+
+	it('a share refused again before it took a step, or at what held, keeps that many and its next step as soon', () => {
+		const model = new LimitModel(0);
+		fines(model, 8, 0, 80);
+		model.throttled(100, 1000, 1000);
+		const startsAt = (at: number) => startsAtOnce(model, at);
+		expect(startsAt(1100)).toBe(8);
+		// Refused at the first request of a window before any step: half as many, as any window.
+		model.throttled(1200, 1000, 1000);
+		expect(startsAt(3000)).toBe(4);
+		// A window of fine answers: a step (5); it draws a throttle, so back to the 4 that held.
+		fines(model, 4, 4000, 80);
+		expect(startsAt(6000)).toBe(5);
+		model.throttled(6100, 1000, 1000);
+		expect(startsAt(8000)).toBe(4);
+		// Refused again at the 4 that held, at a window's first request: half as many (2), and the next
+		// step still after two windows of fine answers (4), not four.
+		model.throttled(8100, 1000, 1000);
+		expect(startsAt(10_000)).toBe(2);
+		fines(model, 4, 11_000, 80);
+		expect(startsAt(13_000)).toBe(3);
 	});
 
 	it('refused before any fine answer: one at a time, as long as the first fine answer took', () => {

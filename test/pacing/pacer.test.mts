@@ -4,6 +4,7 @@
 // each wait is exact.
 import { describe, expect, it, vi } from 'vitest';
 
+import { AccountPace } from '../../nodes/LibreBor/pacing/accountPace.ts';
 import { InFlightLimit } from '../../nodes/LibreBor/pacing/inFlightLimit.ts';
 import { Pacer, type PacedOutcome } from '../../nodes/LibreBor/pacing/pacer.ts';
 import type { PacedStart } from '../../nodes/LibreBor/pacing/limitModel.ts';
@@ -350,6 +351,20 @@ describe('a window of starts measured', () => {
 		expect(sinceFine).toBeGreaterThanOrEqual(30_000);
 		expect(sinceFine - (waits.at(-2) ?? 0)).toBeLessThan(30_000);
 	});
+
+	it('gives up between the short pauses of a known window at 30 s without a fine answer to the millisecond', async () => {
+		const { pacer, next } = await measured();
+		const lastFineAt = virtualClock.now();
+		for (let pause = 0; pause < 6; pause++) {
+			pacer.release(await next(), throttled());
+			expect(pacer.retryWait(undefined)).toBeDefined();
+		}
+		virtualClock.set(lastFineAt + 29_999);
+		expect(pacer.retryWait(undefined)).toBeDefined();
+		virtualClock.set(lastFineAt + 30_000);
+		expect(pacer.retryWait(undefined)).toBeUndefined();
+		expect(pacer.stoppedBecause).toBe('noProgress');
+	});
 });
 
 describe('a window many times longer than the burst that met it (a minute)', () => {
@@ -428,6 +443,17 @@ describe('what a run hands the next one', () => {
 		late.pacer.useAccount({ account, store });
 		for (let start = 1; start < 4; start++) await late.next();
 		expect(await settled(late.pacer.acquire())).toBe(false);
+	});
+
+	it('the window it started from when no throttle came, and nothing when refused before any fine answer', () => {
+		const fromWindow = new AccountPace(virtualClock.now(), 16, { capacity: 12, windowMs: 1010 });
+		expect(fromWindow.learned).toMatchObject({ capacity: 12, windowMs: 1010 });
+		const fromInFlight = new AccountPace(virtualClock.now(), 16, { inFlight: 8 });
+		expect(fromInFlight.learned).toEqual({ inFlight: 8 });
+		const start: PacedStart = { at: virtualClock.now() };
+		fromInFlight.started(start);
+		fromInFlight.answered(start, throttled());
+		expect(fromInFlight.learned).toBeUndefined();
 	});
 
 	it('keeps nothing when it learned nothing, and needs an account to keep anything', async () => {
@@ -525,11 +551,44 @@ describe('the requests in flight', () => {
 		expect(limit.free).toBe(4);
 	});
 
+	it('grows by one per round of fine answers after a throttle, even once a run joins', () => {
+		const limit = new InFlightLimit(8);
+		round(limit);
+		limit.throttled(false);
+		limit.changeCeiling(8);
+		expect([round(limit), round(limit), round(limit)]).toEqual([4, 5, 6]);
+	});
+
+	it('at the ceiling after a run left, lets one start for each answer', () => {
+		const limit = new InFlightLimit(4);
+		limit.changeCeiling(4);
+		expect([round(limit), round(limit)]).toEqual([4, 8]);
+		limit.started();
+		limit.started();
+		limit.changeCeiling(-4);
+		expect(limit.free).toBe(2);
+		limit.started();
+		limit.started();
+		limit.answered('fine');
+		expect(limit.free).toBe(1);
+	});
+
 	it('goes to the ceiling once a window of starts sets the pace', () => {
 		const limit = new InFlightLimit(16);
 		round(limit);
 		limit.throttled(true);
 		expect(limit.free).toBe(16);
+		// Paced, it stays at the ceiling of the runs together as one joins.
+		limit.changeCeiling(8);
+		expect(limit.free).toBe(24);
+	});
+
+	it('counts no throttled answer toward a round of slow start', () => {
+		const limit = new InFlightLimit(16);
+		for (let start = 0; start < 4; start++) limit.started();
+		for (const kind of ['fine', 'fine', 'fine', 'throttled'] as const) limit.answered(kind);
+		limit.throttled(false);
+		expect(limit.free).toBe(2);
 	});
 });
 
@@ -596,6 +655,30 @@ describe('the runs of one account at once', () => {
 		for (let start = 0; start < 4; start++) await a.next();
 		for (let start = 0; start < 3; start++) await b.next();
 		expect(await settled(a.pacer.acquire())).toBe(false);
+	});
+
+	it("take their Parallel Requests together: two runs of 4 send 8 at once after the account's first round", async () => {
+		const [a, b] = twoRunsOfOneAccount(4);
+		const first = [await a.next(), await a.next(), await b.next(), await b.next()];
+		for (const [index, start] of first.entries()) (index < 2 ? a : b).pacer.release(start, FINE);
+		for (let start = 0; start < 4; start++) {
+			await a.next();
+			await b.next();
+		}
+		expect(await settled(a.pacer.acquire())).toBe(false);
+	});
+
+	it('give back the Parallel Requests of a run that finished: one that joins then goes on in slow start', async () => {
+		const account = `pacer-${Math.random()}`;
+		const [a, b, c] = [pacerWith(4), pacerWith(4), pacerWith(4)];
+		for (const { pacer } of [a, b]) pacer.useAccount({ account });
+		const first = [await a.next(), await a.next(), await b.next(), await b.next()];
+		for (const [index, start] of first.entries()) (index < 2 ? a : b).pacer.release(start, FINE);
+		b.pacer.finish();
+		c.pacer.useAccount({ account });
+		for (let start = 0; start < 4; start++) await a.next();
+		// The account is at 4 of the 8 the two runs may have: a round of 4 answered before more.
+		expect(await settled(c.pacer.acquire())).toBe(false);
 	});
 
 	it('let a run that starts after the others began keep to their pace, and forget it once none is left', async () => {

@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { describe, expect, it } from 'vitest';
 
+import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
 import { explainInvalidNif, normalizeNif } from '../../nodes/LibreBor/identifiers/nif.ts';
 import { asNodeError } from '../../nodes/LibreBor/run/nodeErrors.ts';
 import {
@@ -18,6 +19,7 @@ import {
 	useSimulator,
 	withLatency,
 } from '../support/libreBor.mts';
+import { buildNodeUnderTest } from '../../tools/engine/nodeUnderTest.mts';
 
 const sim = useSimulator();
 
@@ -311,14 +313,7 @@ describe('continue on fail', () => {
 });
 
 describe("an item's failure as n8n's node error", () => {
-	const node: INode = {
-		id: 'libre-bor',
-		name: 'LibreBOR',
-		type: 'n8n-nodes-librebor.libreBor',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
+	const node: INode = buildNodeUnderTest({ nodeType: new LibreBor(), parameters: {} });
 
 	it("keeps n8n's node errors as they are, and wraps anything else with the item it failed at", () => {
 		const apiError = new NodeApiError(node, { message: 'refused' });

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { TriggerNodeSession } from '../../tools/engine/index.mts';
 import {
 	activatedSession,
+	ALERTS_PATH,
 	alertIdsOf,
 	jsonOf,
 	MARK_AS_READ,
@@ -64,6 +65,39 @@ describe('LibreBOR Trigger version 2, deduplication keys', () => {
 		expect(repeated.map(({ id }) => id)).toEqual([alert.id]);
 		expect(repeated[0].possible_repeat).toBe(true);
 		expect(session.executions).toHaveLength(2);
+	});
+
+	it('gives alerts of the same time one key, whatever order LibreBOR lists them in after n8n lost the save of the state', async () => {
+		const session = await activatedSession(sim(), { version: 2 });
+		const sameTime = new Date().toISOString();
+		const [first, second] = sim().state.addAlerts(2, { created_at: sameTime });
+		session.failNextSave();
+		expect(alertIdsOf(await session.poll()).sort()).toEqual([first.id, second.id].sort());
+
+		// The restart finds the state of before that poll; the contract leaves ties unordered.
+		session.restart();
+		sim().injectFault({
+			method: 'GET',
+			path: ALERTS_PATH,
+			status: 200,
+			body: JSON.stringify([first, second]),
+			contentType: 'application/json',
+		});
+		expect(await session.poll()).toBeNull();
+		expect(session.executions).toHaveLength(1);
+	});
+
+	it('starts no execution for a lost batch whose alerts were all read in LibreBOR meanwhile', async () => {
+		const session = await activatedSession(sim(), { version: 2 });
+		const alert = sim().state.addAlert();
+		session.executionFate = 'neverCreated';
+		await session.poll();
+
+		session.restart();
+		session.executionFate = 'finishes';
+		sim().state.alerts.markRead(alert.id);
+		expect(await session.poll()).toBeNull();
+		expect(session.executions).toEqual([]);
 	});
 
 	it('takes an unconfirmed batch older than a week as carried: marks it, emits it not again', async () => {

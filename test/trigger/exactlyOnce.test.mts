@@ -175,4 +175,14 @@ describe.each(TRIGGER_KINDS)('LibreBOR Trigger, first poll (%s)', (_, kind) => {
 		const alert = sim().state.addAlert();
 		expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
 	});
+
+	it('takes a new baseline, emitting nothing again, when the workflow is imported over itself without its state', async () => {
+		const session = await activatedSession(sim(), { ...kind });
+		const alert = sim().state.addAlert();
+		expect(alertIdsOf(await session.poll())).toEqual([alert.id]);
+
+		session.replaceSavedStaticData({});
+		session.republish({});
+		for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
+	});
 });

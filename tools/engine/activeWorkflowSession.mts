@@ -63,6 +63,16 @@ export abstract class ActiveWorkflowSession {
 		this.state.executionFate = fate;
 	}
 
+	/** The next write of the static data fails: what the poll stored is lost at a restart. */
+	failNextSave(): void {
+		this.state.failNextSave();
+	}
+
+	/** The workflow imported again over itself with this static data; reactivate it with `republish`. */
+	replaceSavedStaticData(staticData: IDataObject): void {
+		this.state.replaceStaticData(staticData);
+	}
+
 	/** The executions left running ('keepsRunning') finish now. */
 	finishRunningExecutions(): void {
 		this.state.finishRunning();

@@ -99,6 +99,8 @@ export class PersistedPollState {
 	/** The deduplication keys of the executions in the database, unique as n8n's index keeps them. */
 	private readonly deduplicationKeys = new Set<string>();
 
+	private nextSaveFails = false;
+
 	constructor(staticData: IDataObject = {}) {
 		this.staticData = asStored(staticData);
 	}
@@ -113,8 +115,24 @@ export class PersistedPollState {
 	/** WorkflowStaticDataService.saveStaticData: writes everything, and only when something changed. */
 	saveIfChanged(workflow: Workflow): void {
 		if (workflow.staticData.__dataChanged !== true) return;
+		// A failed write is logged and the data left marked as changed; a trigger's emit does not
+		// wait for it (`void saveStaticData`) and creates the execution all the same.
+		if (this.nextSaveFails) {
+			this.nextSaveFails = false;
+			return;
+		}
 		this.staticData = asStored(workflow.staticData);
 		workflow.staticData.__dataChanged = false;
+	}
+
+	/** The next write of the static data fails (the database busy or gone for a moment). */
+	failNextSave(): void {
+		this.nextSaveFails = true;
+	}
+
+	/** The workflow's static data replaced in the database, as an import of the workflow over itself does. */
+	replaceStaticData(staticData: IDataObject): void {
+		this.staticData = asStored(staticData);
 	}
 
 	/** PollCursorService.resolveCursor: the stored cursor, or the node's static data until one is committed. */

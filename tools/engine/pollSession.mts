@@ -60,6 +60,8 @@ export interface AlertPollSession {
 	restart(): void;
 	republish(parameters: INodeParameters): void;
 	finishRunningExecutions(): void;
+	failNextSave(): void;
+	replaceSavedStaticData(staticData: IDataObject): void;
 	activateWithoutPolling(): void;
 }
 

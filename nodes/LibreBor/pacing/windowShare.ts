@@ -9,9 +9,11 @@ const STEP = 0.25;
 const MAX_SPACING = 8;
 
 /**
- * A window that others spend too (the account's executions in other processes, queue-mode
- * workers): the run got only a share through before LibreBOR's Retry-After, and keeps to it,
- * taking a step more each time it held.
+ * A window the run holds only part of: one that others spend too (the account's executions in
+ * other processes, queue-mode workers), where the run got only a share through before LibreBOR's
+ * Retry-After; or a window of one request at a time that LibreBOR told to wait, which may be a
+ * small limit or a share. Either way the run keeps to what held, taking a step more each time it
+ * held a while.
  */
 export class WindowShare {
 	/** Fine answers since the share last grew or drew a throttle. */

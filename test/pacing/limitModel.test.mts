@@ -84,26 +84,44 @@ describe('a window of starts (a sliding log, as Django REST framework counts)', 
 		expect(new StartWindow(0, 1000).capacity).toBe(1);
 	});
 
-	it('does not count a start LibreBOR refused', () => {
-		const window = new StartWindow(2, 1000, [0, 100]);
-		window.forget(0);
+	/** A window of `capacity` and the requests of these starts, recorded in it. */
+	function recorded(capacity: number, times: number[]) {
+		const window = new StartWindow(capacity, 1000);
+		const requests = times.map((at) => ({ at }));
+		for (const request of requests) window.record(request.at, request);
+		return { window, requests };
+	}
+
+	it('does not count a request LibreBOR refused, found by the request, not its time', () => {
+		const { window, requests } = recorded(3, [0, 100, 100]);
+		window.forget(requests[1]);
+		expect(window.recentStarts).toEqual([0, 100]);
+		window.forget(requests[1]);
+		window.forget({ at: 0 });
+		expect(window.recentStarts).toEqual([0, 100]);
+		window.forget(requests[0]);
 		expect(window.recentStarts).toEqual([100]);
 		expect(window.waitMs(150)).toBe(0);
-		window.forget(555);
-		expect(window.recentStarts).toEqual([100]);
 	});
 
-	it('counts a start from its answer, in order, once LibreBOR answered it fine', () => {
-		const window = new StartWindow(3, 1000, [0, 100, 200]);
-		window.settle(0, 150);
+	it('counts a request from its answer, in order, once LibreBOR answered it fine', () => {
+		const { window, requests } = recorded(3, [0, 100, 200]);
+		window.settle(requests[0], 150);
 		expect(window.recentStarts).toEqual([100, 150, 200]);
 		expect(window.waitMs(300)).toBe(800);
-		window.settle(100, 400);
+		window.settle(requests[1], 400);
 		expect(window.recentStarts).toEqual([150, 200, 400]);
-		window.settle(555, 600);
+		window.settle(requests[0], 600);
+		window.settle({ at: 200 }, 600);
 		expect(window.recentStarts).toEqual([150, 200, 400]);
-		window.settle(150, 100);
-		expect(window.recentStarts).toEqual([100, 200, 400]);
+	});
+
+	it('has no request of its own for a start it was given as a time', () => {
+		const window = new StartWindow(2, 1000, [0, 100]);
+		const sameTime = { at: 100 };
+		window.forget(sameTime);
+		window.settle(sameTime, 500);
+		expect(window.recentStarts).toEqual([0, 100]);
 	});
 });
 

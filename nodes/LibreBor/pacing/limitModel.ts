@@ -83,11 +83,6 @@ export class LimitModel {
 		| undefined;
 	/** When the fine answers came before the first window was measured (the newest MAX_EARLY_FINES). */
 	private earlyFines: number[] = [];
-	/**
-	 * The starts the window counts. A request started before the window was measured has no place
-	 * of its own in it (the burst's answers have), though its start time may equal one of them.
-	 */
-	private readonly inWindow = new WeakSet<PacedStart>();
 	/** Set when the window is a share of one others spend too (see firstMeasure). */
 	private share: WindowShare | undefined;
 
@@ -143,13 +138,12 @@ export class LimitModel {
 		this.cycle.firstStartAt ??= start.at;
 		if (!this.window) return;
 		this.probe.started(this.window, start);
-		this.window.record(start.at);
-		this.inWindow.add(start);
+		this.window.record(start.at, start);
 	}
 
 	/** LibreBOR refused the request: the limits modelled do not count it. */
 	refused(start: PacedStart): void {
-		if (this.inWindow.delete(start)) this.window?.forget(start.at);
+		this.window?.forget(start);
 		this.lastRefusedAt = start.at;
 	}
 
@@ -169,8 +163,7 @@ export class LimitModel {
 		// A burst reaches LibreBOR spread over the time its connections take, another burst spread
 		// otherwise: counted from their answers, the next burst follows the last one's admissions.
 		// One request at a time keeps its spacing from the starts, which probing fits to the limit.
-		if (window && window.capacity > 1 && this.inWindow.delete(start))
-			window.settle(start.at, answeredAt);
+		if (window && window.capacity > 1) window.settle(start, answeredAt);
 		if (!window) {
 			this.earlyFines.push(answeredAt);
 			if (this.earlyFines.length > MAX_EARLY_FINES) this.earlyFines.shift();

@@ -1,3 +1,9 @@
+/** A start the window counts: its time, and the request it was, when a request was given. */
+interface CountedStart {
+	at: number;
+	request?: object;
+}
+
 /**
  * A sliding log of request starts: at most `capacity` starts in any `windowMs`. This is how
  * Django REST framework and tastypie count on the server, and the strictest of the usual shapes:
@@ -5,8 +11,8 @@
  * same capacity and rate (a capacity of 1 is an even spacing, as nginx's limit_req wants).
  */
 export class StartWindow {
-	/** Start times, oldest first; never more than `capacity` of them. */
-	private starts: number[] = [];
+	/** Oldest first; never more than `capacity` of them. */
+	private starts: CountedStart[] = [];
 	private capacityValue: number;
 
 	constructor(
@@ -15,12 +21,12 @@ export class StartWindow {
 		recentStarts: number[] = [],
 	) {
 		this.capacityValue = Math.max(1, Math.floor(capacity));
-		this.starts = recentStarts.slice(-this.capacityValue);
+		this.starts = recentStarts.slice(-this.capacityValue).map((at) => ({ at }));
 	}
 
-	/** The starts still counted, oldest first (a copy). */
+	/** The times of the starts still counted, oldest first. */
 	get recentStarts(): number[] {
-		return [...this.starts];
+		return this.starts.map(({ at }) => at);
 	}
 
 	get capacity(): number {
@@ -35,35 +41,43 @@ export class StartWindow {
 	/** Milliseconds from `time` until one more start fits (in a window of `windowMs`); 0 when it fits now. */
 	waitMs(time: number, windowMs = this.windowMs): number {
 		if (this.starts.length < this.capacityValue) return 0;
-		return Math.max(0, this.starts[0] + windowMs - time);
+		return Math.max(0, this.starts[0].at + windowMs - time);
 	}
 
 	/** The start the next one waits on: the oldest of the last `capacity`. */
 	get oldestStart(): number | undefined {
-		return this.starts[0];
+		return this.starts[0]?.at;
 	}
 
-	/** Forgets a start LibreBOR refused: the limits it models do not count refused requests. */
-	forget(time: number): void {
-		const index = this.starts.lastIndexOf(time);
+	/** Counts a start; `request` names it for `forget` and `settle`, which find it by it alone. */
+	record(at: number, request?: object): void {
+		this.starts.push({ at, request });
+		if (this.starts.length > this.capacityValue) this.starts.shift();
+	}
+
+	/** Forgets a request LibreBOR refused: the limits it models do not count refused requests. */
+	forget(request: object): void {
+		const index = this.indexOf(request);
 		if (index >= 0) this.starts.splice(index, 1);
 	}
 
 	/**
-	 * A request started at `startedAt` was answered fine at `answeredAt`: LibreBOR counted it
-	 * somewhere in between, so the window counts it from the answer, the later and surer time.
+	 * A request was answered fine at `answeredAt`: LibreBOR counted it somewhere between its start
+	 * and then, so the window counts it from the answer, the later and surer time.
 	 */
-	settle(startedAt: number, answeredAt: number): void {
-		const index = this.starts.lastIndexOf(startedAt);
+	settle(request: object, answeredAt: number): void {
+		const index = this.indexOf(request);
 		if (index < 0) return;
 		this.starts.splice(index, 1);
 		let at = this.starts.length;
-		while (at > 0 && this.starts[at - 1] > answeredAt) at--;
-		this.starts.splice(at, 0, answeredAt);
+		while (at > 0 && this.starts[at - 1].at > answeredAt) at--;
+		this.starts.splice(at, 0, { at: answeredAt });
 	}
 
-	record(time: number): void {
-		this.starts.push(time);
-		if (this.starts.length > this.capacityValue) this.starts.shift();
+	/** Searched from the newest: the request is usually one of the last started. */
+	private indexOf(request: object): number {
+		for (let index = this.starts.length - 1; index >= 0; index--)
+			if (this.starts[index].request === request) return index;
+		return -1;
 	}
 }

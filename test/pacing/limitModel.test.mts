@@ -114,6 +114,8 @@ describe('a window of starts (a sliding log, as Django REST framework counts)', 
 		window.settle(requests[0], 600);
 		window.settle({ at: 200 }, 600);
 		expect(window.recentStarts).toEqual([150, 200, 400]);
+		window.settle(requests[2], 100);
+		expect(window.recentStarts).toEqual([100, 150, 400]);
 	});
 
 	it('has no request of its own for a start it was given as a time', () => {

@@ -325,6 +325,17 @@ describe('a window of starts measured', () => {
 		expect(after.at - burst[0].at).toBe(500);
 	});
 
+	it('frees no place of the requests still in flight when the window that halved no longer counts a refused one', async () => {
+		const { next, pacer } = await measured();
+		const burst: PacedStart[] = [];
+		for (let start = 0; start < 12; start++) burst.push(await next());
+		// The first refusal halves the window to the 6 newest starts: the later refusals of the
+		// 6 oldest are of starts it no longer counts, and the 6 in flight keep their places.
+		for (const start of burst.slice(0, 6)) pacer.release(start, throttled(500));
+		const after = await next();
+		expect(after.at - burst[0].at).toBe(1020);
+	});
+
 	it('does not wait for a window past the time budget: LibreBOR decides', async () => {
 		const { pacer, next } = await measured(1500);
 		for (let start = 0; start < 12; start++) await next();

@@ -72,7 +72,8 @@ describe('LibreBOR Trigger version 2, deduplication keys', () => {
 		const sameTime = new Date().toISOString();
 		const [first, second] = sim().state.addAlerts(2, { created_at: sameTime });
 		session.failNextSave();
-		expect(alertIdsOf(await session.poll()).sort()).toEqual([first.id, second.id].sort());
+		// Oldest first, and ties in the reverse of LibreBOR's newest-first listing.
+		expect(alertIdsOf(await session.poll())).toEqual([first.id, second.id]);
 
 		// The restart finds the state of before that poll; the contract leaves ties unordered.
 		session.restart();

@@ -63,12 +63,15 @@ export abstract class ActiveWorkflowSession {
 		this.state.executionFate = fate;
 	}
 
-	/** The next write of the static data fails: what the poll stored is lost at a restart. */
+	/** The next attempt to write changed static data fails: what it held is lost at a restart. */
 	failNextSave(): void {
 		this.state.failNextSave();
 	}
 
-	/** The workflow imported again over itself with this static data; reactivate it with `republish`. */
+	/**
+	 * The workflow imported again over itself with this static data; reactivate it with `republish`.
+	 * Durable poll cursors stay: n8n keeps them in a table of their own.
+	 */
 	replaceSavedStaticData(staticData: IDataObject): void {
 		this.state.replaceStaticData(staticData);
 	}

@@ -224,6 +224,40 @@ describe('Orders: the limits', () => {
 		expect(sim().state.ordersReceived).toBe(2);
 	});
 
+	it("counts each order once when n8n kept another worker's save of the static data over this one's, also two of one millisecond", async () => {
+		const workflow = savedWorkflow();
+		const perHour = orderEach({ maxOrdersPerHour: 4 });
+		const [workerA, workerB] = [await onAnotherWorker(), await onAnotherWorker()];
+		await withClock(async (setTime) => {
+			const start = Date.now();
+			setTime(start);
+			const before = copyOf(workflow.staticData);
+			await runLibreBor(sim(), perHour, { items: companies(2), workflow, nodeType: workerA });
+			// Worker B started from the static data of before, and saved last: n8n keeps B's.
+			setTime(start + 1_000);
+			const keptByN8n = { id: workflow.id, staticData: before };
+			await runLibreBor(sim(), perHour, {
+				items: companies(1, 2),
+				workflow: keptByN8n,
+				nodeType: workerB,
+			});
+			// A's next execution counts its own two orders and B's, and writes its two back into
+			// the static data; a third worker then reads the three there, each once.
+			setTime(start + 2_000);
+			for (const worker of [workerA, await onAnotherWorker()]) {
+				const next = await runLibreBor(sim(), perHour, {
+					items: companies(2, 3),
+					workflow: keptByN8n,
+					nodeType: worker,
+				});
+				expect(next.error?.message).toMatch(
+					/has placed 3 document orders in the last hour; 2 more would pass the limit of 4/,
+				);
+			}
+		});
+		expect(sim().state.ordersReceived).toBe(3);
+	});
+
 	it('keeps the times of at most 5,000 orders of the last hour in the static data n8n saves, and counts those', async () => {
 		// n8n saves the static data with every execution: it holds the latest 5,000 order times,
 		// so Max Orders per Hour counts at most 5,000 orders placed before the execution.

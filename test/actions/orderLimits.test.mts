@@ -191,6 +191,21 @@ describe('Orders: the limits', () => {
 		expect(sim().state.ordersReceived).toBe(3);
 	});
 
+	it('does not count in Max Orders per Hour the orders an execution held but never sent once it stopped', async () => {
+		const workflow = savedWorkflow();
+		const perHour = orderEach({ maxOrdersPerHour: 3 });
+		// The first order is refused (no balance): the run stops, and the two after it are not sent.
+		sim().state.balance = 0;
+		const stopped = await runLibreBor(sim(), perHour, { items: companies(3), workflow });
+		expect(stopped.error).toBeDefined();
+		expect(sim().state.ordersReceived).toBe(1);
+
+		sim().state.balance = 100;
+		const next = await runLibreBor(sim(), perHour, { items: companies(2, 3), workflow });
+		expect(next.error).toBeUndefined();
+		expect(sim().state.ordersReceived).toBe(3);
+	});
+
 	it('reuses orders even once this workflow has reached Max Orders per Hour', async () => {
 		const workflow = savedWorkflow();
 		const items = companies(2);

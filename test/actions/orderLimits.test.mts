@@ -50,8 +50,9 @@ describe('Orders: the limits', () => {
 		const resumed = (items: IDataObject[]) =>
 			runLibreBor(sim(), orderEach({ maxOrders: 1 }), { items, executionId: 'waited' });
 		// Any other execution that orders frees the memory of those idle for a day.
+		let others = 2;
 		const anotherExecution = () =>
-			runLibreBor(sim(), orderEach(), { items: [{ nif: 'not a NIF' }] });
+			runLibreBor(sim(), orderEach(), { items: companies(1, others++) });
 		await withClock(async (setTime) => {
 			const start = Date.now();
 			expect((await resumed([first])).error).toBeUndefined();
@@ -62,7 +63,7 @@ describe('Orders: the limits', () => {
 			await anotherExecution();
 			expect((await resumed([second])).error).toBeUndefined();
 		});
-		expect(sim().state.ordersReceived).toBe(2);
+		expect(sim().state.ordersReceived).toBe(4);
 	});
 
 	it('does not count an order reused from an earlier execution towards Max Orders per Execution, in a loop', async () => {

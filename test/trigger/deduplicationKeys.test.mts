@@ -101,6 +101,20 @@ describe('LibreBOR Trigger version 2, deduplication keys', () => {
 		expect(session.executions).toEqual([]);
 	});
 
+	it('emits a batch n8n said it could not start again at the next poll, not flagged as a possible repeat', async () => {
+		const session = await activatedSession(sim(), { version: 2 });
+		const alert = sim().state.addAlert();
+		session.executionFate = 'refused';
+		expect(await session.poll()).not.toBeNull();
+		expect(session.executions).toEqual([]);
+
+		session.executionFate = 'finishes';
+		const again = jsonOf(await session.poll());
+		expect(again.map(({ id }) => id)).toEqual([alert.id]);
+		expect(again[0].possible_repeat).toBeUndefined();
+		expect(session.executions).toHaveLength(1);
+	});
+
 	it('takes an unconfirmed batch older than a week as carried: marks it, emits it not again', async () => {
 		const alerts = sim().state.addAlerts(2);
 		const ids = alerts.map(({ id }) => id);
@@ -128,12 +142,36 @@ describe('LibreBOR Trigger version 2, deduplication keys', () => {
 		expect(await session.poll()).toBeNull();
 	});
 
-	it('refuses Poll Times more often than once a minute before it polls, as n8n does for its poll triggers', async () => {
+	const custom = (cronExpression: string) => ({ mode: 'custom', cronExpression });
+	it.each([
+		['every 10 seconds', [custom('*/10 * * * * *')]],
+		['every 10 seconds, written with two spaces', [custom('*/10  * * * * *')]],
+		['at two seconds of each minute', [custom('5,35 * * * * *')]],
+		[
+			'every minute and, besides, every 10 seconds',
+			[{ mode: 'everyMinute' }, custom('*/10 * * * * *')],
+		],
+	])(
+		'refuses Poll Times %s before it polls, as n8n does for its poll triggers',
+		async (_, item) => {
+			const session = triggerSession(sim(), { version: 2, parameters: { pollTimes: { item } } });
+			await expect(session.poll()).rejects.toThrow('It has to be at least a minute');
+			expect(sim().requests).toEqual([]);
+		},
+	);
+
+	it.each<[string, { item?: Array<{ cronExpression: string }> }]>([
+		['every 5 minutes (five fields)', { item: [custom('*/5 * * * *')] }],
+		['at second 30 of each minute', { item: [custom('30 * * * * *')] }],
+		['none (it polls at activation only)', {}],
+	])('takes Poll Times %s, and has n8n start a poll at each', async (_, pollTimes) => {
 		const session = triggerSession(sim(), {
 			version: 2,
-			parameters: { pollTimes: { item: [{ mode: 'custom', cronExpression: '*/10 * * * * *' }] } },
-		});
-		await expect(session.poll()).rejects.toThrow('It has to be at least a minute');
-		expect(sim().requests).toEqual([]);
+			parameters: { pollTimes },
+		}) as TriggerNodeSession;
+		expect(await session.poll()).toBeNull();
+		expect(sim().requests.length).toBeGreaterThan(0);
+		const expressions = (pollTimes.item ?? []).map(({ cronExpression }) => cronExpression);
+		expect(session.cronExpressions).toEqual(expressions);
 	});
 });

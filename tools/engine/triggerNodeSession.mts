@@ -48,6 +48,9 @@ export class TriggerNodeSession extends ActiveWorkflowSession implements AlertPo
 	/** Stable across restarts, as in n8n: the node's deduplication keys are made from it. */
 	private readonly workflowId = `harness-trigger-workflow-${++sessions}`;
 
+	/** The cron expression of every tick the node registered with n8n, in order. */
+	readonly cronExpressions: Array<string | undefined> = [];
+
 	/** What each poll handed to n8n: the emissions n8n did not refuse, and a reported failure. */
 	private readonly pollOutcome = new AsyncLocalStorage<PollOutcome>();
 
@@ -147,7 +150,8 @@ export class TriggerNodeSession extends ActiveWorkflowSession implements AlertPo
 				this.pollOutcome.getStore()?.emitted.push(data);
 		};
 		const scheduling: SchedulingFunctions = {
-			registerCron: (_cron, onTick) => {
+			registerCron: (cron, onTick) => {
+				this.cronExpressions.push(cron.expression);
 				ticks.push(onTick as () => unknown);
 			},
 		};

@@ -241,7 +241,10 @@ export function lineRangesOf(patterns: string[]): Map<string, Array<[number, num
 /** What the mutation tooling reads of an area's incremental file (Stryker's JSON report). */
 export interface IncrementalReport {
 	projectRoot?: string;
-	files: Record<string, { mutants: Array<{ location: { start: { line: number } } }> }>;
+	files: Record<
+		string,
+		{ mutants: Array<{ location: { start: { line: number } }; statusReason?: string }> }
+	>;
 }
 
 /**

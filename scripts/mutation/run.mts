@@ -30,8 +30,17 @@ function tidyIncrementalFile(area: string) {
 		readFileSync(file, 'utf8'),
 	);
 	const owns = ownsMutant(mutationArea(area)!);
+	const machinePaths = [_machinePath, process.cwd()].filter(Boolean).map((root) => `${root}/`);
+	const withoutMachinePaths = (text: string) =>
+		machinePaths.reduce((cleaned, root) => cleaned.replaceAll(root, ''), text);
 	for (const [path, result] of Object.entries(report.files)) {
-		const kept = result.mutants.filter((mutant) => owns(path, mutant.location.start.line));
+		const kept = result.mutants
+			.filter((mutant) => owns(path, mutant.location.start.line))
+			.map((mutant) =>
+				mutant.statusReason
+					? { ...mutant, statusReason: withoutMachinePaths(mutant.statusReason) }
+					: mutant,
+			);
 		if (kept.length === 0 && result.mutants.length > 0) delete report.files[path];
 		else result.mutants = kept;
 	}

@@ -70,6 +70,17 @@ describe('mutation areas', () => {
 		expect(foreign).toEqual([]);
 	});
 
+	it('commit incremental files that name no folder of the machine that ran them', () => {
+		for (const name of Object.keys(MUTATION_AREAS)) {
+			const file = `scripts/mutation/incremental/${name}.json`;
+			if (!existsSync(file)) continue;
+			const report: IncrementalReport = JSON.parse(readFileSync(file, 'utf8'));
+			expect(report.projectRoot).toBeUndefined();
+			// A stack trace in a status reason names files by their absolute paths.
+			expect(readFileSync(file, 'utf8')).not.toMatch(/\/[\w.-]+(\/[\w.-]+)*\/node_modules\//);
+		}
+	});
+
 	it('name test files that exist', () => {
 		const tests = Object.values(MUTATION_AREAS).flatMap((area) => area.tests);
 		const missing = tests.filter((name) => !existsSync(path.join('test', `${name}.test.mts`)));

@@ -26,11 +26,9 @@ for (const area of named.length > 0 ? named : Object.keys(MUTATION_AREAS)) {
 function tidyIncrementalFile(area: string) {
 	const file = `scripts/mutation/incremental/${area}.json`;
 	if (!existsSync(file)) return;
-	const { projectRoot: _machinePath, ...report }: IncrementalReport = JSON.parse(
-		readFileSync(file, 'utf8'),
-	);
+	const { projectRoot, ...report }: IncrementalReport = JSON.parse(readFileSync(file, 'utf8'));
 	const owns = ownsMutant(mutationArea(area)!);
-	const machinePaths = [_machinePath, process.cwd()].filter(Boolean).map((root) => `${root}/`);
+	const machinePaths = [projectRoot, process.cwd()].filter(Boolean).map((root) => `${root}/`);
 	const withoutMachinePaths = (text: string) =>
 		machinePaths.reduce((cleaned, root) => cleaned.replaceAll(root, ''), text);
 	for (const [path, result] of Object.entries(report.files)) {

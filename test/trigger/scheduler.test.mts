@@ -97,3 +97,13 @@ describe("LibreBOR Trigger under n8n's durable scheduler", () => {
 		expect(markedIds(sim())).toEqual([alert.id]);
 	});
 });
+
+// The package's peer is any n8n-workflow: an n8n before 2.x gives its poll functions no budget.
+describe('LibreBOR Trigger in an n8n before poll budgets', () => {
+	it('polls and fetches a test event, though n8n has no getPollBudgetMs', async () => {
+		const session = await activatedSession(sim(), { pollBudgetMs: null });
+		const arrived = sim().state.addAlert();
+		expect(alertIdsOf(await session.poll())).toEqual([arrived.id]);
+		expect(alertIdsOf(await session.poll('manual'))).toContain(arrived.id);
+	});
+});

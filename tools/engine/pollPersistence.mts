@@ -227,8 +227,11 @@ export function createActivePollContext(options: {
 	cursorStorage: CursorStorage;
 	state: PersistedPollState;
 	outcome: PollOutcome;
-	/** Set for a scheduler task: the time the poll may take (`getPollBudgetMs`). */
-	pollBudgetMs?: number;
+	/**
+	 * Set for a scheduler task: the time the poll may take (`getPollBudgetMs`). `null`: an n8n
+	 * before poll budgets, whose poll functions have no `getPollBudgetMs`.
+	 */
+	pollBudgetMs?: number | null;
 }): PollContext {
 	const { workflow, node, state, outcome } = options;
 	const stagedCursor = new AsyncLocalStorage<StagedCursor>();
@@ -277,7 +280,7 @@ export function createActivePollContext(options: {
 		return staged.migrated ? staged.snapshot : workflow.getStaticData('node', node);
 	};
 
-	return new PollContext(
+	const context = new PollContext(
 		workflow,
 		node,
 		options.additionalData,
@@ -288,6 +291,8 @@ export function createActivePollContext(options: {
 		__commitCursor,
 		__runPoll,
 		resolveNodeStaticData,
-		options.pollBudgetMs === undefined ? undefined : () => options.pollBudgetMs!,
+		typeof options.pollBudgetMs === 'number' ? () => options.pollBudgetMs as number : undefined,
 	);
+	if (options.pollBudgetMs === null) Reflect.deleteProperty(context, 'getPollBudgetMs');
+	return context;
 }

@@ -35,8 +35,8 @@ export interface PollSessionOptions {
 	cursorStorage?: CursorStorage;
 	typeVersion?: number;
 	credentialTypes?: ICredentialType[];
-	/** With the 'scheduler' storage: the budget each scheduled poll gets. */
-	pollBudgetMs?: number;
+	/** With the 'scheduler' storage: the budget each scheduled poll gets; `null`: an n8n before poll budgets. */
+	pollBudgetMs?: number | null;
 }
 
 interface ActivePollTrigger {
@@ -166,14 +166,21 @@ export class PollSession extends ActiveWorkflowSession implements AlertPollSessi
 	}
 
 	private activate(): ActivePollTrigger {
-		return this.pollTrigger(this.nextActivation);
+		// An n8n before poll budgets (`null`) gives none to any poll; n8n 2.41 gives one to each.
+		return this.pollTrigger(
+			this.nextActivation,
+			this.options.pollBudgetMs === null ? null : undefined,
+		);
 	}
 
 	private scheduledTask(): ActivePollTrigger {
 		return this.pollTrigger('update', this.options.pollBudgetMs ?? SCHEDULER_POLL_BUDGET_MS);
 	}
 
-	private pollTrigger(activation: WorkflowActivateMode, pollBudgetMs?: number): ActivePollTrigger {
+	private pollTrigger(
+		activation: WorkflowActivateMode,
+		pollBudgetMs?: number | null,
+	): ActivePollTrigger {
 		const workflow = this.workflowFromDatabase(this.workflowId);
 		const node = workflow.getNode(this.nodeName)!;
 		const outcome = new PollOutcome();

@@ -17,8 +17,8 @@ export interface TriggerSessionOptions {
 	parameters?: INodeParameters;
 	cursorStorage?: CursorStorage;
 	staticData?: IDataObject;
-	/** With the 'scheduler' storage: the budget n8n gives each scheduled poll. */
-	pollBudgetMs?: number;
+	/** With the 'scheduler' storage: the budget n8n gives each scheduled poll; `null`: an n8n before poll budgets. */
+	pollBudgetMs?: number | null;
 	/** Version 1 unless said: a version 2 session keeps its state in static data only. */
 	version?: TriggerVersion;
 }

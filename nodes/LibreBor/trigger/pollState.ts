@@ -40,8 +40,10 @@ export interface PollState {
 	inFlight?: Delivery[];
 }
 
+/** Unlike the global isFinite, Number.isFinite converts nothing: a text is no time. */
+const isTime = (value: unknown): value is number => Number.isFinite(value);
+
 function isKnownAlert(value: unknown): value is KnownAlert {
-	const isTime = (time: unknown) => typeof time === 'number' && Number.isFinite(time);
 	return (
 		Array.isArray(value) &&
 		(value.length === 2 || (value.length === 4 && isTime(value[2]) && isTime(value[3]))) &&
@@ -55,7 +57,7 @@ const isString = (value: unknown): value is string => typeof value === 'string';
 function isDelivery(value: unknown): value is Delivery {
 	return (
 		Array.isArray(value) &&
-		(value.length === 2 || (value.length === 3 && Number.isFinite(value[2]))) &&
+		(value.length === 2 || (value.length === 3 && isTime(value[2]))) &&
 		isString(value[0]) &&
 		Array.isArray(value[1]) &&
 		value[1].every(isString)
@@ -73,10 +75,7 @@ export function readPollState(staticData: IDataObject): PollState | undefined {
 	const known = Array.isArray(staticData.known) ? staticData.known.filter(isKnownAlert) : [];
 	const pending = Array.isArray(staticData.pending) ? staticData.pending.filter(isString) : [];
 	const inFlight = Array.isArray(staticData.inFlight) ? staticData.inFlight.filter(isDelivery) : [];
-	const horizon =
-		typeof staticData.horizon === 'number' && Number.isFinite(staticData.horizon)
-			? staticData.horizon
-			: undefined;
+	const horizon = isTime(staticData.horizon) ? staticData.horizon : undefined;
 	return inFlight.length > 0 ? { known, pending, horizon, inFlight } : { known, pending, horizon };
 }
 

@@ -602,6 +602,9 @@ describe('a limit that changes under a run', () => {
 		expect(model.learned).toMatchObject({ capacity: 6, windowMs: 1410 });
 		for (let window = 0; window < 8; window++) fines(model, 6, 2500 + window * 1500);
 		expect(nextStartAt(model, 13_050)).toBe(13_050 + 1410);
+		// Eight times two windows held: the probe asks for a window 10% narrower.
+		for (let window = 8; window < 16; window++) fines(model, 6, 2500 + window * 1500);
+		expect(model.waitMs(25_050)).toBeCloseTo(1410 * 0.9, 6);
 	});
 
 	it('refused at the first request of a window, not told: the window lasts until LibreBOR takes requests again', () => {
@@ -619,6 +622,28 @@ describe('a limit that changes under a run', () => {
 		expect(model.learned).toMatchObject({ capacity: 12, windowMs: 3150 });
 		// Refused 3,000 ms into it: the next window tried is halfway between the two, not 10% narrower.
 		expect(nextStartAt(model, 4650)).toBe(4650 + 3075);
+	});
+
+	it('refused once at the first request of a window, not told: the window counts from the oldest start it holds', () => {
+		const model = twelveAtOnce({ told: false });
+		fines(model, 12, 1400);
+		refusal(model, 2850);
+		model.throttled(2850, 500);
+		refusal(model, 3350);
+		model.throttled(3350, 600);
+		fines(model, 12, 3950);
+		// The burst of 1,400 ms is counted from its answers at 1,450 ms: 2,500 ms until 3,950 ms.
+		expect(model.learned?.windowMs).toBe(2500);
+	});
+
+	it('refused at the first request of a learned window that holds no start: waits for LibreBOR, still paced', () => {
+		const model = new LimitModel(0, { capacity: 5, windowMs: 1000 });
+		refusal(model, 0);
+		model.throttled(0, 500);
+		fines(model, 1, 500);
+		// Nothing tells when the refused window began: the learned one stays, from the answer at 550 ms.
+		expect(startsAtOnce(model, 600)).toBe(4);
+		expect(nextStartAt(model, 600)).toBe(1550);
 	});
 });
 

@@ -467,6 +467,19 @@ describe('a limit that changes under a run', () => {
 		expect(model.learned?.capacity).toBe(12);
 	});
 
+	it('refused at a window that held, told when: the answers of its burst that came after count once, from their starts', () => {
+		const model = twelveAtOnce({ told: true });
+		fines(model, 2, 1100);
+		const late = Array.from({ length: 10 }, () => ({ at: 1150 }));
+		for (const start of late) model.started(start);
+		refusal(model, 1200);
+		model.throttled(1200, 2000, 2000);
+		for (const start of late) model.fine(start, 1300);
+		// 12 started by 1,150 ms, a window of 2,010 ms: all 12 may start again at 3,200 ms.
+		expect(model.learned).toMatchObject({ capacity: 12, windowMs: 2010 });
+		expect(startsAtOnce(model, 3200)).toBe(12);
+	});
+
 	it('told a Retry-After shorter than the window: no sooner than the window, with a margin', () => {
 		const model = twelveAtOnce({ told: true });
 		fines(model, 8, 1100);

@@ -133,13 +133,16 @@ describe('a throttle with a Retry-After', () => {
 		expect(await Promise.all(waiting)).toEqual([false, false, false]);
 	});
 
-	it('stays stopped at the time budget whatever answers come after', async () => {
+	it('stays stopped at the time budget whatever answers come after, and names the throttle that stopped it', async () => {
 		const { pacer, next } = pacerWith(4, 5000);
 		const [a, b] = [await next(), await next()];
-		pacer.release(a, throttled(6000));
+		pacer.release(a, { kind: 'throttled', status: 503, retryAfterMs: 6000 });
 		expect(pacer.retryWait(6000)).toBeUndefined();
 		pacer.release(b, FINE);
 		expect(pacer.stoppedBecause).toBe('budget');
+		// A request of an item that goes on after the fine answer is refused a place: its error says 503.
+		expect(await pacer.acquire()).toBe(false);
+		expect(pacer.lastThrottleStatus).toBe(503);
 	});
 
 	it('waits a pause that ends right at the time budget', async () => {

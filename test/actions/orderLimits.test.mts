@@ -59,7 +59,8 @@ describe('Orders: the limits', () => {
 			setTime(start + 24 * HOUR_MS - 60_000);
 			await anotherExecution();
 			expect((await resumed([second])).error?.message).toMatch(/more than the limit of 1$/);
-			setTime(start + 48 * HOUR_MS);
+			// A day to the millisecond since its last run.
+			setTime(start + 48 * HOUR_MS - 60_000);
 			await anotherExecution();
 			expect((await resumed([second])).error).toBeUndefined();
 		});
@@ -272,6 +273,71 @@ describe('Orders: the limits', () => {
 			}
 		});
 		expect(sim().state.ordersReceived).toBe(3);
+	});
+
+	it("counts both orders when another worker placed one in the same millisecond as this one's, after reading its save", async () => {
+		const workflow = savedWorkflow();
+		const perHour = orderEach({ maxOrdersPerHour: 2 });
+		const workerA = await onAnotherWorker();
+		await withClock(async () => {
+			await runLibreBor(sim(), perHour, { items: companies(1), workflow, nodeType: workerA });
+			// Worker B loads A's save and orders another company in that same millisecond.
+			const savedByB = { id: workflow.id, staticData: copyOf(workflow.staticData) };
+			await runLibreBor(sim(), perHour, {
+				items: companies(1, 1),
+				workflow: savedByB,
+				nodeType: await onAnotherWorker(),
+			});
+			// A knows that time once, the static data twice: two orders.
+			const next = await runLibreBor(sim(), perHour, {
+				items: companies(1, 2),
+				workflow: savedByB,
+				nodeType: workerA,
+			});
+			expect(next.error?.message).toMatch(
+				/has placed 2 document orders in the last hour; 1 more would pass the limit of 2/,
+			);
+		});
+		expect(sim().state.ordersReceived).toBe(2);
+	});
+
+	it('keeps counting the latest orders of this process when the static data brings 5,000 older times', async () => {
+		const workflow = savedWorkflow();
+		const perHour = orderEach({ maxOrdersPerHour: 1 });
+		const [placed, next] = companies(2);
+		await withClock(async (setTime) => {
+			const start = Date.now();
+			setTime(start);
+			await runLibreBor(sim(), perHour, { items: [placed], workflow });
+			// Another worker's save, which n8n kept: 5,000 orders of half an hour before.
+			const older = Array.from({ length: 5_000 }, (_, index) => start - 30 * 60_000 + index);
+			workflow.staticData = { global: { libreBorOrders: { orders: {}, placedAt: older } } };
+			setTime(start + 60_000);
+			const reused = await runLibreBor(sim(), perHour, { items: [placed], workflow });
+			expect(jsonOf(reused)[0].reused_order).toBe(true);
+			// The older orders have left the hour; this process's order has not.
+			setTime(start + 31 * 60_000);
+			const refused = await runLibreBor(sim(), perHour, { items: [next], workflow });
+			expect(refused.error?.message).toMatch(/has placed 1 document orders in the last hour/);
+		});
+		expect(sim().state.ordersReceived).toBe(1);
+	});
+
+	it('counts an order for exactly one hour, and not at the hour', async () => {
+		const workflow = savedWorkflow();
+		const perHour = orderEach({ maxOrdersPerHour: 1 });
+		await withClock(async (setTime) => {
+			const start = Date.now();
+			setTime(start);
+			await runLibreBor(sim(), perHour, { items: companies(1), workflow });
+			setTime(start + HOUR_MS - 1);
+			const refused = await runLibreBor(sim(), perHour, { items: companies(1, 1), workflow });
+			expect(refused.error?.message).toMatch(/has placed 1 document orders in the last hour/);
+			setTime(start + HOUR_MS);
+			const placed = await runLibreBor(sim(), perHour, { items: companies(1, 1), workflow });
+			expect(placed.error).toBeUndefined();
+		});
+		expect(sim().state.ordersReceived).toBe(2);
 	});
 
 	it('keeps the times of at most 5,000 orders of the last hour in the static data n8n saves, and counts those', async () => {

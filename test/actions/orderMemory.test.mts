@@ -149,7 +149,7 @@ describe('Orders: the order memory of the workflow', () => {
 		expect(sim().state.ordersReceived).toBe(0);
 	});
 
-	it('reuses an order for 24 hours by default, with the time it was placed, and orders again after', async () => {
+	it('reuses an order for 24 hours by default, with the time it was placed, and orders again at 24 hours', async () => {
 		const workflow = savedWorkflow();
 		const items = companies(1);
 		await withClock(async (setTime) => {
@@ -165,7 +165,8 @@ describe('Orders: the order memory of the workflow', () => {
 			});
 			expect(sim().state.ordersReceived).toBe(1);
 
-			setTime(placedAt + 24.1 * HOUR_MS);
+			// The window is over to the millisecond.
+			setTime(placedAt + 24 * HOUR_MS);
 			const again = await runLibreBor(sim(), orderEach(), { items, workflow });
 			expect(again.error).toBeUndefined();
 			expect(jsonOf(again)[0].reused_order).toBeUndefined();
@@ -292,6 +293,26 @@ describe('Orders: the order memory of the workflow', () => {
 		});
 		expect(otherUser.items[0].error?.message).toContain('(401)');
 	});
+	it('reuses an order of one account however many orders another account of the workflow placed since', async () => {
+		const workflow = savedWorkflow();
+		const items = companies(1);
+		await runLibreBor(sim(), orderEach(), { items, workflow });
+		await runLibreBor(otherAccount(), orderEach(), { items: companies(1, 1), workflow });
+		type Memory = { global: { libreBorOrders: { orders: Record<string, IDataObject> } } };
+		const { orders } = (workflow.staticData as Memory).global.libreBorOrders;
+		const [[otherKey, otherOrder]] = Object.entries(orders).slice(1);
+		const otherAccountKey = otherKey.slice(0, otherKey.indexOf('#') + 1);
+		// 5,000 more orders of the other account, as another worker's executions saved them.
+		for (let index = 0; index < 5_000; index++)
+			orders[`${otherAccountKey}X${index}/2023`] = { ...otherOrder, documentId: `other-${index}` };
+
+		const reused = await runLibreBor(sim(), orderEach(), { items, workflow });
+		expect(jsonOf(reused)[0]).toMatchObject({
+			document_id: sim().state.documents[0].id,
+			reused_order: true,
+		});
+		expect(sim().state.ordersReceived).toBe(1);
+	});
 });
 
 describe('Orders: the order memory across processes, workers and retries', () => {
@@ -392,6 +413,24 @@ describe('Orders: the order memory across processes, workers and retries', () =>
 		expect(sim().state.ordersReceived).toBe(2);
 	});
 
+	it('forgets an order in the static data n8n saves once two Order Memory windows have passed, to the millisecond', async () => {
+		const workflow = savedWorkflow();
+		const [first, second] = companies(2);
+		type Memory = { global: { libreBorOrders: { orders: Record<string, IDataObject> } } };
+		const kept = () =>
+			Object.values((workflow.staticData as Memory).global.libreBorOrders.orders).map(
+				(order) => order.documentId,
+			);
+		await withClock(async (setTime) => {
+			const placedAt = startOfAnHour();
+			setTime(placedAt);
+			await runLibreBor(sim(), orderEach(), { items: [first], workflow });
+			setTime(placedAt + 48 * HOUR_MS);
+			await runLibreBor(sim(), orderEach(), { items: [second], workflow });
+		});
+		expect(kept()).toEqual([sim().state.documents[1].id]);
+	});
+
 	it('keeps at most 5,000 orders of earlier executions in the static data n8n saves, forgetting the first written', async () => {
 		const workflow = savedWorkflow();
 		const [first, second] = companies(2);
@@ -423,19 +462,27 @@ describe('Orders: the order memory across processes, workers and retries', () =>
 	});
 
 	it('reuses no damaged record of the static data, and fails on no damaged shape of it', async () => {
-		const items = companies(3);
+		const items = companies(4);
 		const first = savedWorkflow();
 		await runLibreBor(sim(), orderEach(), { items, workflow: first });
 		const damaged = copyOf(first.staticData) as {
 			global: { libreBorOrders: { orders: Record<string, IDataObject | null> } };
 		};
 		const orders = damaged.global.libreBorOrders.orders;
-		const [one, two, three] = Object.values(orders) as IDataObject[];
+		const [one, two, three, four] = Object.values(orders) as IDataObject[];
 		one.documentId = 42;
 		delete two.orderedAt;
 		// A number, but no time a date can hold.
 		three.orderedAt = 9e15;
+		// A date, but written as text.
+		four.orderedAt = new Date(four.orderedAt as number).toISOString();
 		orders.emptied = null;
+		// This process placed them: the damaged records make it forget none.
+		const here = await runLibreBor(sim(), orderEach(), {
+			items,
+			workflow: { id: first.id, staticData: copyOf(damaged as unknown as IDataObject) },
+		});
+		expect(jsonOf(here).map((answer) => answer.reused_order)).toEqual([true, true, true, true]);
 		const elsewhere = await runLibreBor(sim(), orderEach(), {
 			items,
 			workflow: { id: first.id, staticData: damaged as unknown as IDataObject },
@@ -446,7 +493,7 @@ describe('Orders: the order memory across processes, workers and retries', () =>
 		expect(elsewhere.items.map((item) => item.error?.message)).toEqual(
 			items.map(({ nif }) => expect.stringContaining(`sent the order for ${nif} 2023`)),
 		);
-		expect(sim().state.ordersReceived).toBe(3);
+		expect(sim().state.ordersReceived).toBe(4);
 		for (const shape of [
 			'not an object',
 			{ orders: null, placedAt: [] },

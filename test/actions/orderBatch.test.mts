@@ -29,21 +29,52 @@ function documentsPerNif(): Record<string, number> {
 describe('Orders: the records of a run settle once', () => {
 	it("writes n8n's store twice for eight orders, not twice per order, and waits for it once", async () => {
 		const items = companies(8);
+		const workflow = savedWorkflow();
 		const writes = vi.spyOn(deduplicationStore, 'checkProcessedAndRecord');
+		// Each call reads the node's whole row and writes it back without a lock.
+		const removals = vi.spyOn(deduplicationStore, 'removeProcessed');
 		try {
 			const started = Date.now();
-			const result = await runLibreBor(sim(), orderEach(), { items, workflow: savedWorkflow() });
+			const result = await runLibreBor(sim(), orderEach(), { items, workflow });
 			const tookMs = Date.now() - started;
 			expect(result.error).toBeUndefined();
 			expect(sim().state.ordersReceived).toBe(8);
 			// One write records the eight orders, one a second later checks them all: three entries
-			// an order.
+			// an order. Nothing is removed: each record held.
 			expect(writes).toHaveBeenCalledTimes(2);
 			expect(writes.mock.calls.map(([values]) => values.length)).toEqual([24, 24]);
+			expect(removals).not.toHaveBeenCalled();
 			// A settle per order would take at least eight seconds.
 			expect(tookMs).toBeLessThan(6_000);
+
+			// A run that only reuses orders calls the store not at all.
+			const reused = await runLibreBor(sim(), orderEach(), { items, workflow });
+			expect(jsonOf(reused).every((answer) => answer.reused_order === true)).toBe(true);
+			expect(writes).toHaveBeenCalledTimes(2);
+			expect(removals).not.toHaveBeenCalled();
 		} finally {
 			writes.mockRestore();
+			removals.mockRestore();
+		}
+	});
+
+	it("calls n8n's store not at all with Order Memory 0, also when LibreBOR refuses an order", async () => {
+		const writes = vi.spyOn(deduplicationStore, 'checkProcessedAndRecord');
+		const removals = vi.spyOn(deduplicationStore, 'removeProcessed');
+		try {
+			answerNextOrder(sim(), { status: 402 });
+			const refused = await runLibreBor(sim(), orderEach({ orderMemoryHours: 0 }), {
+				items: companies(2),
+				workflow: savedWorkflow(),
+				continueOnFail: true,
+			});
+			expect(String(jsonOf(refused)[0].error)).toMatch(/402/);
+			expect(jsonOf(refused)[1]).not.toHaveProperty('error');
+			expect(writes).not.toHaveBeenCalled();
+			expect(removals).not.toHaveBeenCalled();
+		} finally {
+			writes.mockRestore();
+			removals.mockRestore();
 		}
 	});
 

@@ -18,6 +18,7 @@ import {
 	savedWorkflow,
 	startOfAnHour,
 	twoCompanies,
+	withClock,
 } from './orderRuns.mts';
 
 const sim = useSimulator();
@@ -200,6 +201,30 @@ describe('Orders: attempts cancelled, or whose record fails', () => {
 		expect(String(jsonOf(later)[0].error)).toContain(
 			'Another execution of this workflow sent the order for B64717838 2023',
 		);
+	});
+
+	it("sends an order whose record n8n's database wrote in 500 ms, and none whose record took longer", async () => {
+		const outcomes: Array<string | undefined> = [];
+		await withClock(async (setTime) => {
+			for (const [index, writeMs] of [500, 501].entries()) {
+				const slowWrite = deduplicationStore.pauseNextRecord();
+				const run = runLibreBor(sim(), orderEach(), {
+					items: companies(1, index),
+					workflow: savedWorkflow(),
+					continueOnFail: true,
+				});
+				await slowWrite.read;
+				setTime(Date.now() + writeMs);
+				await slowWrite.write();
+				slowWrite.answer();
+				outcomes.push((await run).items[0].error?.message);
+			}
+		});
+		expect(outcomes).toEqual([
+			undefined,
+			`Could not record the order for ${companies(1, 1)[0].nif} 2023 in n8n's database before sending it`,
+		]);
+		expect(sim().state.ordersReceived).toBe(1);
 	});
 
 	it("sends nothing, and says so, while n8n's database keeps failing to record the order", async () => {

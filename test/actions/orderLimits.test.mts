@@ -67,6 +67,47 @@ describe('Orders: the limits', () => {
 		expect(sim().state.ordersReceived).toBe(4);
 	});
 
+	it('forgets an execution idle for a day even when one that started before it ran since', async () => {
+		const [first, second, third] = companies(3);
+		const execution = (executionId: string, items: IDataObject[]) =>
+			runLibreBor(sim(), orderEach({ maxOrders: 1 }), { items, executionId });
+		await withClock(async (setTime) => {
+			const start = Date.now();
+			expect((await execution('started-first', [first])).error).toBeUndefined();
+			setTime(start + 60_000);
+			expect((await execution('started-second', [second])).error).toBeUndefined();
+			setTime(start + 23 * HOUR_MS);
+			expect((await execution('started-first', [first])).error).toBeUndefined();
+			// A day since the second's last run: the next execution frees its memory.
+			setTime(start + 24 * HOUR_MS + 60_000);
+			await runLibreBor(sim(), orderEach(), { items: companies(1, 3) });
+			expect((await execution('started-second', [third])).error).toBeUndefined();
+		});
+		expect(sim().state.ordersReceived).toBe(4);
+	});
+
+	it('keeps counting Max Orders per Execution for the 1,000 executions of this process last run, and forgets the one before', async () => {
+		const nodeType = await onAnotherWorker();
+		const [first, second, third, fourth] = companies(4);
+		const execution = (executionId: string, items: IDataObject[]) =>
+			runLibreBor(sim(), orderEach({ maxOrders: 1 }), { items, executionId, nodeType });
+		// Executions that send nothing (no valid NIF): each is one of those the process remembers.
+		const others = async (count: number) => {
+			for (let index = 0; index < count; index++)
+				await runLibreBor(sim(), order({ nif: 'not-a-nif' }), { nodeType });
+		};
+		expect((await execution('oldest', [first])).error).toBeUndefined();
+		expect((await execution('next', [second])).error).toBeUndefined();
+		await others(998);
+		// The oldest is one of the last 1,000, and becomes the latest.
+		expect((await execution('oldest', [third])).error?.message).toMatch(
+			/more than the limit of 1$/,
+		);
+		await others(1);
+		expect((await execution('next', [fourth])).error).toBeUndefined();
+		expect(sim().state.ordersReceived).toBe(3);
+	});
+
 	it('does not count an order reused from an earlier execution towards Max Orders per Execution, in a loop', async () => {
 		const workflow = savedWorkflow();
 		const [earlier, fresh] = companies(2);

@@ -149,6 +149,22 @@ describe('Orders: the order memory of the workflow', () => {
 		expect(sim().state.ordersReceived).toBe(0);
 	});
 
+	it('with Continue On Fail, fails only the item whose Year expression fails, and orders the others', async () => {
+		const result = await runLibreBor(
+			sim(),
+			order({ year: "={{ $json.year ?? $('Missing').item.json.year }}" }),
+			{ items: [{ year: 2023 }, {}, { year: 2022 }], continueOnFail: true },
+		);
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result).map((answer) => answer.error ?? answer.year)).toEqual([
+			2023,
+			"Referenced node doesn't exist",
+			2022,
+		]);
+		expect(pairedItemsOf(result)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(sim().state.ordersReceived).toBe(2);
+	});
+
 	it('reuses an order for 24 hours by default, with the time it was placed, and orders again at 24 hours', async () => {
 		const workflow = savedWorkflow();
 		const items = companies(1);

@@ -1,6 +1,7 @@
-import { NodeApiError, NodeOperationError, type IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { readNif } from '../../../parameters/identifierParameters';
+import { asNodeError } from '../../../run/nodeErrors';
 import type { ItemRequest, RunSettings } from '../../../run/nodeRun';
 import { readNumericOption } from '../../../parameters/numericOption';
 import { validateYear } from '../../../parameters/validation';
@@ -67,8 +68,8 @@ export async function readItemOrders(
 			const sendEmail = context.getNodeParameter('options.sendEmail', itemIndex, false) as boolean;
 			return { input, sendEmail, completion };
 		} catch (error) {
-			if (error instanceof NodeOperationError || error instanceof NodeApiError) return error;
-			throw new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+			// Also n8n's expression errors: with Continue On Fail, the item fails alone.
+			return asNodeError(context.getNode(), error, itemIndex);
 		}
 	});
 }

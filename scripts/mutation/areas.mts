@@ -190,6 +190,8 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 			'nodes/LibreBor/actions/document/pollGaps.ts',
 		],
 		tests: [
+			// Its orders of a company picked by name read the NIFs ahead (orderSettings.ts).
+			'actions/companyLocator',
 			'actions/document',
 			'actions/documentPolling',
 			'actions/documentWaits',

@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 
 import { jsonOf, placedDocument, runLibreBor, useSimulator } from '../support/libreBor.mts';
 import { inVirtualTime, virtualClock } from '../support/virtualTime.mts';
-import { order } from './orderRuns.mts';
+import { order, savedWorkflow } from './orderRuns.mts';
 
 vi.mock(
 	'../../nodes/LibreBor/time/clock.ts',
@@ -77,6 +77,18 @@ describe('Waiting for a document: when the node checks it', () => {
 		);
 		expect(result.error?.message).toMatch(/finished with status "completed" and no download link/);
 		expect(checksOfTheDocument(document.orderedAtMs)).toEqual([0, 1000, 2250, 3813, 5767]);
+	});
+
+	it("checks a reused order's document at once, then as after an order", async () => {
+		sim().state.documentProcessingMs = 5 * SECOND;
+		const workflow = savedWorkflow();
+		await inVirtualTime(runLibreBor(sim(), order(), { workflow }));
+		const reusedAt = virtualClock.now();
+		const reused = await inVirtualTime(
+			runLibreBor(sim(), order({}, { waitForCompletion: true }), { workflow }),
+		);
+		expect(jsonOf(reused)[0]).toMatchObject({ reused_order: true, status: 'completed' });
+		expect(checksOfTheDocument(reusedAt).slice(0, 3)).toEqual([0, 1000, 2250]);
 	});
 
 	it('makes its last check at the end of Max Wait, then fails with the document to pick up later', async () => {

@@ -11,7 +11,7 @@ import {
 	runLibreBor,
 	useSimulator,
 } from '../support/libreBor.mts';
-import { order } from './orderRuns.mts';
+import { order, savedWorkflow } from './orderRuns.mts';
 
 const sim = useSimulator({ documentSizeBytes: 4096 });
 
@@ -262,12 +262,21 @@ describe('Document: Download', () => {
 		expect(result.error?.message).toMatch(/only HTTPS download links/);
 	});
 
-	it('downloads from a link LibreBOR padded with spaces, and takes a blank link for none', async () => {
-		const documentId = String(jsonOf(await runLibreBor(sim(), order()))[0].document_id);
-		sim().state.downloadLinkOverride = (document) => ` ${document.download_link}\n`;
+	it('downloads from a link LibreBOR padded with spaces, gives it without them, and takes a blank link for none', async () => {
+		const workflow = savedWorkflow();
+		const ordered = await runLibreBor(sim(), order(), { workflow });
+		const documentId = String(jsonOf(ordered)[0].document_id);
+		let link: unknown;
+		sim().state.downloadLinkOverride = (document) => {
+			link = document.download_link;
+			return ` ${document.download_link}\n`;
+		};
 		expect(
 			(await readBinary((await runLibreBor(sim(), download(documentId))).items[0])).length,
 		).toBe(4096);
+		// The order, reused and waited for, gives the link without them.
+		const waited = await runLibreBor(sim(), order({}, { waitForCompletion: true }), { workflow });
+		expect(jsonOf(waited)[0]).toMatchObject({ reused_order: true, download_link: link });
 		sim().state.downloadLinkOverride = () => '  ';
 		const blank = await runLibreBor(sim(), download(documentId));
 		expect(blank.error?.message).toBe(

@@ -129,10 +129,24 @@ describe('Orders: attempts at once, on one worker or several', () => {
 	});
 });
 
+/** The entries in n8n's store that only one attempt wrote, of a workflow. */
+const attemptEntries = (workflowId: string) =>
+	deduplicationStore
+		.valuesOfWorkflow(workflowId)
+		.filter((value) => value.startsWith('librebor-attempt|'));
+
 describe('Orders: attempts cancelled, or whose record fails', () => {
 	it('sends nothing when the execution is cancelled while the order is being recorded, and blocks no later run', async () => {
 		const workflow = savedWorkflow();
-		await cancelWhileRecording(sim(), order(), { workflow });
+		const writes = vi.spyOn(deduplicationStore, 'checkProcessedAndRecord');
+		try {
+			await cancelWhileRecording(sim(), order(), { workflow });
+			// Its record written, checked once after the cancel, and removed: written no more.
+			expect(writes).toHaveBeenCalledTimes(2);
+			expect(deduplicationStore.valuesOfWorkflow(workflow.id)).toEqual([]);
+		} finally {
+			writes.mockRestore();
+		}
 		// In the same process: nothing there waits for the cancelled order either.
 		const placed = await runLibreBor(sim(), order(), {
 			workflow: { id: workflow.id, staticData: {} },
@@ -205,12 +219,13 @@ describe('Orders: attempts cancelled, or whose record fails', () => {
 
 	it("sends an order whose record n8n's database wrote in 500 ms, and none whose record took longer", async () => {
 		const outcomes: Array<string | undefined> = [];
+		const late = savedWorkflow();
 		await withClock(async (setTime) => {
 			for (const [index, writeMs] of [500, 501].entries()) {
 				const slowWrite = deduplicationStore.pauseNextRecord();
 				const run = runLibreBor(sim(), orderEach(), {
 					items: companies(1, index),
-					workflow: savedWorkflow(),
+					workflow: writeMs > 500 ? late : savedWorkflow(),
 					continueOnFail: true,
 				});
 				await slowWrite.read;
@@ -224,6 +239,9 @@ describe('Orders: attempts cancelled, or whose record fails', () => {
 			undefined,
 			`Could not record the order for ${companies(1, 1)[0].nif} 2023 in n8n's database before sending it`,
 		]);
+		// The late attempt's own entry is gone; the order's may be another attempt's, so they stay.
+		expect(attemptEntries(late.id)).toEqual([]);
+		expect(deduplicationStore.valuesOfWorkflow(late.id)).toHaveLength(2);
 		expect(sim().state.ordersReceived).toBe(1);
 	});
 

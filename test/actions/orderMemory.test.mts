@@ -21,7 +21,6 @@ import {
 } from './orderRuns.mts';
 
 const sim = useSimulator();
-const otherAccount = useSimulator();
 
 describe('Orders: one execution never pays twice', () => {
 	it('sends one order for two items with the same NIF and year, and says the second reused it', async () => {
@@ -283,51 +282,6 @@ describe('Orders: the order memory of the workflow', () => {
 		expect(placed.error).toBeUndefined();
 		expect(sim().state.documents).toHaveLength(1);
 		expect(jsonOf(placed)[0].reused_order).toBeUndefined();
-	});
-
-	it('keeps the orders of one LibreBOR account from another account used by the same workflow', async () => {
-		const workflow = savedWorkflow();
-		const items = companies(1);
-		await runLibreBor(sim(), orderEach(), { items, workflow });
-		const result = await runLibreBor(otherAccount(), orderEach(), {
-			items,
-			workflow,
-			continueOnFail: true,
-		});
-		expect(jsonOf(result)[0]).not.toHaveProperty('error');
-		expect(jsonOf(result)[0].reused_order).toBeUndefined();
-		expect(sim().state.ordersReceived).toBe(1);
-		expect(otherAccount().state.ordersReceived).toBe(1);
-
-		// Another user of the same API host: it sends its own order (refused here, as the simulator
-		// knows one user only) instead of reusing the first user's.
-		const otherUser = await runLibreBor(sim(), orderEach(), {
-			items,
-			workflow,
-			credentials: { username: 'other-user' },
-			continueOnFail: true,
-		});
-		expect(otherUser.items[0].error?.message).toContain('(401)');
-	});
-	it('reuses an order of one account however many orders another account of the workflow placed since', async () => {
-		const workflow = savedWorkflow();
-		const items = companies(1);
-		await runLibreBor(sim(), orderEach(), { items, workflow });
-		await runLibreBor(otherAccount(), orderEach(), { items: companies(1, 1), workflow });
-		type Memory = { global: { libreBorOrders: { orders: Record<string, IDataObject> } } };
-		const { orders } = (workflow.staticData as Memory).global.libreBorOrders;
-		const [[otherKey, otherOrder]] = Object.entries(orders).slice(1);
-		const otherAccountKey = otherKey.slice(0, otherKey.indexOf('#') + 1);
-		// 5,000 more orders of the other account, as another worker's executions saved them.
-		for (let index = 0; index < 5_000; index++)
-			orders[`${otherAccountKey}X${index}/2023`] = { ...otherOrder, documentId: `other-${index}` };
-
-		const reused = await runLibreBor(sim(), orderEach(), { items, workflow });
-		expect(jsonOf(reused)[0]).toMatchObject({
-			document_id: sim().state.documents[0].id,
-			reused_order: true,
-		});
-		expect(sim().state.ordersReceived).toBe(1);
 	});
 });
 

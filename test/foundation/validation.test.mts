@@ -270,6 +270,25 @@ describe('continue on fail', () => {
 		).toEqual(['A86212420', 'J99216582']);
 	});
 
+	it("fails only the item whose NIF expression n8n cannot resolve, with n8n's message; without continue on fail, the run, naming it", async () => {
+		const follow = {
+			resource: 'watchlist',
+			operation: 'follow',
+			nif: "={{ $json.nif ?? $('Missing').item.json.nif }}",
+		};
+		const items = [{ nif: 'A86212420' }, {}, { nif: 'J99216582' }];
+		const kept = await runLibreBor(sim(), follow, { items, continueOnFail: true });
+		expect(jsonOf(kept).map((output) => output.error)).toEqual([
+			undefined,
+			"Referenced node doesn't exist",
+			undefined,
+		]);
+		expect(pairedItemsOf(kept)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		const failed = await runLibreBor(sim(), follow, { items: items.slice(1) });
+		expect(failed.error?.message).toBe("Referenced node doesn't exist");
+		expect(failed.error?.context.itemIndex).toBe(0);
+	});
+
 	it('keeps ordering the other documents when one NIF is bad', async () => {
 		const result = await runLibreBor(
 			sim(),

@@ -69,21 +69,25 @@ describe('what a run learned of the limit, for the next runs with the same accou
 		},
 	);
 
-	it('keeps what a run of items waiting for documents learned: the next Download run draws no 429', async () => {
+	it('keeps what a run of items waiting for documents learned: the next Download run draws no 429, in another process too', async () => {
 		sim().traffic.rateLimit = { shape: 'sliding-log-drf', requests: 20, windowMs: 1000 };
-		const downloadRun = async (count: number, from: number) => {
+		const workflow = savedWorkflow();
+		const downloadRun = async (count: number, from: number, options: RunOptions = {}) => {
 			sim().traffic.resetCounters();
 			sim().state.balance = count * sim().state.orderPrice;
 			const items = nifItems(count, from).map(({ nif }) => ({
 				documentId: placedDocument(sim(), nif).id,
 			}));
-			const result = await runInVirtualTime(sim, download, { items });
+			const result = await runInVirtualTime(sim, download, { items, workflow, ...options });
 			expect(result.items.filter((item) => item.error)).toEqual([]);
 			return sim().traffic.throttled;
 		};
 		expect(await downloadRun(60, 0)).toBeGreaterThan(2);
 		virtualClock.advance(1_000);
 		expect(await downloadRun(60, 60)).toBe(0);
+		virtualClock.advance(1_000);
+		const elsewhere = { workflow: { id: workflow.id, staticData: copyOf(workflow.staticData) } };
+		expect(await downloadRun(60, 120, { ...elsewhere, nodeType: await onAnotherWorker() })).toBe(0);
 	});
 
 	it('starts a second run at Parallel Requests when the first had that many in flight and drew no throttle', async () => {

@@ -65,6 +65,19 @@ describe('a window of starts (a sliding log, as Django REST framework counts)', 
 		expect(window.recentStarts).toEqual([100, 200, 1000]);
 	});
 
+	it('puts an answer behind the starts of its millisecond, so that the oldest it drops first is one still in flight', () => {
+		const window = new StartWindow(2, 1000);
+		const [answered, inFlight] = [{}, {}];
+		window.record(60, answered);
+		window.record(100, inFlight);
+		window.settle(answered, 100);
+		window.record(200);
+		// The request in flight since 100 ms went first; LibreBOR refuses it: the window still counts 2.
+		window.forget(inFlight);
+		expect(window.recentStarts).toEqual([100, 200]);
+		expect(window.waitMs(300)).toBe(800);
+	});
+
 	it('keeps the newest starts of an earlier run, as many as its capacity', () => {
 		const window = new StartWindow(2.7, 1000, [0, 100, 200, 300]);
 		expect(window.capacity).toBe(2);

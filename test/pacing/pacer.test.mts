@@ -145,6 +145,18 @@ describe('a throttle with a Retry-After', () => {
 		expect(pacer.lastThrottleStatus).toBe(503);
 	});
 
+	it('stays stopped at the time budget when a fine answer then shortens the backoff that ran past it', async () => {
+		const { pacer, next } = pacerWith(4, 500);
+		const [a, b] = [await next(), await next()];
+		pacer.release(a, throttled());
+		expect(pacer.retryWait(undefined)).toBeUndefined();
+		virtualClock.advance(50);
+		// LibreBOR takes requests again: the 1 s backoff is cut to half a window, within the budget.
+		pacer.release(b, FINE);
+		expect(pacer.retryWait(undefined)).toBeUndefined();
+		expect(pacer.stoppedBecause).toBe('budget');
+	});
+
 	it('waits a pause that ends right at the time budget', async () => {
 		const { pacer, next } = pacerWith(1, 5000);
 		pacer.release(await next(), throttled(5000));

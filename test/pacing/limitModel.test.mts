@@ -50,6 +50,20 @@ function twelveAtOnce({ told }: { told: boolean }): LimitModel {
 	return model;
 }
 
+/**
+ * Twelve at once held a window of 1,400 ms, twice: then refused within a burst at 2,850 ms (a probe),
+ * and at the first request after that pause, at 3,350 ms, each time not told when to come back.
+ */
+function refusedAtTheWindowsFirstRequest(): LimitModel {
+	const model = twelveAtOnce({ told: false });
+	fines(model, 12, 1400);
+	refusal(model, 2850);
+	model.throttled(2850, 500);
+	refusal(model, 3350);
+	model.throttled(3350, 600);
+	return model;
+}
+
 describe('a window of starts (a sliding log, as Django REST framework counts)', () => {
 	it('lets `capacity` requests start at once, and the next when the oldest is a window old', () => {
 		const window = new StartWindow(3, 1000);
@@ -634,13 +648,8 @@ describe('a limit that changes under a run', () => {
 	});
 
 	it('refused at the first request of a window, not told: the window lasts until LibreBOR takes requests again', () => {
-		const model = twelveAtOnce({ told: false });
-		fines(model, 12, 1400);
 		// Refused at 2,850 ms, then at the first request after each pause until 4,600 ms.
-		refusal(model, 2850);
-		model.throttled(2850, 500);
-		refusal(model, 3350);
-		model.throttled(3350, 600);
+		const model = refusedAtTheWindowsFirstRequest();
 		refusal(model, 4450);
 		model.throttled(4450, 150);
 		fines(model, 12, 4600);
@@ -651,12 +660,7 @@ describe('a limit that changes under a run', () => {
 	});
 
 	it('refused once at the first request of a window, not told: the window counts from the oldest start it holds', () => {
-		const model = twelveAtOnce({ told: false });
-		fines(model, 12, 1400);
-		refusal(model, 2850);
-		model.throttled(2850, 500);
-		refusal(model, 3350);
-		model.throttled(3350, 600);
+		const model = refusedAtTheWindowsFirstRequest();
 		fines(model, 12, 3950);
 		// The burst of 1,400 ms is counted from its answers at 1,450 ms: 2,500 ms until 3,950 ms.
 		expect(model.learned?.windowMs).toBe(2500);

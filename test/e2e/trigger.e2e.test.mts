@@ -1,9 +1,9 @@
 import type { INodeParameters } from 'n8n-workflow';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startSimulator, type Alert, type Simulator } from '../../tools/simulator/index.mts';
 import { triggerAlertItem, triggerEntryItems } from './alertEntries.mts';
-import { markRequests, nextAlertListing } from './alertTraffic.mts';
+import { markedAndListed, markRequests, nextAlertListing } from './alertTraffic.mts';
 import { nodeOutputJson } from '../../tools/n8n/executionRun.mts';
 import { libreBorCredential, libreBorTrigger } from '../../tools/n8n/libreBorN8n.mts';
 import { createN8nWithLibreBor } from './n8nWithLibreBor.mts';
@@ -213,13 +213,9 @@ describe('LibreBOR Trigger in a published workflow of a real n8n', () => {
 
 			// Neither was marked before the stop; both are marked at a poll after their executions.
 			expect(markRequests(marking.sim, firstMarked)).toEqual([]);
-			await vi.waitFor(
-				() => {
-					expect(marking.sim.state.alerts.isUnread(secondMarked.id)).toBe(false);
-					expect(marking.sim.state.alerts.isUnread(firstMarked.id)).toBe(false);
-				},
-				{ timeout: nextPollTimeoutMs, interval: 500 },
-			);
+			await markedAndListed(marking.sim, [firstMarked, secondMarked], nextPollTimeoutMs);
+			expect(marking.sim.state.alerts.isUnread(secondMarked.id)).toBe(false);
+			expect(marking.sim.state.alerts.isUnread(firstMarked.id)).toBe(false);
 		},
 		testTimeoutMs,
 	);

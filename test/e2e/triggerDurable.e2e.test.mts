@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startSimulator, type Alert, type Simulator } from '../../tools/simulator/index.mts';
 import { triggerAlertItem } from './alertEntries.mts';
-import { markRequests, nextAlertListing } from './alertTraffic.mts';
+import { markedAndListed, markRequests, nextAlertListing } from './alertTraffic.mts';
 import { nodeOutputJson } from '../../tools/n8n/executionRun.mts';
 import {
 	libreBorCredential,
@@ -114,10 +114,8 @@ describe.each([1, 2])(
 				expect(nodeOutputJson(executions[1].run, trigger)).toEqual([triggerAlertItem(second)]);
 				// Marked at a poll once n8n reported its execution: version 2 hears of it from the batch
 				// it emitted again at the restart, so at the poll after that one.
-				await vi.waitFor(() => expect(sim.state.alerts.isUnread(first.id)).toBe(false), {
-					timeout: nextPollTimeoutMs,
-					interval: 500,
-				});
+				await markedAndListed(sim, [first], nextPollTimeoutMs);
+				expect(sim.state.alerts.isUnread(first.id)).toBe(false);
 				const [markedFirst] = markRequests(sim, first);
 				expect(markedFirst.time).toBeGreaterThan(Date.parse(String(firstExecution.stoppedAt)));
 				// The alerts unread before publication: never emitted, so never marked.

@@ -10,7 +10,6 @@ import {
 	passwordForms,
 } from '../../tools/n8n/libreBorN8n.mts';
 import { createN8nWithLibreBor } from './n8nWithLibreBor.mts';
-import { importCredentials } from '../../tools/n8n/n8nCli.mts';
 import { N8nRestClient } from '../../tools/n8n/n8nRestClient.mts';
 import { startN8n, type N8nServer } from '../../tools/n8n/n8nServer.mts';
 import type { N8nUserFolder } from '../../tools/n8n/n8nUserFolder.mts';
@@ -31,10 +30,9 @@ describe('the LibreBOR pickers in a real n8n editor', () => {
 
 	beforeAll(async () => {
 		sim = await startSimulator();
-		folder = await createN8nWithLibreBor();
 		const wrong = libreBorCredential(sim, wrongCredentialRef) as { data: Record<string, string> };
 		wrong.data.password = 'not-the-password';
-		await importCredentials(folder, [libreBorCredential(sim), wrong]);
+		folder = await createN8nWithLibreBor({ credentials: [libreBorCredential(sim), wrong] });
 		server = await startN8n(folder);
 		rest = await N8nRestClient.signIn(server);
 	}, setupTimeoutMs);

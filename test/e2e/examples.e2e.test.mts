@@ -16,12 +16,7 @@ import {
 import { createN8nWithLibreBor } from './n8nWithLibreBor.mts';
 import { connectMcpClient, mcpEndpointRegistered } from './mcpClient.mts';
 import { findingsAboutTheInstance, n8n3BreakingChanges } from './n8nBreakingChanges.mts';
-import {
-	executeWorkflow,
-	importCredentials,
-	importWorkflows,
-	runN8nCommandOrThrow,
-} from '../../tools/n8n/n8nCli.mts';
+import { executeWorkflow, importWorkflows, runN8nCommandOrThrow } from '../../tools/n8n/n8nCli.mts';
 import { N8nRestClient } from '../../tools/n8n/n8nRestClient.mts';
 import { startN8n, type N8nServer } from '../../tools/n8n/n8nServer.mts';
 import type { N8nUserFolder } from '../../tools/n8n/n8nUserFolder.mts';
@@ -108,8 +103,10 @@ describe('the example workflows in a real n8n', () => {
 	beforeAll(async () => {
 		sim = await startSimulator();
 		fileFolder = await mkdtemp(path.join(os.tmpdir(), 'n8n-e2e-files-'));
-		folder = await createN8nWithLibreBor({ env: { N8N_RESTRICT_FILE_ACCESS_TO: fileFolder } });
-		await importCredentials(folder, [libreBorCredential(sim), mcpTokenCredential]);
+		folder = await createN8nWithLibreBor({
+			env: { N8N_RESTRICT_FILE_ACCESS_TO: fileFolder },
+			credentials: [libreBorCredential(sim), mcpTokenCredential],
+		});
 		// As a user would: each file of examples/, unmodified, through n8n's own command.
 		for (const file of exampleFiles) {
 			await runN8nCommandOrThrow(folder, [

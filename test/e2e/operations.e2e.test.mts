@@ -20,12 +20,7 @@ import {
 	libreBor,
 } from '../../tools/n8n/libreBorN8n.mts';
 import { createN8nWithLibreBor } from './n8nWithLibreBor.mts';
-import {
-	executeWorkflow,
-	importCredentials,
-	importWorkflows,
-	type WorkflowExecution,
-} from '../../tools/n8n/n8nCli.mts';
+import { executeWorkflow, type WorkflowExecution } from '../../tools/n8n/n8nCli.mts';
 import type { N8nUserFolder } from '../../tools/n8n/n8nUserFolder.mts';
 import { jsonItem, manualTrigger, splitOut, workflow } from '../../tools/n8n/workflowBuilder.mts';
 import { operationsNotIn } from '../../tools/nodeOperations.mts';
@@ -223,9 +218,10 @@ describe('every LibreBOR operation run by a real n8n (`n8n execute`)', () => {
 	beforeAll(async () => {
 		// Documents take a moment to be ready, so that Get sees one processing and the waits really wait.
 		sim = await startSimulator({ seed: true, documentProcessingMs: 2000 });
-		folder = await createN8nWithLibreBor();
-		await importCredentials(folder, [libreBorCredential(sim)]);
-		await importWorkflows(folder, [everyOperation]);
+		folder = await createN8nWithLibreBor({
+			credentials: [libreBorCredential(sim)],
+			workflows: [everyOperation],
+		});
 		alertsBefore = sim.state.unreadAlerts();
 		ordersBefore = sim.state.ordersReceived;
 

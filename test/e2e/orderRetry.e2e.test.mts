@@ -5,7 +5,6 @@ import { startSimulator, type Simulator } from '../../tools/simulator/index.mts'
 import { nodeOutputJson } from '../../tools/n8n/executionRun.mts';
 import { libreBorCredential, libreBor } from '../../tools/n8n/libreBorN8n.mts';
 import { createN8nWithLibreBor } from './n8nWithLibreBor.mts';
-import { importCredentials, importWorkflows } from '../../tools/n8n/n8nCli.mts';
 import type { ExecutionDetails } from '../../tools/n8n/n8nRestClient.mts';
 import { restartableN8n, type RestartableN8n } from '../../tools/n8n/restartableN8n.mts';
 import type { N8nUserFolder } from '../../tools/n8n/n8nUserFolder.mts';
@@ -86,15 +85,10 @@ describe('Orders of a published workflow, across executions and retries in a rea
 
 	beforeAll(async () => {
 		[afterOrdering, whileOrdering] = await Promise.all([startSimulator(), startSimulator()]);
-		folder = await createN8nWithLibreBor();
 		const credentials = [
 			{ sim: afterOrdering, ref: { id: 'libreborOrdRetry1', name: 'LibreBOR retry 1' } },
 			{ sim: whileOrdering, ref: { id: 'libreborOrdRetry2', name: 'LibreBOR retry 2' } },
 		];
-		await importCredentials(
-			folder,
-			credentials.map(({ sim, ref }) => libreBorCredential(sim, ref)),
-		);
 		const withCredential = (
 			definition: typeof failsAfterOrdering,
 			credential: { id: string; name: string },
@@ -104,10 +98,13 @@ describe('Orders of a published workflow, across executions and retries in a rea
 				node.credentials ? { ...node, credentials: { libreBorApi: credential } } : node,
 			),
 		});
-		await importWorkflows(folder, [
-			withCredential(failsAfterOrdering, credentials[0].ref),
-			withCredential(failsWhileOrdering, credentials[1].ref),
-		]);
+		folder = await createN8nWithLibreBor({
+			credentials: credentials.map(({ sim, ref }) => libreBorCredential(sim, ref)),
+			workflows: [
+				withCredential(failsAfterOrdering, credentials[0].ref),
+				withCredential(failsWhileOrdering, credentials[1].ref),
+			],
+		});
 		n8n = restartableN8n(folder);
 		await n8n.start();
 	}, setupTimeoutMs);

@@ -5,12 +5,7 @@ import { startSimulator, type Simulator } from '../../tools/simulator/index.mts'
 import { nodeOutputItems } from '../../tools/n8n/executionRun.mts';
 import { libreBorCredential, libreBor } from '../../tools/n8n/libreBorN8n.mts';
 import { createN8nWithLibreBor } from './n8nWithLibreBor.mts';
-import {
-	executeWorkflow,
-	importCredentials,
-	importWorkflows,
-	type WorkflowExecution,
-} from '../../tools/n8n/n8nCli.mts';
+import { executeWorkflow, type WorkflowExecution } from '../../tools/n8n/n8nCli.mts';
 import type { N8nUserFolder } from '../../tools/n8n/n8nUserFolder.mts';
 import { manualTrigger, workflow } from '../../tools/n8n/workflowBuilder.mts';
 
@@ -72,9 +67,10 @@ describe('downloads in a real n8n with N8N_SSRF_PROTECTION_ENABLED=true', () => 
 				: document.nif === cases.redirectToMetadata
 					? redirectorUrl
 					: document.download_link;
-		folder = await createN8nWithLibreBor();
-		await importCredentials(folder, [libreBorCredential(sim)]);
-		await importWorkflows(folder, [ssrfWorkflow]);
+		folder = await createN8nWithLibreBor({
+			credentials: [libreBorCredential(sim)],
+			workflows: [ssrfWorkflow],
+		});
 		execution = await executeWorkflow(folder, workflowId, {
 			env: { N8N_SSRF_PROTECTION_ENABLED: 'true', N8N_SSRF_ALLOWED_HOSTNAMES: 'localhost' },
 		});

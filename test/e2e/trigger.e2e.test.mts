@@ -1,21 +1,18 @@
-import type { INodeParameters } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startSimulator, type Alert, type Simulator } from '../../tools/simulator/index.mts';
 import { triggerAlertItem, triggerEntryItems } from './alertEntries.mts';
 import { markedAndListed, markRequests, nextAlertListing } from './alertTraffic.mts';
 import { nodeOutputJson } from '../../tools/n8n/executionRun.mts';
-import { libreBorCredential, libreBorTrigger } from '../../tools/n8n/libreBorN8n.mts';
+import { libreBorCredential, triggerWorkflow } from '../../tools/n8n/libreBorN8n.mts';
 import { createN8nWithLibreBor } from './n8nWithLibreBor.mts';
-import { importCredentials, importWorkflows } from '../../tools/n8n/n8nCli.mts';
 import type { ExecutionDetails } from '../../tools/n8n/n8nRestClient.mts';
 import { restartableN8n, type RestartableN8n } from '../../tools/n8n/restartableN8n.mts';
 import type { N8nUserFolder } from '../../tools/n8n/n8nUserFolder.mts';
-import { noOp, workflow, type WorkflowDefinition } from '../../tools/n8n/workflowBuilder.mts';
 
 const setupTimeoutMs = 600_000;
 const testTimeoutMs = 180_000;
-// n8n's shortest poll interval is a minute, at a random second.
+// The trigger polls every 20 s (triggerWorkflow); a restart adds the start-up.
 const nextPollTimeoutMs = 90_000;
 
 const trigger = 'New Alert';
@@ -43,15 +40,6 @@ async function triggerCase(workflowId: string, credentialId: string): Promise<Tr
 		credential: { id: credentialId, name: `LibreBOR ${workflowId}` },
 		sim: await startSimulator({ seed: true }),
 	};
-}
-
-function triggerWorkflow(testCase: TriggerCase, parameters: INodeParameters): WorkflowDefinition {
-	return workflow(
-		testCase.workflowId,
-		`LibreBOR Trigger ${testCase.workflowId}`,
-		[libreBorTrigger(trigger, parameters, testCase.credential), noOp('Received')],
-		[[trigger, 'Received']],
-	);
 }
 
 /**
@@ -99,15 +87,16 @@ describe('LibreBOR Trigger in a published workflow of a real n8n', () => {
 			triggerCase('libreBorTrigAlrt', 'libreborAlerting'),
 			triggerCase('libreBorTrigMark', 'libreborMarking1'),
 		]);
-		folder = await createN8nWithLibreBor();
-		await importCredentials(folder, [
-			libreBorCredential(alerting.sim, alerting.credential),
-			libreBorCredential(marking.sim, marking.credential),
-		]);
-		await importWorkflows(folder, [
-			triggerWorkflow(alerting, { output: 'alert' }),
-			triggerWorkflow(marking, { output: 'entry', options: { markAsRead: true } }),
-		]);
+		folder = await createN8nWithLibreBor({
+			credentials: [
+				libreBorCredential(alerting.sim, alerting.credential),
+				libreBorCredential(marking.sim, marking.credential),
+			],
+			workflows: [
+				triggerWorkflow(alerting, { output: 'alert' }),
+				triggerWorkflow(marking, { output: 'entry', options: { markAsRead: true } }),
+			],
+		});
 		n8n = restartableN8n(folder);
 		await n8n.start();
 	}, setupTimeoutMs);

@@ -10,7 +10,6 @@ import {
 	libreBorTrigger,
 } from '../../tools/n8n/libreBorN8n.mts';
 import { createN8nWithLibreBor } from './n8nWithLibreBor.mts';
-import { importCredentials, importWorkflows } from '../../tools/n8n/n8nCli.mts';
 import type { ExecutionDetails } from '../../tools/n8n/n8nRestClient.mts';
 import { restartableN8n, type RestartableN8n } from '../../tools/n8n/restartableN8n.mts';
 import type { N8nUserFolder } from '../../tools/n8n/n8nUserFolder.mts';
@@ -56,24 +55,24 @@ describe.each([1, 2])(
 		beforeAll(async () => {
 			sim = await startSimulator({ seed: true });
 			existing = sim.state.unreadAlerts();
-			folder = await createN8nWithLibreBor();
-			await importCredentials(folder, [libreBorCredential(sim)]);
-			await importWorkflows(folder, [
-				workflow(
-					workflowId,
-					'LibreBOR Trigger, durable polling',
-					[
-						libreBorTrigger(
-							trigger,
-							{ output: 'alert', options: { markAsRead: true } },
-							libreBorCredentialRef,
-							version,
-						),
-						noOp('Received'),
-					],
-					[[trigger, 'Received']],
-				),
-			]);
+			const durablePolling = workflow(
+				workflowId,
+				'LibreBOR Trigger, durable polling',
+				[
+					libreBorTrigger(
+						trigger,
+						{ output: 'alert', options: { markAsRead: true } },
+						libreBorCredentialRef,
+						version,
+					),
+					noOp('Received'),
+				],
+				[[trigger, 'Received']],
+			);
+			folder = await createN8nWithLibreBor({
+				credentials: [libreBorCredential(sim)],
+				workflows: [durablePolling],
+			});
 			n8n = restartableN8n(folder, DURABLE_POLLING);
 			await n8n.start();
 		}, setupTimeoutMs);

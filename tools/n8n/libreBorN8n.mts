@@ -2,7 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { packageName } from '../packageName.mts';
 import type { Simulator } from '../simulator/index.mts';
-import type { WorkflowNode } from './workflowBuilder.mts';
+import { noOp, workflow, type WorkflowNode } from './workflowBuilder.mts';
 
 export const libreBorNodeType = `${packageName}.libreBor`;
 export const libreBorTriggerNodeType = `${packageName}.libreBorTrigger`;
@@ -53,6 +53,14 @@ export function libreBor(
 }
 
 /** A LibreBOR Trigger polling every minute (the shortest interval n8n allows). */
+/**
+ * Poll Times at seconds 0, 20 and 40 of each minute: each fires once a minute, as n8n asks of a
+ * poll time, so that a scheduled poll comes every 20 s for the tests that wait for one.
+ */
+export const POLL_EVERY_20_SECONDS = {
+	item: [0, 20, 40].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })),
+};
+
 export function libreBorTrigger(
 	name: string,
 	parameters: INodeParameters,
@@ -67,3 +75,23 @@ export function libreBorTrigger(
 		credentials: { libreBorApi: credential },
 	};
 }
+
+/** A LibreBOR Trigger (polling every 20 s) into a No Op, in a workflow of its own credential. */
+export const triggerWorkflow = (
+	target: { workflowId: string; credential: { id: string; name: string } },
+	parameters: INodeParameters,
+	trigger = 'New Alert',
+) =>
+	workflow(
+		target.workflowId,
+		`LibreBOR Trigger ${target.workflowId}`,
+		[
+			libreBorTrigger(
+				trigger,
+				{ pollTimes: POLL_EVERY_20_SECONDS, ...parameters },
+				target.credential,
+			),
+			noOp('Received'),
+		],
+		[[trigger, 'Received']],
+	);

@@ -211,7 +211,7 @@ describe('Alert: Get Many, answers of an odd shape', () => {
 });
 
 describe('Alert: Get Many in version 1', () => {
-	it('outputs alerts and entries as it always did, without categories, and entries of the labels given', async () => {
+	it('outputs alerts and entries as it always did, without the categories version 2 adds, and entries of the labels given', async () => {
 		const alert = sim().state.addAlert({
 			entries: [{ label: 'Nombramientos' }, { label: 'Situación concursal' }, { label: undefined }],
 		});
@@ -220,6 +220,13 @@ describe('Alert: Get Many in version 1', () => {
 		const entries = await runLibreBor(sim(), getMany({ output: 'entry' }), { typeVersion: 1 });
 		expect(jsonOf(entries)).toHaveLength(3);
 		for (const entry of jsonOf(entries)) expect(entry).not.toHaveProperty('category');
+		// Version 2 is the first with them.
+		const since2 = await runLibreBor(sim(), getMany({ output: 'entry' }), { typeVersion: 2 });
+		expect(jsonOf(since2).map((entry) => entry.category)).toEqual([
+			'officers',
+			'distress',
+			'other',
+		]);
 		const labelled = await runLibreBor(
 			sim(),
 			getMany({ output: 'entry', options: { labels: 'NOMBRAMIENTOS' } }),

@@ -1,7 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { jsonOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
+import { hintsOf, jsonOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
 
 const sim = useSimulator();
 const getMany = (options: INodeParameters, output = 'alert'): INodeParameters => ({
@@ -154,14 +154,13 @@ describe('Alert: Get Many, company filter when LibreBOR leaves out a slug or a n
 });
 
 describe('Alert: Get Many hint', () => {
-	const hintsOf = (result: Awaited<ReturnType<typeof runLibreBor>>) =>
-		(result.runData[result.nodeName]?.[0]?.hints ?? []).map((hint) => hint.message);
-
 	it('tells what to do when there are no unread alerts: follow a company or use the sandbox', async () => {
 		const result = await runLibreBor(sim(), getMany({}));
 		expect(result.items).toEqual([]);
 		expect(hintsOf(result)).toEqual([
-			expect.stringMatching(/follow one \(Watch List > Follow\).*sandbox/),
+			expect.stringMatching(
+				/^LibreBOR has no unread alerts .*follow one \(Watch List > Follow\).*sandbox/,
+			),
 		]);
 	});
 

@@ -56,6 +56,15 @@ describe('Version 3: Follow, Unfollow, Sync and Order take a company by name, NI
 		});
 		expect(follow.error?.message).toBe('LibreBOR knows no NIF for COMERCIAL BOLETÍN ANTIGUO SL');
 		expect((follow.error as { description?: string }).description).toMatch(/nothing was sent/);
+		// A NIF of spaces is none; a company without a name is named by its slug.
+		const body = JSON.stringify({ company: { slug: 'comercial-boletin-antiguo', nif: '  ' } });
+		sim().injectFault({ method: 'GET', path: `${BY_SLUG}*`, status: 200, body });
+		const unnamed = await runLibreBor(sim(), {
+			resource: 'watchlist',
+			operation: 'follow',
+			company: NO_NIF,
+		});
+		expect(unnamed.error?.message).toBe('LibreBOR knows no NIF for comercial-boletin-antiguo');
 		const order = await runLibreBor(sim(), {
 			resource: 'document',
 			operation: 'order',

@@ -188,12 +188,14 @@ describe('Watch List: Unfollow', () => {
 });
 
 describe('Watch List: Get Many', () => {
-	it('returns one item per watched company as the API returns it', async () => {
+	it('returns one item per watched company as the API returns it, reading the list again after a 503', async () => {
 		sim().state.follow('A86212420');
 		sim().state.follow('B64717838');
+		sim().injectFault({ method: 'GET', path: '/v2/alerts/following/', status: 503, retryAfter: 0 });
 		const result = await runLibreBor(sim(), { resource: 'watchlist', operation: 'getMany' });
 		expect(jsonOf(result)).toEqual(sim().state.watchlist);
 		expect(jsonOf(result)[0]).toMatchObject({ type: 'company', nif: 'A86212420' });
+		expect(sim().requestsTo('GET', '/v2/alerts/following/')).toHaveLength(2);
 	});
 
 	it.each([['={{ "" }}'], ['={{ 0 }}'], ['={{ -1 }}']])(

@@ -2,7 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { companyNifs } from '../../scripts/bench/nifs.mts';
-import { jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
+import { hintsOf, jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
 
 const sim = useSimulator();
 const FOLLOW = '/v2/alerts/follow/';
@@ -30,8 +30,6 @@ const changesSent = () => [
 	...sim().requestsTo('POST', UNFOLLOW),
 ];
 const nameOf = (nif: string) => sim().state.companies.get(nif).name;
-const hintsOf = (result: Awaited<ReturnType<typeof runLibreBor>>) =>
-	(result.runData[result.nodeName]?.[0]?.hints ?? []).map((hint) => hint.message);
 const everyItem = (count: number) => Array.from({ length: count }, (_, item) => ({ item }));
 const descriptionOf = (error: unknown) =>
 	(error as { description?: string } | undefined)?.description;
@@ -277,6 +275,8 @@ describe('Watch List: Sync', () => {
 			});
 			expect(result.error?.message).toMatch(/^Sync stopped at the follow of A28012342: /);
 			expect(result.error?.message).toMatch(reason);
+			// n8n names the input item the error is about.
+			expect(result.error).toMatchObject({ context: { itemIndex: 2 } });
 			// An API error stays one: n8n shows its status as the error code.
 			expect(result.error).toMatchObject({ httpCode });
 			expect(descriptionOf(result.error)).toMatch(

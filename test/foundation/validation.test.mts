@@ -172,17 +172,17 @@ describe('NIF rules: each kind of identifier with its own check character', () =
 		expect(explainInvalidNif(nif)).toEqual(problem);
 	});
 
-	it('removes an ES prefix only from an 11-character NIF, and says how long the rest is', async () => {
-		const result = await runLibreBor(sim(), {
-			resource: 'watchlist',
-			operation: 'follow',
-			nif: 'ES-B6471783',
-		});
-		expect(result.error?.message).toBe(
-			'The NIF "ES-B6471783" is not valid: it has 10 characters instead of 9',
-		);
-		expect(sim().requests).toEqual([]);
-	});
+	it.each([
+		['ES-B6471783', 'it has 10 characters instead of 9'],
+		['B64717838XY', 'it has 11 characters instead of 9'],
+	])(
+		'removes an ES prefix only from an 11-character NIF, and says how long the rest is: %s',
+		async (nif, problem) => {
+			const result = await runLibreBor(sim(), { resource: 'watchlist', operation: 'follow', nif });
+			expect(result.error?.message).toBe(`The NIF "${nif}" is not valid: ${problem}`);
+			expect(sim().requests).toEqual([]);
+		},
+	);
 });
 
 describe('years and document URLs', () => {

@@ -155,3 +155,13 @@ export function placedDocument(sim: Simulator, nif = 'B64717838') {
 
 export const jsonOf = (result: ActionResult) => result.items.map((item) => item.json);
 export const pairedItemsOf = (result: ActionResult) => result.items.map((item) => item.pairedItem);
+/**
+ * The hints of a run, each as its message when n8n shows it in the output pane as information (as
+ * every hint of the nodes is), else prefixed with where and how it is shown.
+ */
+export const hintsOf = (result: ActionResult) =>
+	(result.runData[result.nodeName]?.[0]?.hints ?? []).map((hint) =>
+		hint.type === 'info' && hint.location === 'outputPane'
+			? hint.message
+			: `${hint.type} at ${hint.location}: ${hint.message}`,
+	);

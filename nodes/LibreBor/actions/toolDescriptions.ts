@@ -81,8 +81,6 @@ const SINCE_VERSION: Record<string, number> = {
 /** The versions from `from` up to the one before `until` (every later one without it), as a display rule. */
 function versionsRule(from: number, until?: number) {
 	if (until === undefined) return from === 1 ? {} : { '@version': [{ _cnd: { gte: from } }] };
-	if (until === from + 1) return { '@version': [from] };
-	if (from === 1) return { '@version': [{ _cnd: { lt: until } }] };
 	return { '@version': [{ _cnd: { between: { from, to: until - 1 } } }] };
 }
 

@@ -59,8 +59,8 @@ export function normalizeLabel(label: string): string {
 }
 
 /** The labels of a comma-separated filter; empty means every label passes. */
-export function parseLabelFilter(text: string | undefined): string[] {
-	return (text ?? '')
+export function parseLabelFilter(text: string): string[] {
+	return text
 		.split(',')
 		.map(normalizeLabel)
 		.filter((label) => label.length > 0);

@@ -8,20 +8,11 @@ export const SEARCH_CAP = 200;
  * where LibreBOR's answer points), and anything that does not move forward ends the search.
  */
 export function nextPageOf(nextPage: unknown, currentPage: number): number | undefined {
-	let raw: string | undefined;
-	if (typeof nextPage === 'number') raw = String(nextPage);
-	else if (typeof nextPage === 'string' && nextPage.trim() !== '') {
-		const text = nextPage.trim();
-		raw = /^\d+$/.test(text) ? text : pageOfUrl(text);
-	}
-	const page = raw === undefined ? NaN : Number(raw);
+	const text = typeof nextPage === 'string' ? nextPage.trim() : String(nextPage);
+	const page = Number(/^\d+$/.test(text) ? text : pageOfUrl(text));
 	return Number.isSafeInteger(page) && page > currentPage ? page : undefined;
 }
 
 function pageOfUrl(text: string): string | undefined {
-	try {
-		return new URL(text).searchParams.get('page') ?? undefined;
-	} catch {
-		return undefined;
-	}
+	return URL.canParse(text) ? (new URL(text).searchParams.get('page') ?? undefined) : undefined;
 }

@@ -4,8 +4,7 @@ import type { ItemRequest } from '../../run/nodeRun';
 import { normalizeNif } from '../../identifiers/nif';
 import { findCompany } from '../companyNif';
 
-const text = (value: unknown) =>
-	typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
 /** The registry's record of a watched company: by its slug, or by its NIF; none without either. */
 async function registryRecordOf(

@@ -137,6 +137,12 @@ describe('What LibreBOR said, in the error of a refused request', () => {
 		['says nothing of a JSON null', 'null', undefined, undefined],
 		['quotes a text body', 'Bad things happened', 'text/plain', 'Bad things happened'],
 		['quotes a page without its tags', '<p>Service\n\n  down</p>', 'text/html', 'Service down'],
+		[
+			'keeps apart words that only tags separate',
+			'<td>Service</td><td>down</td>',
+			'text/html',
+			'Service down',
+		],
 		['folds whitespace', '{"detail":"Bad \\n\\n\\t  year"}', undefined, 'Bad year'],
 		[
 			'keeps a text of 200 characters whole',

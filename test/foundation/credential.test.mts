@@ -170,6 +170,11 @@ describe('LibreBOR API credential', () => {
 	it.each([
 		['the API base URL', (s: Simulator) => s.baseUrl, '/alerts/'],
 		['the API host', (s: Simulator) => new URL(s.baseUrl).origin, 'v2/alerts/'],
+		[
+			'the API host, a path with its slash',
+			(s: Simulator) => new URL(s.baseUrl).origin,
+			'/v2/alerts/',
+		],
 	])(
 		'signs the paths a declarative node sends below %s as its baseURL',
 		async (_base, baseURL, path) => {
@@ -239,11 +244,14 @@ const properties = () => new LibreBorApi().properties;
 // A credential has no node of its own; the issue check reads only a node's type version.
 const node = { typeVersion: 1 } as INode;
 
+/** The values of the dialog, as the editor fills a credential's fields with their defaults. */
+const newDialog = (values: INodeParameters = {}) =>
+	NodeHelpers.getNodeParameters(properties(), values, true, false, null, null) ?? {};
+
 /** The fields the dialog shows for these values, after the credential type's defaults. */
 function shown(values: INodeParameters) {
-	const fields = properties();
-	const filled = NodeHelpers.getNodeParameters(fields, values, true, false, null, null) ?? {};
-	return fields.filter((field) => NodeHelpers.displayParameter(filled, field, null, null));
+	const filled = newDialog(values);
+	return properties().filter((field) => NodeHelpers.displayParameter(filled, field, null, null));
 }
 
 describe('LibreBOR API credential dialog', () => {
@@ -256,22 +264,26 @@ describe('LibreBOR API credential dialog', () => {
 		expect(files.filter((file) => !existsSync(file))).toEqual([]);
 	});
 
-	const apiFields = ['Environment', 'API User', 'API Password'];
+	// Each field with the input the editor shows for it: a list of options or a text.
+	const apiFields = ['Environment: options', 'API User: string', 'API Password: string'];
 
 	it.each([
 		['production', apiFields],
 		['sandbox', apiFields],
-		['custom', ['Environment', 'Base URL', 'API User', 'API Password']],
+		[
+			'custom',
+			['Environment: options', 'Base URL: string', 'API User: string', 'API Password: string'],
+		],
 	])('shows where to get the user and password, and for %s: %j', (environment, fields) => {
 		const [notice, ...rest] = shown({ environment });
 		expect(notice).toMatchObject({
 			type: 'notice',
 			displayName: expect.stringMatching(/API > Credentials/),
 		});
-		expect(rest.map((field) => field.displayName)).toEqual(fields);
+		expect(rest.map((field) => `${field.displayName}: ${field.type}`)).toEqual(fields);
 	});
 
-	it('offers production and sandbox, each naming the address its requests go to, and a custom URL', () => {
+	it('offers production, selected in a new credential, and sandbox, each naming the address its requests go to, and a custom URL', () => {
 		const environment = properties().find((field) => field.name === 'environment');
 		const options = (environment?.options ?? []) as Array<{
 			name: string;
@@ -279,6 +291,8 @@ describe('LibreBOR API credential dialog', () => {
 			description: string;
 		}>;
 		expect(options.map((option) => option.name)).toEqual(['Production', 'Sandbox', 'Custom']);
+		const selected = options.filter((option) => option.value === newDialog().environment);
+		expect(selected.map((option) => option.name)).toEqual(['Production']);
 		for (const option of options.slice(0, 2)) {
 			const resolved = resolveBaseUrl({ environment: option.value }) as { baseUrl: string };
 			expect(option.description).toContain(resolved.baseUrl);
@@ -286,9 +300,12 @@ describe('LibreBOR API credential dialog', () => {
 		expect(resolveBaseUrl({ environment: options[2].value })).toHaveProperty('problem');
 	});
 
-	it('masks the password and flags an empty user and password as missing', () => {
-		const values = { environment: 'custom', baseUrl: '', username: '', password: '' };
+	it('opens a new custom credential empty, its Base URL showing an address it accepts, the password masked, the user and password flagged as missing', () => {
+		const values = newDialog({ environment: 'custom' });
 		const fields = shown(values);
+		expect([values.baseUrl, values.username, values.password]).toEqual(['', '', '']);
+		const example = fields.find((field) => field.name === 'baseUrl')?.placeholder ?? '';
+		expect(resolveBaseUrl({ environment: 'custom', baseUrl: example })).toHaveProperty('baseUrl');
 		expect(
 			fields.filter((field) => field.typeOptions?.password).map((field) => field.name),
 		).toEqual(['password']);

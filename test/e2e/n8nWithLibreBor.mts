@@ -1,5 +1,6 @@
 import { installCommunityPackage } from '../../tools/n8n/communityPackage.mts';
 import { importCredentials, importWorkflows } from '../../tools/n8n/n8nCli.mts';
+import { restartableN8n, type RestartableN8n } from '../../tools/n8n/restartableN8n.mts';
 import {
 	createN8nUserFolder,
 	type N8nUserFolder,
@@ -31,4 +32,27 @@ export async function createN8nWithLibreBor({
 	if (credentials.length > 0) await importCredentials(folder, credentials);
 	if (workflows.length > 0) await importWorkflows(folder, workflows);
 	return folder;
+}
+
+export type N8nWithLibreBor = RestartableN8n & { remove(): Promise<void> };
+
+/**
+ * A restartable n8n on a fresh folder with this package, started; `remove` stops it and deletes
+ * the folder. `startEnv`: settings of the n8n server only.
+ */
+export async function startN8nWithLibreBor(
+	options: N8nWithLibreBorOptions = {},
+	startEnv?: Record<string, string>,
+): Promise<N8nWithLibreBor> {
+	const folder = await createN8nWithLibreBor(options);
+	const n8n = restartableN8n(folder, startEnv);
+	const remove = async () => {
+		await n8n.stop();
+		await folder.remove();
+	};
+	await n8n.start().catch(async (error: unknown) => {
+		await remove();
+		throw error;
+	});
+	return Object.assign(n8n, { remove });
 }

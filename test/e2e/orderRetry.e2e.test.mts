@@ -4,10 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../tools/simulator/index.mts';
 import { nodeOutputJson } from '../../tools/n8n/executionRun.mts';
 import { libreBorCredential, libreBor } from '../../tools/n8n/libreBorN8n.mts';
-import { createN8nWithLibreBor } from './n8nWithLibreBor.mts';
+import { startN8nWithLibreBor, type N8nWithLibreBor } from './n8nWithLibreBor.mts';
 import type { ExecutionDetails } from '../../tools/n8n/n8nRestClient.mts';
-import { restartableN8n, type RestartableN8n } from '../../tools/n8n/restartableN8n.mts';
-import type { N8nUserFolder } from '../../tools/n8n/n8nUserFolder.mts';
 import {
 	everyFewSeconds,
 	jsonItem,
@@ -54,8 +52,7 @@ const failsWhileOrdering = workflow(
 );
 
 describe('Orders of a published workflow, across executions and retries in a real n8n', () => {
-	let folder: N8nUserFolder;
-	let n8n: RestartableN8n;
+	let n8n: N8nWithLibreBor;
 	let afterOrdering: Simulator;
 	let whileOrdering: Simulator;
 
@@ -98,20 +95,17 @@ describe('Orders of a published workflow, across executions and retries in a rea
 				node.credentials ? { ...node, credentials: { libreBorApi: credential } } : node,
 			),
 		});
-		folder = await createN8nWithLibreBor({
+		n8n = await startN8nWithLibreBor({
 			credentials: credentials.map(({ sim, ref }) => libreBorCredential(sim, ref)),
 			workflows: [
 				withCredential(failsAfterOrdering, credentials[0].ref),
 				withCredential(failsWhileOrdering, credentials[1].ref),
 			],
 		});
-		n8n = restartableN8n(folder);
-		await n8n.start();
 	}, setupTimeoutMs);
 
 	afterAll(async () => {
-		await n8n?.stop();
-		await folder?.remove();
+		await n8n?.remove();
 		await Promise.all([afterOrdering?.close(), whileOrdering?.close()]);
 	}, testTimeoutMs);
 

@@ -5,10 +5,8 @@ import { triggerAlertItem, triggerEntryItems } from './alertEntries.mts';
 import { markedAndListed, markRequests, nextAlertListing } from './alertTraffic.mts';
 import { nodeOutputJson } from '../../tools/n8n/executionRun.mts';
 import { libreBorCredential, triggerWorkflow } from '../../tools/n8n/libreBorN8n.mts';
-import { createN8nWithLibreBor } from './n8nWithLibreBor.mts';
+import { startN8nWithLibreBor, type N8nWithLibreBor } from './n8nWithLibreBor.mts';
 import type { ExecutionDetails } from '../../tools/n8n/n8nRestClient.mts';
-import { restartableN8n, type RestartableN8n } from '../../tools/n8n/restartableN8n.mts';
-import type { N8nUserFolder } from '../../tools/n8n/n8nUserFolder.mts';
 
 const setupTimeoutMs = 600_000;
 const testTimeoutMs = 180_000;
@@ -60,8 +58,7 @@ const alertListings = (sim: Simulator, since = 0) =>
 		.filter((request) => request.method === 'GET' && request.path === '/v2/alerts/');
 
 describe('LibreBOR Trigger in a published workflow of a real n8n', () => {
-	let folder: N8nUserFolder;
-	let n8n: RestartableN8n;
+	let n8n: N8nWithLibreBor;
 
 	// With default options: only its memory keeps it from emitting an alert twice.
 	let alerting: TriggerCase;
@@ -87,7 +84,7 @@ describe('LibreBOR Trigger in a published workflow of a real n8n', () => {
 			triggerCase('libreBorTrigAlrt', 'libreborAlerting'),
 			triggerCase('libreBorTrigMark', 'libreborMarking1'),
 		]);
-		folder = await createN8nWithLibreBor({
+		n8n = await startN8nWithLibreBor({
 			credentials: [
 				libreBorCredential(alerting.sim, alerting.credential),
 				libreBorCredential(marking.sim, marking.credential),
@@ -97,13 +94,10 @@ describe('LibreBOR Trigger in a published workflow of a real n8n', () => {
 				triggerWorkflow(marking, { output: 'entry', options: { markAsRead: true } }),
 			],
 		});
-		n8n = restartableN8n(folder);
-		await n8n.start();
 	}, setupTimeoutMs);
 
 	afterAll(async () => {
-		await n8n?.stop();
-		await folder?.remove();
+		await n8n?.remove();
 		await Promise.all([alerting?.sim.close(), marking?.sim.close()]);
 	}, testTimeoutMs);
 

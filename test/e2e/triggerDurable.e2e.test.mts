@@ -9,10 +9,8 @@ import {
 	libreBorCredentialRef,
 	libreBorTrigger,
 } from '../../tools/n8n/libreBorN8n.mts';
-import { createN8nWithLibreBor } from './n8nWithLibreBor.mts';
+import { startN8nWithLibreBor, type N8nWithLibreBor } from './n8nWithLibreBor.mts';
 import type { ExecutionDetails } from '../../tools/n8n/n8nRestClient.mts';
-import { restartableN8n, type RestartableN8n } from '../../tools/n8n/restartableN8n.mts';
-import type { N8nUserFolder } from '../../tools/n8n/n8nUserFolder.mts';
 import { noOp, workflow } from '../../tools/n8n/workflowBuilder.mts';
 
 // n8n's durable scheduler (off by default in n8n 2.41): every poll after the activation poll is a
@@ -40,8 +38,7 @@ describe.each([1, 2])(
 	(version) => {
 		const workflowId = `libreBorTrigDur${version}`;
 		let sim: Simulator;
-		let folder: N8nUserFolder;
-		let n8n: RestartableN8n;
+		let n8n: N8nWithLibreBor;
 		let existing: Alert[];
 		let first: Alert;
 		let firstExecution: ExecutionDetails;
@@ -69,17 +66,17 @@ describe.each([1, 2])(
 				],
 				[[trigger, 'Received']],
 			);
-			folder = await createN8nWithLibreBor({
-				credentials: [libreBorCredential(sim)],
-				workflows: [durablePolling],
-			});
-			n8n = restartableN8n(folder, DURABLE_POLLING);
-			await n8n.start();
+			n8n = await startN8nWithLibreBor(
+				{
+					credentials: [libreBorCredential(sim)],
+					workflows: [durablePolling],
+				},
+				DURABLE_POLLING,
+			);
 		}, setupTimeoutMs);
 
 		afterAll(async () => {
-			await n8n?.stop();
-			await folder?.remove();
+			await n8n?.remove();
 			await sim?.close();
 		}, testTimeoutMs);
 

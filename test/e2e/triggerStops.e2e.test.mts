@@ -4,10 +4,8 @@ import { startSimulator, type Simulator } from '../../tools/simulator/index.mts'
 import { nextAlertListing } from './alertTraffic.mts';
 import { nodeOutputJson } from '../../tools/n8n/executionRun.mts';
 import { libreBorCredential, triggerWorkflow } from '../../tools/n8n/libreBorN8n.mts';
-import { createN8nWithLibreBor } from './n8nWithLibreBor.mts';
+import { startN8nWithLibreBor, type N8nWithLibreBor } from './n8nWithLibreBor.mts';
 import type { ExecutionDetails } from '../../tools/n8n/n8nRestClient.mts';
-import { restartableN8n, type RestartableN8n } from '../../tools/n8n/restartableN8n.mts';
-import type { N8nUserFolder } from '../../tools/n8n/n8nUserFolder.mts';
 
 const setupTimeoutMs = 600_000;
 const testTimeoutMs = 900_000;
@@ -49,8 +47,7 @@ const carriedBy = (execution: ExecutionDetails, alerts: string[]): string[] => {
 const startedAt = (execution: ExecutionDetails) => Date.parse(String(execution.startedAt));
 
 describe('LibreBOR Trigger (version 2) with n8n stopped (SIGTERM, SIGKILL) in the middle of busy polls, and restarted between polls', () => {
-	let folder: N8nUserFolder;
-	let n8n: RestartableN8n;
+	let n8n: N8nWithLibreBor;
 	let marking: Watched;
 	let plain: Watched;
 
@@ -89,7 +86,7 @@ describe('LibreBOR Trigger (version 2) with n8n stopped (SIGTERM, SIGKILL) in th
 			watched('libreBorStopMark', 'libreborStopMark'),
 			watched('libreBorStopPlain', 'libreborStopPlai'),
 		]);
-		folder = await createN8nWithLibreBor({
+		n8n = await startN8nWithLibreBor({
 			credentials: [
 				libreBorCredential(marking.sim, marking.credential),
 				libreBorCredential(plain.sim, plain.credential),
@@ -99,8 +96,6 @@ describe('LibreBOR Trigger (version 2) with n8n stopped (SIGTERM, SIGKILL) in th
 				triggerWorkflow(plain, {}),
 			],
 		});
-		n8n = restartableN8n(folder);
-		await n8n.start();
 		const firstPolls = Promise.all([nextAlertListing(marking.sim), nextAlertListing(plain.sim)]);
 		await n8n.rest.activateWorkflow(marking.workflowId);
 		await n8n.rest.activateWorkflow(plain.workflowId);
@@ -109,8 +104,7 @@ describe('LibreBOR Trigger (version 2) with n8n stopped (SIGTERM, SIGKILL) in th
 	}, setupTimeoutMs);
 
 	afterAll(async () => {
-		await n8n?.stop();
-		await folder?.remove();
+		await n8n?.remove();
 		await Promise.all([marking?.sim.close(), plain?.sim.close()]);
 	}, testTimeoutMs);
 

@@ -52,15 +52,15 @@ export function libreBor(
 	};
 }
 
-/** A LibreBOR Trigger polling every minute (the shortest interval n8n allows). */
 /**
  * Poll Times at seconds 0, 20 and 40 of each minute: each fires once a minute, as n8n asks of a
  * poll time, so that a scheduled poll comes every 20 s for the tests that wait for one.
  */
-export const POLL_EVERY_20_SECONDS = {
+const POLL_EVERY_20_SECONDS = {
 	item: [0, 20, 40].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })),
 };
 
+/** A LibreBOR Trigger polling every minute (the shortest interval n8n allows), unless told otherwise. */
 export function libreBorTrigger(
 	name: string,
 	parameters: INodeParameters,

@@ -116,8 +116,7 @@ async function buildOptions(
 	// The run starts from what earlier runs learned of this account's limit (first request only).
 	const { run } = settings;
 	if (run.learnsLimits && !run.pacer.knowsAccount) {
-		const account = accountKey(baseUrl, String(credentials.username ?? ''));
-		run.pacer.useAccount({ account, store: run.limitStore });
+		run.pacer.useAccount({ account: accountKey(credentials), store: run.limitStore });
 	}
 	const options: IHttpRequestOptions = {
 		method: request.method,

@@ -30,7 +30,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import type { RequestSettings } from '../../../run/nodeRun';
 import { now } from '../../../time/clock';
 import { HOUR_MS } from '../../../time/units';
-import { accountKey, accountOf } from '../../../transport/account';
+import { accountKey } from '../../../transport/account';
 import { CREDENTIAL_TYPE } from '../../../transport/request';
 import type { OrderInput } from './orderSettings';
 import { openPlacedOrders, type PlacedOrderClaim } from './placedOrders';
@@ -80,8 +80,7 @@ function executionOrders(executionId: string | undefined): ExecutionOrders {
 }
 
 export async function openOrderLedger(context: IExecuteFunctions, windowMs: number) {
-	const { baseUrl, username } = accountOf(await context.getCredentials(CREDENTIAL_TYPE, 0));
-	const account = accountKey(baseUrl, username);
+	const account = accountKey(await context.getCredentials(CREDENTIAL_TYPE, 0));
 	const execution = executionOrders(context.getExecutionId());
 	const placed = openPlacedOrders(context, account, windowMs);
 	const records = sharedRecords(context, account, windowMs);

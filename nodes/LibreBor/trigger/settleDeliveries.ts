@@ -26,27 +26,23 @@ export function settleDeliveries(
 	context: PollingFunctions,
 	inFlight: Delivery[],
 ): SettledDeliveries {
-	const settled: SettledDeliveries = {
-		stored: [],
-		lost: [],
-		unheard: new Set(),
-		waiting: [],
-		spent: [],
+	const receipts = inFlight.map((delivery) => ({
+		delivery,
+		receipt: receiptOf(context, delivery[0]),
+	}));
+	const heardBack = receipts.filter(({ receipt }) => receipt !== 'waiting');
+	const lost = heardBack.filter(({ receipt }) => receipt !== 'stored');
+	return {
+		stored: heardBack
+			.filter(({ receipt }) => receipt === 'stored')
+			.flatMap(({ delivery: [, keys] }) => keys),
+		lost: lost.map(({ delivery }) => delivery),
+		unheard: new Set(
+			lost.filter(({ receipt }) => receipt === undefined).map(({ delivery: [token] }) => token),
+		),
+		waiting: receipts
+			.filter(({ receipt }) => receipt === 'waiting')
+			.map(({ delivery }) => delivery),
+		spent: heardBack.map(({ delivery: [token] }) => token),
 	};
-	for (const delivery of inFlight) {
-		const [token, keys] = delivery;
-		const receipt = receiptOf(context, token);
-		if (receipt === 'waiting') {
-			settled.waiting.push(delivery);
-			continue;
-		}
-		settled.spent.push(token);
-		if (receipt === 'stored') {
-			settled.stored.push(...keys);
-			continue;
-		}
-		settled.lost.push(delivery);
-		if (receipt === undefined) settled.unheard.add(token);
-	}
-	return settled;
 }

@@ -69,6 +69,21 @@ describe('what a run learned of the limit, for the next runs with the same accou
 		},
 	);
 
+	it(
+		'probes a window LibreBOR told as rarely in a second run as in the first: not slower, no 429',
+		{ timeout: 60_000 },
+		async () => {
+			sim().traffic.rateLimit = { shape: 'sliding-log-drf', requests: 20, windowMs: 1000 };
+			const first = await followRun(250, 0);
+			virtualClock.advance(1_000);
+			// Probed after eight windows as if untold, a narrower window drew a 429 whose Retry-After
+			// cost a whole window: 13,669 ms against 12,860.
+			const second = await followRun(250, 250);
+			expect(second.throttled).toBe(0);
+			expect(second.ms).toBeLessThanOrEqual(first.ms);
+		},
+	);
+
 	it('keeps what a run of items waiting for documents learned: the next Download run draws no 429, in another process too', async () => {
 		sim().traffic.rateLimit = { shape: 'sliding-log-drf', requests: 20, windowMs: 1000 };
 		const workflow = savedWorkflow();

@@ -15,7 +15,7 @@ vi.mock(
 );
 
 const DAY_MS = 24 * 3_600_000;
-const WINDOW: LearnedLimit = { capacity: 3, windowMs: 1000, recentStarts: [1, 2, 3] };
+const WINDOW: LearnedLimit = { capacity: 3, windowMs: 1000, recentStarts: [1, 2, 3], told: false };
 
 let accounts = 0;
 /** An account no other test uses: this process remembers every account of the file. */
@@ -76,7 +76,11 @@ describe('in the workflow static data', () => {
 			capacity: 1,
 			windowMs: 7_200_000,
 			recentStarts: [],
+			told: false,
 		});
+		// Told by a Retry-After only when the run that learned it wrote so.
+		expect(storedNow({ capacity: 1, windowMs: 1000, told: true })?.told).toBe(true);
+		expect(storedNow({ capacity: 1, windowMs: 1000, told: 'true' })?.told).toBe(false);
 		expect(storedNow({ capacity: 1000, windowMs: 0.5 })).toMatchObject({ capacity: 1000 });
 		expect(storedNow({ inFlight: 1 })).toEqual({ inFlight: 1 });
 		expect(storedNow({ inFlight: 1000 })).toEqual({ inFlight: 1000 });
@@ -113,6 +117,7 @@ describe('in the workflow static data', () => {
 			capacity: 3,
 			windowMs: 1000,
 			recentStarts: [],
+			told: false,
 		});
 	});
 

@@ -282,7 +282,7 @@ describe('the limit a run measures', () => {
 		refusal(model, 100);
 		model.throttled(100, 1000, 1000);
 		expect(model.paced).toBe(true);
-		expect(model.learned).toEqual({ capacity: 12, windowMs: 1010, recentStarts: [] });
+		expect(model.learned).toEqual({ capacity: 12, windowMs: 1010, recentStarts: [], told: true });
 		const burst = fines(model, 12, 1100);
 		expect(burst).toHaveLength(12);
 		// Counted from their answers (at 1150): the next burst a window and a margin later.
@@ -687,6 +687,7 @@ describe('what a run starts from', () => {
 			capacity: 3,
 			windowMs: 1000,
 			recentStarts: [9500, 9999, 10_000],
+			told: false,
 		});
 		const roomy = new LimitModel(10_000, { capacity: 5, windowMs: 1000, recentStarts });
 		expect(roomy.learned?.recentStarts).toEqual([9500, 9999, 10_000]);
@@ -709,5 +710,15 @@ describe('what a run starts from', () => {
 		fines(model, 8, 7000);
 		expect(nextStartAt(model, 7050)).toBe(7950);
 		expect(model.learned?.windowMs).toBe(1000);
+	});
+
+	it('probes a window an earlier run was told only after sixteen windows held, as that run would', () => {
+		const model = new LimitModel(0, { capacity: 8, windowMs: 1000, told: true });
+		for (let window = 0; window < 8; window++) fines(model, 8, window * 1000);
+		// A probe that fails costs a whole Retry-After: not after eight windows, as an untold one.
+		expect(nextStartAt(model, 7050)).toBe(8050);
+		for (let window = 8; window < 16; window++) fines(model, 8, window * 1000);
+		expect(nextStartAt(model, 15_050)).toBe(15_950);
+		expect(model.learned?.told).toBe(true);
 	});
 });

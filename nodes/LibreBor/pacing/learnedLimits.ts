@@ -45,7 +45,7 @@ const isCount = (value: unknown, most: number): value is number =>
 function validLimit(value: unknown): LearnedLimit | undefined {
 	const limit = value as LearnedLimit | undefined;
 	if (!limit || typeof limit !== 'object') return undefined;
-	const { capacity, windowMs, inFlight, recentStarts } = limit;
+	const { capacity, windowMs, inFlight, recentStarts, told } = limit;
 	if (inFlight !== undefined) return isCount(inFlight, MAX_IN_FLIGHT) ? { inFlight } : undefined;
 	const validWindow =
 		isCount(capacity, MAX_CAPACITY) &&
@@ -56,7 +56,7 @@ function validLimit(value: unknown): LearnedLimit | undefined {
 	const starts = Array.isArray(recentStarts)
 		? recentStarts.filter((start): start is number => Number.isFinite(start)).slice(-capacity)
 		: [];
-	return { capacity, windowMs, recentStarts: starts };
+	return { capacity, windowMs, recentStarts: starts, told: told === true };
 }
 
 function validRemembered(value: unknown, time: number): Remembered | undefined {

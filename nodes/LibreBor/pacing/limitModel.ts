@@ -11,6 +11,8 @@ export interface LearnedLimit {
 	windowMs?: number;
 	/** When the requests LibreBOR let through last started, the newest `capacity` at most. */
 	recentStarts?: number[];
+	/** Whether LibreBOR's Retry-After gave the window: its edges then need two windows of proof. */
+	told?: boolean;
 	/** A run had this many requests in flight and no answer was a throttle. */
 	inFlight?: number;
 }
@@ -88,13 +90,14 @@ export class LimitModel {
 
 	constructor(startedAt: number, learned?: LearnedLimit) {
 		this.cycleStartedAt = startedAt;
-		const { capacity, windowMs, recentStarts = [] } = learned ?? {};
+		const { capacity, windowMs, recentStarts = [], told = false } = learned ?? {};
 		if (capacity && windowMs) {
 			// Starts of earlier runs still count while their window lasts.
 			const recent = recentStarts.filter((at) => at > startedAt - windowMs && at <= startedAt);
 			this.window = new StartWindow(capacity, windowMs, recent);
 			this.probe = new WindowProbe(RARE_PROBES, windowMs);
 			this.evidence = MIN_FINES;
+			this.told = told;
 		}
 	}
 
@@ -110,6 +113,7 @@ export class LimitModel {
 			capacity: this.window.capacity,
 			windowMs: this.probe.heldMs ?? this.window.windowMs,
 			recentStarts: this.window.recentStarts,
+			told: this.told,
 		};
 	}
 

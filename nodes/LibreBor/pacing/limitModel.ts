@@ -68,7 +68,7 @@ export class LimitModel {
 	private waiting: { since: number; refusedAt: number | undefined } | undefined;
 	private lastRefusedAt: number | undefined;
 	/** Whether LibreBOR's Retry-After gave the window (its edges are then worth two windows of proof). */
-	private told = false;
+	private told: boolean;
 	/** Fine answers the window rests on, to keep only a window worth keeping. */
 	private evidence = 0;
 	/** The time the last fine answer took, for a limit that lets only one request through at once. */
@@ -91,13 +91,13 @@ export class LimitModel {
 	constructor(startedAt: number, learned?: LearnedLimit) {
 		this.cycleStartedAt = startedAt;
 		const { capacity, windowMs, recentStarts = [], told = false } = learned ?? {};
+		this.told = told;
 		if (capacity && windowMs) {
 			// Starts of earlier runs still count while their window lasts.
 			const recent = recentStarts.filter((at) => at > startedAt - windowMs && at <= startedAt);
 			this.window = new StartWindow(capacity, windowMs, recent);
 			this.probe = new WindowProbe(RARE_PROBES, windowMs);
 			this.evidence = MIN_FINES;
-			this.told = told;
 		}
 	}
 

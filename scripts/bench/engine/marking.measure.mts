@@ -1,9 +1,8 @@
 import { it } from 'vitest';
 
-import { createPollSession } from '../../../tools/engine/index.mts';
 import { BenchSimulator } from '../simulatorControl.mts';
 import { timeMs } from '../stats.mts';
-import { builtNodes, quickRun, reportResult } from './builtPackage.mts';
+import { activeTrigger, quickRun, reportResult } from './builtPackage.mts';
 
 const PENDING = quickRun ? 200 : 1000;
 const ROUND_TRIP_MS = 60;
@@ -19,14 +18,9 @@ export interface MarkingResult {
 }
 
 it('LibreBOR Trigger marking a burst of emitted alerts as read', async () => {
-	const { LibreBorTrigger } = builtNodes();
 	const sim = await BenchSimulator.start();
 	try {
-		const session = createPollSession({
-			nodeType: new LibreBorTrigger(),
-			parameters: { options: { markAsRead: true } },
-			credentials: { libreBorApi: sim.libreBorCredential },
-		});
+		const session = activeTrigger(sim, { options: { markAsRead: true } });
 		await session.poll();
 		await sim.addAlerts(PENDING);
 		await session.poll();

@@ -1,10 +1,10 @@
 import { it } from 'vitest';
 
-import { createPollSession, type PollSession } from '../../../tools/engine/index.mts';
+import type { AlertPollSession } from '../../../tools/engine/index.mts';
 import { BenchSimulator } from '../simulatorControl.mts';
 import { median, timeMs } from '../stats.mts';
 import { PlainLibreBorClient } from '../undiciClient.mts';
-import { builtNodes, quickRun, reportResult } from './builtPackage.mts';
+import { activeTrigger, quickRun, reportResult } from './builtPackage.mts';
 
 const UNREAD_COUNTS = quickRun ? [100, 1000] : [100, 1000, 10_000];
 const IDLE_POLLS = quickRun ? 3 : 15;
@@ -26,7 +26,6 @@ export interface TriggerResult {
 }
 
 it('cost of a LibreBOR Trigger poll as unread alerts pile up', async () => {
-	const { LibreBorTrigger } = builtNodes();
 	const sim = await BenchSimulator.start();
 	// A new connection per request, as n8n's HTTP helper makes them.
 	const client = new PlainLibreBorClient({
@@ -37,7 +36,7 @@ it('cost of a LibreBOR Trigger poll as unread alerts pile up', async () => {
 	const results: TriggerResult[] = [];
 
 	/** One production poll: its time, the requests it sent and what it emitted. */
-	const poll = async (session: PollSession) => {
+	const poll = async (session: AlertPollSession) => {
 		const before = await sim.requestCount();
 		let emitted = 0;
 		const ms = await timeMs(async () => {
@@ -49,11 +48,7 @@ it('cost of a LibreBOR Trigger poll as unread alerts pile up', async () => {
 	try {
 		// Warm-up: the trigger's code paths compiled and the engine set up before anything is timed.
 		await sim.addAlerts(100);
-		const warmUp = createPollSession({
-			nodeType: new LibreBorTrigger(),
-			parameters: {},
-			credentials: { libreBorApi: sim.libreBorCredential },
-		});
+		const warmUp = activeTrigger(sim, {});
 		for (let round = 0; round < 5; round++) await warmUp.poll();
 
 		for (const unread of UNREAD_COUNTS) {
@@ -63,11 +58,7 @@ it('cost of a LibreBOR Trigger poll as unread alerts pile up', async () => {
 			const plainListing = [];
 			for (let round = 0; round < 5; round++)
 				plainListing.push(await timeMs(() => client.send('GET', '/alerts/')));
-			const session = createPollSession({
-				nodeType: new LibreBorTrigger(),
-				parameters: {},
-				credentials: { libreBorApi: sim.libreBorCredential },
-			});
+			const session = activeTrigger(sim, {});
 
 			const activation = await poll(session);
 			const idle = [];

@@ -538,6 +538,25 @@ describe('a limit that changes under a run', () => {
 		expect(model.learned).toBeUndefined();
 	});
 
+	it("one at a time at an earlier run's spacing, refused after few answers: a step slower, not half as fast", () => {
+		// nginx's 20 r/s: one request every 50 ms held for the last run.
+		const model = new LimitModel(0, { capacity: 1, windowMs: 50, recentStarts: [], told: false });
+		fines(model, 1, 0, 80);
+		refusal(model, 50);
+		model.throttled(60, 25);
+		expect(model.learned?.capacity).toBe(1);
+		expect(model.learned?.windowMs).toBeCloseTo(50 / 0.9, 6);
+		// A spacing this run measured from one answer is still halved.
+		const measuredNow = new LimitModel(0);
+		fines(measuredNow, 1, 0, 80);
+		refusal(measuredNow, 0);
+		measuredNow.throttled(80, 1000);
+		fines(measuredNow, 1, 1080, 80);
+		refusal(measuredNow, 1160);
+		measuredNow.throttled(1170, 40);
+		expect(measuredNow.halfWindowMs(true)).toBeCloseTo(80 / 0.9, 6);
+	});
+
 	it('refused within a burst, not told, after a slow stretch: no faster than LibreBOR let through', () => {
 		const model = twelveAtOnce({ told: false });
 		fines(model, 8, 1400);

@@ -223,12 +223,17 @@ export class LimitModel {
 			if (cycle.fines > 0 && cycle.fines < window.capacity)
 				window.capacity = Math.max(cycle.fines, Math.ceil(window.capacity / 2));
 			// At most the rate LibreBOR let through over the last two cycles, and slower than before;
-			// half as fast when too few answers were fine to tell.
+			// half as fast when too few answers were fine to tell, but for an even spacing that enough
+			// answers back (an earlier run's): requests sent at that spacing reach LibreBOR closer
+			// together when their connections take longer to open, as a run's first ones do.
 			const slower = (window.capacity / window.windowMs) * SLOWER;
+			const heldSpacing = window.capacity === 1 && this.evidence >= MIN_FINES;
 			const rate =
 				twoCycles.fines >= MIN_FINES
 					? Math.min(slower, twoCycles.fines / twoCycles.ms)
-					: slower / 2;
+					: heldSpacing
+						? slower
+						: slower / 2;
 			window.windowMs = window.capacity / rate;
 			this.measure(window, Math.max(twoCycles.fines, Math.min(this.evidence, MIN_FINES)));
 		}

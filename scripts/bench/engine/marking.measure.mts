@@ -4,9 +4,6 @@ import { BenchSimulator } from '../simulatorControl.mts';
 import { timeMs } from '../stats.mts';
 import { activeTrigger, quickRun, reportResult } from './builtPackage.mts';
 
-const PENDING = quickRun ? 200 : 1000;
-const ROUND_TRIP_MS = 60;
-
 export interface MarkingResult {
 	pending: number;
 	roundTripMs: number;
@@ -16,6 +13,9 @@ export interface MarkingResult {
 	/** One mark after another, as the trigger marked before, capped by its 30 s marking time. */
 	oneByOneMs: number;
 }
+
+const PENDING = quickRun ? 200 : 1000;
+const ROUND_TRIP_MS = 60;
 
 it('LibreBOR Trigger marking a burst of emitted alerts as read', async () => {
 	const sim = await BenchSimulator.start();

@@ -545,7 +545,12 @@ describe('a limit that changes under a run', () => {
 		model.throttled(10, 25);
 		expect(model.learned?.capacity).toBe(1);
 		expect(model.learned?.windowMs).toBeCloseTo(50 / 0.9, 6);
-		// A spacing this run measured from one answer is still halved.
+		// A spacing a Retry-After gave (a share of a window others spend) is still halved, and so is
+		// one this run measured from one answer.
+		const told = new LimitModel(0, { capacity: 1, windowMs: 50, recentStarts: [], told: true });
+		refusal(told, 0);
+		told.throttled(10, 25);
+		expect(told.learned?.windowMs).toBeCloseTo(100 / 0.9, 6);
 		const measuredNow = new LimitModel(0);
 		fines(measuredNow, 1, 0, 80);
 		refusal(measuredNow, 0);

@@ -224,9 +224,9 @@ export class LimitModel {
 				window.capacity = Math.max(cycle.fines, Math.ceil(window.capacity / 2));
 			// At most the rate LibreBOR let through over the last two cycles, and slower than before;
 			// half as fast when too few answers were fine to tell, but for an even spacing that enough
-			// answers back (an earlier run's) and no Retry-After gave: requests sent at that spacing
-			// reach LibreBOR closer together when their connections take longer to open, as a run's
-			// first ones do.
+			// answers back (an earlier run's, for example) and no Retry-After gave: requests sent at
+			// that spacing reach LibreBOR closer together when their connections take longer to
+			// open, as a run's first ones do.
 			const slower = (window.capacity / window.windowMs) * SLOWER;
 			const heldSpacing = window.capacity === 1 && this.evidence >= MIN_FINES && !this.told;
 			const rate =

@@ -72,6 +72,10 @@ export PATH="$(dirname "$node_bin"):$PATH"
 node_dir="$(find_node24_headers "$repo_root")"
 export npm_config_nodedir="$node_dir"
 export npm_config_update_notifier=false
+# Node 24 trusts only its own CA list, and the tests point NODE_EXTRA_CA_CERTS at the simulator's CA
+# (a relative path, lost once the script changes folder): a registry reached through a proxy with a
+# CA of the machine's own is then refused. The machine's CAs are the ones npm needs.
+export NODE_OPTIONS="--use-system-ca${NODE_OPTIONS:+ $NODE_OPTIONS}"
 
 cd "$n8n_home"
 rm -f "$marker"

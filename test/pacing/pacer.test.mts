@@ -659,6 +659,22 @@ describe('the runs of one account at once', () => {
 		expect(a.pacer.retryWait(100)).toBeUndefined();
 	});
 
+	it('keep waiting out a Retry-After of a second, however many in a row, for two minutes: executions in other processes may hold the window', async () => {
+		const [a, b] = twoRunsOfOneAccount();
+		const waits: Array<number | undefined> = [];
+		for (let pause = 0; pause < 20; pause++) {
+			for (const run of [a, b]) {
+				run.pacer.release(await run.next(), throttled(1000));
+				waits.push(run.pacer.retryWait(1000));
+			}
+		}
+		expect(waits.filter((wait) => wait === undefined)).toEqual([]);
+		virtualClock.advance(120_001);
+		a.pacer.release(await a.next(), throttled(1000));
+		expect(a.pacer.retryWait(1000)).toBeUndefined();
+		expect(a.pacer.stoppedBecause).toBe('noProgress');
+	});
+
 	it('start together no more than the window of starts one of them measured lets through', async () => {
 		const [a, b] = twoRunsOfOneAccount(50);
 		await twoFineRounds(a);

@@ -19,6 +19,13 @@ const NO_PROGRESS_IN_WINDOW_MS = 30_000;
 const MAX_PAUSES_WITHOUT_PROGRESS = 6;
 const FIRST_BACKOFF_MS = 1_000;
 const MAX_BACKOFF_MS = 30_000;
+/**
+ * A Retry-After of this much or more is a limiter's window, which the account's executions in other
+ * processes (queue-mode workers) may be spending: a run that joins them late is refused until they
+ * leave it room, so such pauses are waited out, not counted as pauses without progress. A
+ * Retry-After of 0 asks for no wait, and a refusal again is no limiter's window.
+ */
+const LIMITER_WINDOW_MS = 1000;
 /** Throttles in a row, right after requests got through, waited out by the window's short backoff. */
 const QUICK_RETRIES = 2;
 
@@ -165,7 +172,8 @@ export class AccountPace {
 			return;
 		}
 		this.throttledInARow++;
-		this.pausesWithoutProgress++;
+		if (retryAfterMs === undefined || retryAfterMs < LIMITER_WINDOW_MS)
+			this.pausesWithoutProgress++;
 		this.windowBackoff = false;
 		const wait = retryAfterMs ?? this.pauseWithoutRetryAfterMs();
 		this.pausedUntil = time + wait;

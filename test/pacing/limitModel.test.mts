@@ -434,6 +434,48 @@ describe('the limit a run measures', () => {
 		expect(startsAt(14_000)).toBe(10);
 	});
 
+	it('a share whose steps hold takes larger ones: a quarter, then half, then as many again; a throttle makes the next a quarter', () => {
+		const model = new LimitModel(0);
+		fines(model, 8, 0, 80);
+		model.throttled(100, 1000, 1000);
+		const startsAt = (at: number) => startsAtOnce(model, at);
+		fines(model, 8, 1100, 80);
+		expect(startsAt(3000)).toBe(10);
+		fines(model, 10, 4000, 80);
+		expect(startsAt(6000)).toBe(15);
+		fines(model, 15, 7000, 80);
+		expect(startsAt(9000)).toBe(30);
+		// Refused at 30: back to the 15 that held, and after two windows a step of a quarter again.
+		model.throttled(9100, 1000, 1000);
+		fines(model, 15, 11_000, 80);
+		fines(model, 15, 13_000, 80);
+		expect(startsAt(15_000)).toBe(18);
+	});
+
+	it('told a window that fell to under a third of the most it held: a share, which grows back a step a window', () => {
+		// 12 at once, then refused at a window's first request twice, told to wait: 6, then 3 at once.
+		const model = twelveAtOnce({ told: true });
+		refusal(model, 1100);
+		model.throttled(1100, 1000, 1000);
+		refusal(model, 2200);
+		model.throttled(2200, 1000, 1000);
+		expect(model.learned).toMatchObject({ capacity: 3 });
+		const startsAt = (at: number) => startsAtOnce(model, at);
+		fines(model, 3, 3300);
+		expect(startsAt(5000)).toBe(4);
+		fines(model, 4, 6000);
+		expect(startsAt(8000)).toBe(6);
+	});
+
+	it('told a window that fell to half of what it held: a lower limit, probed rarely, not a share', () => {
+		const model = twelveAtOnce({ told: true });
+		refusal(model, 1100);
+		model.throttled(1100, 1000, 1000);
+		expect(model.learned).toMatchObject({ capacity: 6 });
+		for (let window = 0; window < 4; window++) fines(model, 6, 2200 + window * 1100);
+		expect(startsAtOnce(model, 7000)).toBe(6);
+	});
+
 	it('a share refused again before it took a step, or at what held, keeps that many and its next step as soon', () => {
 		const model = new LimitModel(0);
 		fines(model, 8, 0, 80);

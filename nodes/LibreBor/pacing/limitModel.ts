@@ -38,6 +38,12 @@ const MAX_EARLY_FINES = 1000;
  * cannot make up for often.
  */
 const RARE_PROBES = MAX_PROBE_SPACING / 2;
+/**
+ * A window LibreBOR told that fell below this part of the most it held was likelier taken by
+ * others (the account's executions in other processes) than lowered: it is a share, which grows
+ * back a step a window once they leave it room, not a window probed rarely.
+ */
+const SHARE_BELOW = 1 / 3;
 
 /** A stretch between two pauses: when its first request started, and how many answers were fine. */
 interface Cycle {
@@ -87,6 +93,8 @@ export class LimitModel {
 	private earlyFines: number[] = [];
 	/** Set when the window is a share of one others spend too (see firstMeasure). */
 	private share: WindowShare | undefined;
+	/** The most requests a window LibreBOR told let through at once, before it refused. */
+	private mostHeld = 0;
 
 	constructor(startedAt: number, learned?: LearnedLimit) {
 		this.cycleStartedAt = startedAt;
@@ -250,6 +258,7 @@ export class LimitModel {
 	 */
 	private toldAgain(time: number, window: StartWindow, fines: number, retryAfterMs: number) {
 		const held = window.capacity;
+		this.mostHeld = Math.max(this.mostHeld, held);
 		// Never fewer than half as many on one refusal, as when LibreBOR does not say.
 		window.capacity = Math.min(held, Math.max(fines, Math.ceil(held / 2)));
 		window.windowMs = Math.max(retryAfterMs + WINDOW_MARGIN_MS, window.windowMs + WINDOW_MARGIN_MS);
@@ -259,7 +268,8 @@ export class LimitModel {
 		// So few at once in a window LibreBOR told: a share of one others spend too, or a small limit.
 		// A share grows a step a window (windowShare.ts), where probing a told window is rare: one
 		// request a Retry-After would crawl at a second each under a limit of 20 a second.
-		if (window.capacity === 1) this.share ??= new WindowShare();
+		if (window.capacity === 1 || window.capacity < this.mostHeld * SHARE_BELOW)
+			this.share ??= new WindowShare();
 	}
 
 	/**

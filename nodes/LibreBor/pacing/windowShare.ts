@@ -1,43 +1,48 @@
 import type { StartWindow } from './startWindow';
 
 /**
- * A share grows by this much (one request at least) after it held for a window of fine answers:
- * what the others leave free, once they finish, is taken up in a few windows.
+ * A share's first step after a throttle, as a part of itself (one request at least); each step
+ * that held makes the next twice as large, up to doubling the share: what the others leave free,
+ * once they finish, is taken up in a few windows.
  */
-const STEP = 0.25;
-/** A step that draws a throttle is taken back, and the next waits twice as many windows, up to this. */
-const MAX_SPACING = 8;
+const FIRST_STEP = 0.25;
+const LARGEST_STEP = 1;
+/** A step that draws a throttle is taken back, and the next waits this many windows of fine answers. */
+const WINDOWS_AFTER_A_REFUSED_STEP = 2;
 
 /**
  * A window the run holds only part of: one that others spend too (the account's executions in
  * other processes, queue-mode workers), where the run got only a share through before LibreBOR's
- * Retry-After; or a window of one request at a time that LibreBOR told to wait, which may be a
- * small limit or a share. Either way the run keeps to what held, taking a step more each time it
- * held a while.
+ * Retry-After, or where it fell far below what it held; or a window of one request at a time that
+ * LibreBOR told to wait, which may be a small limit or a share. Either way the run keeps to what
+ * held, taking a step more each time it held a while. A step refused costs this run one
+ * Retry-After, when it was waiting for its window's next turn anyway.
  */
 export class WindowShare {
-	/** Fine answers since the share last grew or drew a throttle. */
-	private finesSinceGrowth = 0;
+	/** Fine answers since the share last took a step or drew a throttle. */
+	private finesSinceStep = 0;
 	/** The share before its last step. */
 	private held: number | undefined;
-	/** Windows of fine answers before the next step. */
-	private spacing = 1;
+	private windowsBeforeStep = 1;
+	private step = FIRST_STEP;
 
-	/** A fine answer: a share that held for `spacing` windows of them takes a step more. */
+	/** A fine answer: a share that held for as many windows of them as asked takes a step more. */
 	fine(window: StartWindow): void {
-		if (++this.finesSinceGrowth < window.capacity * this.spacing) return;
-		this.finesSinceGrowth = 0;
+		if (++this.finesSinceStep < window.capacity * this.windowsBeforeStep) return;
+		this.finesSinceStep = 0;
 		this.held = window.capacity;
-		this.spacing = Math.max(1, this.spacing / 2);
-		window.capacity += Math.max(1, Math.floor(window.capacity * STEP));
+		this.windowsBeforeStep = 1;
+		window.capacity += Math.max(1, Math.floor(window.capacity * this.step));
+		this.step = Math.min(LARGEST_STEP, this.step * 2);
 	}
 
-	/** The others spent the share's last step: back to what held, and the next step later. */
+	/** The others spent the share's last step: back to what held, and the next step later and small. */
 	throttled(window: StartWindow): void {
-		this.finesSinceGrowth = 0;
+		this.finesSinceStep = 0;
+		this.step = FIRST_STEP;
 		if (this.held !== undefined && window.capacity > this.held) {
 			window.capacity = this.held;
-			this.spacing = Math.min(MAX_SPACING, this.spacing * 2);
+			this.windowsBeforeStep = WINDOWS_AFTER_A_REFUSED_STEP;
 		}
 	}
 }

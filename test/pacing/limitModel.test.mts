@@ -434,7 +434,7 @@ describe('the limit a run measures', () => {
 		expect(startsAt(14_000)).toBe(10);
 	});
 
-	it('a share whose steps hold takes larger ones: a quarter, then half, then as many again; a throttle makes the next a quarter', () => {
+	it('a share whose steps hold takes larger ones: a quarter, then half of it; a throttle makes the next a quarter', () => {
 		const model = new LimitModel(0);
 		fines(model, 8, 0, 80);
 		model.throttled(100, 1000, 1000);
@@ -444,8 +444,8 @@ describe('the limit a run measures', () => {
 		fines(model, 10, 4000, 80);
 		expect(startsAt(6000)).toBe(15);
 		fines(model, 15, 7000, 80);
-		expect(startsAt(9000)).toBe(30);
-		// Refused at 30: back to the 15 that held, and after two windows a step of a quarter again.
+		expect(startsAt(9000)).toBe(22);
+		// Refused at 22: back to the 15 that held, and after two windows a step of a quarter again.
 		model.throttled(9100, 1000, 1000);
 		fines(model, 15, 11_000, 80);
 		fines(model, 15, 13_000, 80);

@@ -2,11 +2,12 @@ import type { StartWindow } from './startWindow';
 
 /**
  * A share's first step after a throttle, as a part of itself (one request at least); each step
- * that held makes the next twice as large, up to doubling the share: what the others leave free,
- * once they finish, is taken up in a few windows.
+ * that held makes the next twice as large, up to half the share: what the others leave free, once
+ * they finish, is taken up in a few windows, and a step too far has at most half the share
+ * refused (steps of the whole share, tried, had it refused whole).
  */
 const FIRST_STEP = 0.25;
-const LARGEST_STEP = 1;
+const LARGEST_STEP = 0.5;
 /** A step that draws a throttle is taken back, and the next waits this many windows of fine answers. */
 const WINDOWS_AFTER_A_REFUSED_STEP = 2;
 

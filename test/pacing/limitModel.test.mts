@@ -452,6 +452,22 @@ describe('the limit a run measures', () => {
 		expect(startsAt(15_000)).toBe(18);
 	});
 
+	it('a share halved below what held before its step and refused again: half again, not back to what held', () => {
+		const model = new LimitModel(0);
+		fines(model, 8, 0, 80);
+		model.throttled(100, 1000, 1000);
+		// A step (10), refused: back to the 8 that held; then refused at a window's first request twice.
+		fines(model, 8, 1100, 80);
+		refusal(model, 2200);
+		model.throttled(2200, 1000, 1000);
+		refusal(model, 3300);
+		model.throttled(3300, 1000, 1000);
+		expect(startsAtOnce(model, 4400)).toBe(4);
+		refusal(model, 5500);
+		model.throttled(5500, 1000, 1000);
+		expect(startsAtOnce(model, 6600)).toBe(2);
+	});
+
 	it('told a window that fell to under a third of the most it held: a share, which grows back a step a window', () => {
 		// 12 at once, then refused at a window's first request twice, told to wait: 6, then 3 at once.
 		const model = twelveAtOnce({ told: true });

@@ -22,8 +22,8 @@ const WINDOWS_AFTER_A_REFUSED_STEP = 2;
 export class WindowShare {
 	/** Fine answers since the share last took a step or drew a throttle. */
 	private finesSinceStep = 0;
-	/** The share before its last step. */
-	private held: number | undefined;
+	/** The share before its last step (before any: none is above it). */
+	private held = Infinity;
 	private windowsBeforeStep = 1;
 	private step = FIRST_STEP;
 
@@ -41,7 +41,7 @@ export class WindowShare {
 	throttled(window: StartWindow): void {
 		this.finesSinceStep = 0;
 		this.step = FIRST_STEP;
-		if (this.held !== undefined && window.capacity > this.held) {
+		if (window.capacity > this.held) {
 			window.capacity = this.held;
 			this.windowsBeforeStep = WINDOWS_AFTER_A_REFUSED_STEP;
 		}

@@ -492,6 +492,19 @@ describe('the limit a run measures', () => {
 		expect(startsAtOnce(model, 7000)).toBe(6);
 	});
 
+	it('told a window that fell to a third of the most it held, not under: still a lower limit, not a share', () => {
+		// 12 at once, then 6 (a window's first request refused), then the 4 that got through before a refusal.
+		const model = twelveAtOnce({ told: true });
+		refusal(model, 1100);
+		model.throttled(1100, 1000, 1000);
+		fines(model, 4, 2200);
+		refusal(model, 2300);
+		model.throttled(2300, 1000, 1000);
+		expect(model.learned).toMatchObject({ capacity: 4 });
+		for (let window = 0; window < 4; window++) fines(model, 4, 3400 + window * 1100);
+		expect(startsAtOnce(model, 8000)).toBe(4);
+	});
+
 	it('a share refused again before it took a step, or at what held, keeps that many and its next step as soon', () => {
 		const model = new LimitModel(0);
 		fines(model, 8, 0, 80);

@@ -74,9 +74,6 @@ describe('in two processes (queue-mode workers), two executions each: nothing of
 	// as a second process is: each pair shares its pace, the two pairs only the server's limit.
 	const inAnotherProcess = () => ({ baseUrl: sim().baseUrl.replace('localhost', '127.0.0.1') });
 
-	// The floors: 604 requests at 20 a second, 30 s; at 200 a minute, 3 min. Under a minute's window
-	// each process's slow start meets the limit with its own last round in flight, all of it refused:
-	// about twice what one process has refused, 19% here (docs/performance.md: issue 51 asks 10%).
 	const drf20PerSecond: RateLimit = { shape: 'sliding-log-drf', requests: 20, windowMs: 1000 };
 	const otherProcessEvery2nd = (execution: number) =>
 		execution % 2 === 0 ? {} : { credentials: inAnotherProcess() };

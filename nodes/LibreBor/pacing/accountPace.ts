@@ -9,10 +9,10 @@ export type PacedOutcome =
 	| { kind: 'other' };
 
 /**
- * With no fine answer for the account for this long, or over this many pauses in a row, a run
- * stops trying; when those pauses are the short ones of a known window, only once the account has
- * had no fine answer for the shorter time too (a window of tens of seconds without Retry-After
- * takes that long to pass).
+ * With no fine answer for the account for this long, or over this many pauses in a row (not those
+ * of a limiter's window, below), a run stops trying; when those pauses are the short ones of a
+ * known window, only once the account has had no fine answer for the shorter time too (a window of
+ * tens of seconds without Retry-After takes that long to pass).
  */
 const NO_PROGRESS_LIMIT_MS = 120_000;
 const NO_PROGRESS_IN_WINDOW_MS = 30_000;

@@ -51,6 +51,17 @@ function twelveAtOnce({ told }: { told: boolean }): LimitModel {
 }
 
 /**
+ * A run that got 8 requests through (each answered in 80 ms) before LibreBOR told it to come back in
+ * a second: a share of a window others spend too.
+ */
+function aShareOfEight(): LimitModel {
+	const model = new LimitModel(0);
+	fines(model, 8, 0, 80);
+	model.throttled(100, 1000, 1000);
+	return model;
+}
+
+/**
  * Twelve at once held a window of 1,400 ms, twice: then refused within a burst at 2,850 ms (a probe),
  * and at the first request after that pause, at 3,350 ms, each time not told when to come back.
  */
@@ -416,9 +427,7 @@ describe('the limit a run measures', () => {
 	});
 
 	it('a share grows by a quarter once a window of its requests was answered fine; a step that draws a throttle is taken back, and the next waits for two windows', () => {
-		const model = new LimitModel(0);
-		fines(model, 8, 0, 80);
-		model.throttled(100, 1000, 1000);
+		const model = aShareOfEight();
 		const startsAt = (at: number) => startsAtOnce(model, at);
 		expect(startsAt(1100)).toBe(8);
 		// Those 8 answered fine: a window of fine answers, so 10 from now on.
@@ -435,9 +444,7 @@ describe('the limit a run measures', () => {
 	});
 
 	it('a share whose steps hold takes larger ones: a quarter, then half of it; a throttle makes the next a quarter', () => {
-		const model = new LimitModel(0);
-		fines(model, 8, 0, 80);
-		model.throttled(100, 1000, 1000);
+		const model = aShareOfEight();
 		const startsAt = (at: number) => startsAtOnce(model, at);
 		fines(model, 8, 1100, 80);
 		expect(startsAt(3000)).toBe(10);
@@ -453,9 +460,7 @@ describe('the limit a run measures', () => {
 	});
 
 	it('a share halved below what held before its step and refused again: half again, not back to what held', () => {
-		const model = new LimitModel(0);
-		fines(model, 8, 0, 80);
-		model.throttled(100, 1000, 1000);
+		const model = aShareOfEight();
 		// A step (10), refused: back to the 8 that held; then refused at a window's first request twice.
 		fines(model, 8, 1100, 80);
 		refusal(model, 2200);
@@ -506,9 +511,7 @@ describe('the limit a run measures', () => {
 	});
 
 	it('a share refused again before it took a step, or at what held, keeps that many and its next step as soon', () => {
-		const model = new LimitModel(0);
-		fines(model, 8, 0, 80);
-		model.throttled(100, 1000, 1000);
+		const model = aShareOfEight();
 		const startsAt = (at: number) => startsAtOnce(model, at);
 		expect(startsAt(1100)).toBe(8);
 		// Refused at the first request of a window before any step: half as many, as any window.

@@ -426,7 +426,7 @@ describe('the limit a run measures', () => {
 		expect(model.waitMs(1150)).toBe(0);
 	});
 
-	it('a share grows by a quarter once a window of its requests was answered fine; a step that draws a throttle is taken back, and the next waits for two windows', () => {
+	it('a share grows by a quarter once a window of its requests was answered fine; a step that draws a throttle is taken back, and the next waits for two windows, four after another', () => {
 		const model = aShareOfEight();
 		const startsAt = (at: number) => startsAtOnce(model, at);
 		expect(startsAt(1100)).toBe(8);
@@ -441,6 +441,17 @@ describe('the limit a run measures', () => {
 		expect(startsAt(10_000)).toBe(8);
 		fines(model, 8, 12_000, 80);
 		expect(startsAt(14_000)).toBe(10);
+		// Refused again at 10: the next step waits twice as long, four windows, and no longer after that.
+		model.throttled(14_100, 1000, 1000);
+		for (let window = 0; window < 3; window++) fines(model, 8, 16_000 + window * 2000, 80);
+		expect(startsAt(22_000)).toBe(8);
+		fines(model, 8, 22_000, 80);
+		expect(startsAt(24_000)).toBe(10);
+		model.throttled(24_100, 1000, 1000);
+		for (let window = 0; window < 3; window++) fines(model, 8, 26_000 + window * 2000, 80);
+		expect(startsAt(32_000)).toBe(8);
+		fines(model, 8, 32_000, 80);
+		expect(startsAt(34_000)).toBe(10);
 	});
 
 	it('a share whose steps hold takes larger ones: a quarter, then half of it; a throttle makes the next a quarter', () => {
@@ -473,41 +484,33 @@ describe('the limit a run measures', () => {
 		expect(startsAtOnce(model, 6600)).toBe(2);
 	});
 
-	it('told a window that fell to under a third of the most it held: a share, which grows back a step a window', () => {
-		// 12 at once, then refused at a window's first request twice, told to wait: 6, then 3 at once.
-		const model = twelveAtOnce({ told: true });
-		refusal(model, 1100);
-		model.throttled(1100, 1000, 1000);
-		refusal(model, 2200);
-		model.throttled(2200, 1000, 1000);
-		expect(model.learned).toMatchObject({ capacity: 3 });
-		const startsAt = (at: number) => startsAtOnce(model, at);
-		fines(model, 3, 3300);
-		expect(startsAt(5000)).toBe(4);
-		fines(model, 4, 6000);
-		expect(startsAt(8000)).toBe(6);
-	});
-
-	it('told a window that fell to half of what it held: a lower limit, probed rarely, not a share', () => {
+	it('told a window that fell to half of the most it held: a share, which grows back a step a window', () => {
+		// 12 at once, then refused at a window's first request, told to wait: 6 at once.
 		const model = twelveAtOnce({ told: true });
 		refusal(model, 1100);
 		model.throttled(1100, 1000, 1000);
 		expect(model.learned).toMatchObject({ capacity: 6 });
-		for (let window = 0; window < 4; window++) fines(model, 6, 2200 + window * 1100);
-		expect(startsAtOnce(model, 7000)).toBe(6);
+		const startsAt = (at: number) => startsAtOnce(model, at);
+		fines(model, 6, 2200);
+		expect(startsAt(4000)).toBe(7);
+		fines(model, 7, 5000);
+		expect(startsAt(7000)).toBe(10);
 	});
 
-	it('told a window that fell to a third of the most it held, not under: still a lower limit, not a share', () => {
-		// 12 at once, then 6 (a window's first request refused), then the 4 that got through before a refusal.
-		const model = twelveAtOnce({ told: true });
+	it('told a window raised by late answers that never held, and halved from it: a lower limit, probed rarely, not a share', () => {
+		// 10 of a burst of 12 answered fine before the Retry-After, 2 after it: 12 at once, for now.
+		const model = new LimitModel(0);
+		const burst = Array.from({ length: 12 }, () => ({ at: 0 }));
+		for (const start of burst) model.started(start);
+		for (const start of burst.slice(0, 10)) model.fine(start, 50);
+		model.throttled(100, 1000, 1000);
+		for (const start of burst.slice(10)) model.fine(start, 150);
 		refusal(model, 1100);
 		model.throttled(1100, 1000, 1000);
-		fines(model, 4, 2200);
-		refusal(model, 2300);
-		model.throttled(2300, 1000, 1000);
-		expect(model.learned).toMatchObject({ capacity: 4 });
-		for (let window = 0; window < 4; window++) fines(model, 4, 3400 + window * 1100);
-		expect(startsAtOnce(model, 8000)).toBe(4);
+		// 6 is more than half of the 10 that held.
+		expect(model.learned).toMatchObject({ capacity: 6 });
+		for (let window = 0; window < 4; window++) fines(model, 6, 2200 + window * 1100);
+		expect(startsAtOnce(model, 7000)).toBe(6);
 	});
 
 	it('a share refused again before it took a step, or at what held, keeps that many and its next step as soon', () => {

@@ -39,11 +39,14 @@ const MAX_EARLY_FINES = 1000;
  */
 const RARE_PROBES = MAX_PROBE_SPACING / 2;
 /**
- * A window LibreBOR told that fell below this part of the most it held was likelier taken by
- * others (the account's executions in other processes) than lowered: it is a share, which grows
- * back a step a window once they leave it room, not a window probed rarely.
+ * A window LibreBOR told held once as many fine answers as this many windows of it let through came
+ * in a row since the last pause (or, the first, once that many got through at once before it). A
+ * told window that falls to half of the most that held, or less, was likelier taken by others (the
+ * account's executions in other processes) than lowered: it becomes a share, which grows back a
+ * step a window once they leave it room, not a window probed rarely. A capacity that never held
+ * (raised by late answers of a burst LibreBOR cut short, say) does not count.
  */
-const SHARE_BELOW = 1 / 3;
+const WINDOWS_TO_HOLD = 2;
 
 /** A stretch between two pauses: when its first request started, and how many answers were fine. */
 interface Cycle {
@@ -93,7 +96,7 @@ export class LimitModel {
 	private earlyFines: number[] = [];
 	/** Set when the window is a share of one others spend too (see firstMeasure). */
 	private share: WindowShare | undefined;
-	/** The most requests a window LibreBOR told let through at once, before it refused. */
+	/** The most requests a window let through at once and held (see WINDOWS_TO_HOLD). */
 	private mostHeld = 0;
 
 	constructor(startedAt: number, learned?: LearnedLimit) {
@@ -172,6 +175,8 @@ export class LimitModel {
 			return;
 		}
 		this.cycle.fines++;
+		if (window && this.told && this.cycle.fines >= WINDOWS_TO_HOLD * window.capacity)
+			this.mostHeld = Math.max(this.mostHeld, window.capacity);
 		// A burst reaches LibreBOR spread over the time its connections take, another burst spread
 		// otherwise: counted from their answers, the next burst follows the last one's admissions.
 		// One request at a time keeps its spacing from the starts, which probing fits to the limit.
@@ -258,7 +263,6 @@ export class LimitModel {
 	 */
 	private toldAgain(time: number, window: StartWindow, fines: number, retryAfterMs: number) {
 		const held = window.capacity;
-		this.mostHeld = Math.max(this.mostHeld, held);
 		// Never fewer than half as many on one refusal, as when LibreBOR does not say.
 		window.capacity = Math.min(held, Math.max(fines, Math.ceil(held / 2)));
 		window.windowMs = Math.max(retryAfterMs + WINDOW_MARGIN_MS, window.windowMs + WINDOW_MARGIN_MS);
@@ -268,7 +272,7 @@ export class LimitModel {
 		// So few at once in a window LibreBOR told: a share of one others spend too, or a small limit.
 		// A share grows a step a window (windowShare.ts), where probing a told window is rare: one
 		// request a Retry-After would crawl at a second each under a limit of 20 a second.
-		if (window.capacity === 1 || window.capacity < this.mostHeld * SHARE_BELOW)
+		if (window.capacity === 1 || window.capacity <= Math.ceil(this.mostHeld / 2))
 			this.share ??= new WindowShare();
 	}
 
@@ -299,6 +303,7 @@ export class LimitModel {
 		// Few fine answers and no Retry-After tell nothing of a burst: one request at a time then, one
 		// per answer.
 		if (fines >= MIN_FINES) {
+			if (this.told) this.mostHeld = fines;
 			const burst = long ? this.earlyFines : [];
 			this.measure(new StartWindow(fines, windowMs, burst), fines, spacing);
 			this.lateFines = { before: time, counted: fines, upTo: Infinity, recorded: long };

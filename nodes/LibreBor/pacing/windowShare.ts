@@ -8,8 +8,14 @@ import type { StartWindow } from './startWindow';
  */
 const FIRST_STEP = 0.25;
 const LARGEST_STEP = 0.5;
-/** A step that draws a throttle is taken back, and the next waits this many windows of fine answers. */
+/**
+ * A step that draws a throttle is taken back, and the next waits this many windows of fine answers,
+ * twice as many after each step refused in a row, up to the most: a limit that fell for good costs
+ * a run alone a refused step every few windows, not every other one, and a share whose others
+ * leave takes its next step within a few seconds.
+ */
 const WINDOWS_AFTER_A_REFUSED_STEP = 2;
+const MOST_WINDOWS_AFTER_REFUSED_STEPS = 4;
 
 /**
  * A window the run holds only part of: one that others spend too (the account's executions in
@@ -26,11 +32,14 @@ export class WindowShare {
 	private held = Infinity;
 	private windowsBeforeStep = 1;
 	private step = FIRST_STEP;
+	/** The windows the next step waits if this one is refused. */
+	private afterRefused = WINDOWS_AFTER_A_REFUSED_STEP;
 
 	/** A fine answer: a share that held for as many windows of them as asked takes a step more. */
 	fine(window: StartWindow): void {
 		if (++this.finesSinceStep < window.capacity * this.windowsBeforeStep) return;
 		this.finesSinceStep = 0;
+		if (window.capacity > this.held) this.afterRefused = WINDOWS_AFTER_A_REFUSED_STEP;
 		this.held = window.capacity;
 		this.windowsBeforeStep = 1;
 		window.capacity += Math.max(1, Math.floor(window.capacity * this.step));
@@ -43,7 +52,8 @@ export class WindowShare {
 		this.step = FIRST_STEP;
 		if (window.capacity > this.held) {
 			window.capacity = this.held;
-			this.windowsBeforeStep = WINDOWS_AFTER_A_REFUSED_STEP;
+			this.windowsBeforeStep = this.afterRefused;
+			this.afterRefused = Math.min(MOST_WINDOWS_AFTER_REFUSED_STEPS, this.afterRefused * 2);
 		}
 	}
 }

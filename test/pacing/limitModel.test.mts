@@ -426,7 +426,7 @@ describe('the limit a run measures', () => {
 		expect(model.waitMs(1150)).toBe(0);
 	});
 
-	it('a share grows by a quarter once a window of its requests was answered fine; a step that draws a throttle is taken back, and the next waits for two windows, four after another', () => {
+	it('a share grows by a quarter once a window of its requests was answered fine; a step that draws a throttle is taken back, and the next waits for two windows, four after a second refused in a row and no more after a third', () => {
 		const model = aShareOfEight();
 		const startsAt = (at: number) => startsAtOnce(model, at);
 		expect(startsAt(1100)).toBe(8);
@@ -452,6 +452,24 @@ describe('the limit a run measures', () => {
 		expect(startsAt(32_000)).toBe(8);
 		fines(model, 8, 32_000, 80);
 		expect(startsAt(34_000)).toBe(10);
+	});
+
+	it('a share waits two windows again after a refused step once a step held', () => {
+		const model = aShareOfEight();
+		const startsAt = (at: number) => startsAtOnce(model, at);
+		// A step (10), refused: back to 8 for two windows; then a step (10) that holds a window.
+		fines(model, 8, 2200, 80);
+		model.throttled(4100, 1000, 1000);
+		fines(model, 8, 6000, 80);
+		fines(model, 8, 8000, 80);
+		fines(model, 10, 10_000, 80);
+		expect(startsAt(12_000)).toBe(15);
+		// Its next step (15) refused: back to 10, and the step after waits two windows, not four.
+		model.throttled(12_100, 1000, 1000);
+		fines(model, 10, 14_000, 80);
+		expect(startsAt(16_000)).toBe(10);
+		fines(model, 10, 16_000, 80);
+		expect(startsAt(18_000)).toBe(12);
 	});
 
 	it('a share whose steps hold takes larger ones: a quarter, then half of it; a throttle makes the next a quarter', () => {
@@ -484,33 +502,58 @@ describe('the limit a run measures', () => {
 		expect(startsAtOnce(model, 6600)).toBe(2);
 	});
 
-	it('told a window that fell to half of the most it held: a share, which grows back a step a window', () => {
-		// 12 at once, then refused at a window's first request, told to wait: 6 at once.
-		const model = twelveAtOnce({ told: true });
-		refusal(model, 1100);
-		model.throttled(1100, 1000, 1000);
-		expect(model.learned).toMatchObject({ capacity: 6 });
-		const startsAt = (at: number) => startsAtOnce(model, at);
-		fines(model, 6, 2200);
-		expect(startsAt(4000)).toBe(7);
-		fines(model, 7, 5000);
-		expect(startsAt(7000)).toBe(10);
-	});
+	it.each([12, 11])(
+		'told a window that fell to half of the most it held (%i), rounded up: a share, which grows back a step a window',
+		(most) => {
+			// As many at once, then refused at a window's first request, told to wait: 6 at once.
+			const model = new LimitModel(0);
+			fines(model, most, 0);
+			model.throttled(100, 1000, 1000);
+			refusal(model, 1100);
+			model.throttled(1100, 1000, 1000);
+			expect(model.learned).toMatchObject({ capacity: 6 });
+			const startsAt = (at: number) => startsAtOnce(model, at);
+			fines(model, 6, 2200);
+			expect(startsAt(4000)).toBe(7);
+			fines(model, 7, 5000);
+			expect(startsAt(7000)).toBe(10);
+		},
+	);
 
-	it('told a window raised by late answers that never held, and halved from it: a lower limit, probed rarely, not a share', () => {
-		// 10 of a burst of 12 answered fine before the Retry-After, 2 after it: 12 at once, for now.
-		const model = new LimitModel(0);
-		const burst = Array.from({ length: 12 }, () => ({ at: 0 }));
-		for (const start of burst) model.started(start);
-		for (const start of burst.slice(0, 10)) model.fine(start, 50);
+	it.each([
+		{ windowsHeld: 0, share: false },
+		{ windowsHeld: 1, share: false },
+		{ windowsHeld: 2, share: true },
+	])(
+		'counts a told window raised by late answers as held after two windows of fine answers at it: $windowsHeld, then halved, a share: $share',
+		({ windowsHeld, share }) => {
+			// 10 of a burst of 12 answered fine before the Retry-After, 2 after it: 12 at once, held or not.
+			const model = new LimitModel(0);
+			const burst = Array.from({ length: 12 }, () => ({ at: 0 }));
+			for (const start of burst) model.started(start);
+			for (const start of burst.slice(0, 10)) model.fine(start, 50);
+			model.throttled(100, 1000, 1000);
+			for (const start of burst.slice(10)) model.fine(start, 150);
+			let at = 1100;
+			for (let window = 0; window < windowsHeld; window++, at += 1100) fines(model, 12, at);
+			// Refused at a window's first request: 12 still after windows that got 12 through, then 6.
+			for (let refused = 0; refused < (windowsHeld > 0 ? 2 : 1); refused++, at += 1100) {
+				refusal(model, at);
+				model.throttled(at, 1000, 1000);
+			}
+			// Half of 12 is more than half of the 10 that held at first.
+			expect(model.learned).toMatchObject({ capacity: 6 });
+			fines(model, 6, at);
+			expect(startsAtOnce(model, at + 2000)).toBe(share ? 7 : 6);
+		},
+	);
+
+	it("counts an earlier run's told window as held: halved at once, a share", () => {
+		const model = new LimitModel(0, { capacity: 12, windowMs: 1010, told: true });
+		refusal(model, 100);
 		model.throttled(100, 1000, 1000);
-		for (const start of burst.slice(10)) model.fine(start, 150);
-		refusal(model, 1100);
-		model.throttled(1100, 1000, 1000);
-		// 6 is more than half of the 10 that held.
-		expect(model.learned).toMatchObject({ capacity: 6 });
-		for (let window = 0; window < 4; window++) fines(model, 6, 2200 + window * 1100);
-		expect(startsAtOnce(model, 7000)).toBe(6);
+		fines(model, 6, 1200);
+		expect(startsAtOnce(model, 3000)).toBe(7);
 	});
 
 	it('a share refused again before it took a step, or at what held, keeps that many and its next step as soon', () => {

@@ -39,12 +39,11 @@ const MAX_EARLY_FINES = 1000;
  */
 const RARE_PROBES = MAX_PROBE_SPACING / 2;
 /**
- * A window LibreBOR told held once as many fine answers as this many windows of it let through came
- * in a row since the last pause (or, the first, once that many got through at once before it). A
- * told window that falls to half of the most that held, or less, was likelier taken by others (the
- * account's executions in other processes) than lowered: it becomes a share, which grows back a
- * step a window once they leave it room, not a window probed rarely. A capacity that never held
- * (raised by late answers of a burst LibreBOR cut short, say) does not count.
+ * A told window held once as many fine answers as this many windows of it let through came in a
+ * row since the last pause; the first, once its burst's fine answers (10 at least) came before
+ * LibreBOR's first Retry-After; an earlier run's, as it learned it. Late answers of a burst
+ * LibreBOR cut short raise a window without its holding. (The count runs from the last pause, over
+ * any steps a share took within it: only a share, which it already is, grows within a cycle.)
  */
 const WINDOWS_TO_HOLD = 2;
 
@@ -94,9 +93,9 @@ export class LimitModel {
 		| undefined;
 	/** When the fine answers came before the first window was measured (the newest MAX_EARLY_FINES). */
 	private earlyFines: number[] = [];
-	/** Set when the window is a share of one others spend too (see firstMeasure). */
+	/** Set when the window is a share of one others spend too (see firstMeasure and toldAgain). */
 	private share: WindowShare | undefined;
-	/** The most requests a window let through at once and held (see WINDOWS_TO_HOLD). */
+	/** The most requests a told window let through at once and held (see WINDOWS_TO_HOLD). */
 	private mostHeld = 0;
 
 	constructor(startedAt: number, learned?: LearnedLimit) {
@@ -109,6 +108,7 @@ export class LimitModel {
 			this.window = new StartWindow(capacity, windowMs, recent);
 			this.probe = new WindowProbe(RARE_PROBES, windowMs);
 			this.evidence = MIN_FINES;
+			if (told) this.held(capacity);
 		}
 	}
 
@@ -176,7 +176,7 @@ export class LimitModel {
 		}
 		this.cycle.fines++;
 		if (window && this.told && this.cycle.fines >= WINDOWS_TO_HOLD * window.capacity)
-			this.mostHeld = Math.max(this.mostHeld, window.capacity);
+			this.held(window.capacity);
 		// A burst reaches LibreBOR spread over the time its connections take, another burst spread
 		// otherwise: counted from their answers, the next burst follows the last one's admissions.
 		// One request at a time keeps its spacing from the starts, which probing fits to the limit.
@@ -269,11 +269,23 @@ export class LimitModel {
 		this.measure(window, Math.max(fines, Math.min(this.evidence, MIN_FINES)), RARE_PROBES);
 		this.lateFines = { before: time, counted: fines, upTo: held, recorded: false };
 		this.told = true;
-		// So few at once in a window LibreBOR told: a share of one others spend too, or a small limit.
-		// A share grows a step a window (windowShare.ts), where probing a told window is rare: one
-		// request a Retry-After would crawl at a second each under a limit of 20 a second.
-		if (window.capacity === 1 || window.capacity <= Math.ceil(this.mostHeld / 2))
-			this.share ??= new WindowShare();
+		if (this.fellToAShare(window.capacity)) this.share ??= new WindowShare();
+	}
+
+	/**
+	 * So few at once in a window LibreBOR told: one request, or half of the most it held or less
+	 * (rounded up, as one refusal halves it): likelier a share of one others spend too (the
+	 * account's executions in other processes) than a lower limit, or a small limit. A share grows a
+	 * step a window (windowShare.ts), where probing a told window is rare: one request a Retry-After
+	 * would crawl at a second each under a limit of 20 a second.
+	 */
+	private fellToAShare(capacity: number): boolean {
+		return capacity === 1 || capacity <= Math.ceil(this.mostHeld / 2);
+	}
+
+	/** A told window held `capacity` at once. */
+	private held(capacity: number) {
+		this.mostHeld = Math.max(this.mostHeld, capacity);
 	}
 
 	/**
@@ -303,7 +315,7 @@ export class LimitModel {
 		// Few fine answers and no Retry-After tell nothing of a burst: one request at a time then, one
 		// per answer.
 		if (fines >= MIN_FINES) {
-			if (this.told) this.mostHeld = fines;
+			if (this.told) this.held(fines);
 			const burst = long ? this.earlyFines : [];
 			this.measure(new StartWindow(fines, windowMs, burst), fines, spacing);
 			this.lateFines = { before: time, counted: fines, upTo: Infinity, recorded: long };

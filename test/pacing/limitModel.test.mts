@@ -548,13 +548,19 @@ describe('the limit a run measures', () => {
 		},
 	);
 
-	it("counts an earlier run's told window as held: halved at once, a share", () => {
-		const model = new LimitModel(0, { capacity: 12, windowMs: 1010, told: true });
-		refusal(model, 100);
-		model.throttled(100, 1000, 1000);
-		fines(model, 6, 1200);
-		expect(startsAtOnce(model, 3000)).toBe(7);
-	});
+	it.each([
+		{ told: true, share: true },
+		{ told: false, share: false },
+	])(
+		"counts an earlier run's window as held when LibreBOR told it (told: $told): halved at once, a share: $share",
+		({ told, share }) => {
+			const model = new LimitModel(0, { capacity: 12, windowMs: 1010, told });
+			refusal(model, 100);
+			model.throttled(100, 1000, 1000);
+			fines(model, 6, 1200);
+			expect(startsAtOnce(model, 3000)).toBe(share ? 7 : 6);
+		},
+	);
 
 	it('a share refused again before it took a step, or at what held, keeps that many and its next step as soon', () => {
 		const model = aShareOfEight();

@@ -441,13 +441,14 @@ describe('the limit a run measures', () => {
 		expect(startsAt(10_000)).toBe(8);
 		fines(model, 8, 12_000, 80);
 		expect(startsAt(14_000)).toBe(10);
-		// Refused again at 10: the next step waits twice as long, four windows, and no longer after that.
-		for (const refusedAt of [14_000, 24_000]) {
-			model.throttled(refusedAt + 100, 1000, 1000);
-			for (let window = 1; window <= 3; window++) fines(model, 8, refusedAt + window * 2000, 80);
-			expect(startsAt(refusedAt + 8000)).toBe(8);
-			fines(model, 8, refusedAt + 8000, 80);
-			expect(startsAt(refusedAt + 10_000)).toBe(10);
+		// The step to 10, started at `stepAt`, refused again: the next waits twice as long, four windows,
+		// and no longer after that.
+		for (const stepAt of [14_000, 24_000]) {
+			model.throttled(stepAt + 100, 1000, 1000);
+			for (let window = 1; window <= 3; window++) fines(model, 8, stepAt + window * 2000, 80);
+			expect(startsAt(stepAt + 8000)).toBe(8);
+			fines(model, 8, stepAt + 8000, 80);
+			expect(startsAt(stepAt + 10_000)).toBe(10);
 		}
 	});
 

@@ -115,8 +115,7 @@ simulator in a process of its own, ${LIMITED_ROUND_TRIP_MS} ms round trip throug
 runs from the start of the first execution to the end of the last, as n8n recorded them; the floor is the
 least time the limit needs to admit all their requests from the first one. Goals as in section 2e.
 One run of each case: in queue mode the same case moves from run to run with how the two workers' starts
-fall (under 20/s, 1.13x to 1.40x the floor and 3.0% to 15.3% refused over eighteen runs; see
-docs/performance.md).
+fall (docs/performance.md gives its range over many runs).
 
 ${table(['Set-up', 'Limit', 'Floor', 'Together (of the floor)', 'Refused (429/503)', 'Followed', 'Executions successful', 'Executions per process'], rows)}
 

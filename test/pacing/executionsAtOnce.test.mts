@@ -130,3 +130,31 @@ describe('in two processes (queue-mode workers), two executions each: nothing of
 		},
 	);
 });
+
+describe('an order beside another execution of the same account, in one process', () => {
+	it(
+		"waits for the account's turn and is placed, where sent at once it met the window the follows had filled",
+		{ timeout: 120_000 },
+		async () => {
+			sim().traffic.rateLimit = { shape: 'sliding-log-drf', requests: 20, windowMs: 1000 };
+			const orders = nifItems(5, 1_000);
+			sim().state.balance = orders.length * sim().state.orderPrice;
+			const following = runLibreBor(sim(), follow(), { items: nifItems(FOLLOWS) });
+			const ordering = (async () => {
+				await virtualClock.sleep(2_000);
+				return await runLibreBor(
+					sim(),
+					{ resource: 'document', operation: 'order', nif: '={{ $json.nif }}', year: 2023 },
+					{ items: orders },
+				);
+			})();
+			const [followed, ordered] = await inVirtualTime(
+				Promise.all([following, ordering]),
+				onlyWhenRequestsWait(sim),
+			);
+			expect(followed.error).toBeUndefined();
+			expect(ordered.error?.message).toBeUndefined();
+			expect(sim().state.ordersReceived).toBe(orders.length);
+		},
+	);
+});

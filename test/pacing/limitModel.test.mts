@@ -354,6 +354,12 @@ describe('the limit a run measures', () => {
 		expect(nextStartAt(model, 2710)).toBe(1450 + 1400);
 	});
 
+	it('keeps a request sent once (an order) to the window that held while a narrower one is tried', () => {
+		const model = twelveAtOnce({ told: false });
+		fines(model, 12, 1400);
+		expect(1450 + model.waitMs(1450, true)).toBe(1450 + 1400);
+	});
+
 	it('raises the capacity for the requests of the same burst answered fine after the throttle', () => {
 		const model = new LimitModel(0);
 		const late = { at: 100 };

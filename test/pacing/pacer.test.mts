@@ -471,6 +471,24 @@ describe('what a run hands the next one', () => {
 		expect(await settled(late.pacer.acquire())).toBe(false);
 	});
 
+	it("counts the account's starts made between its own start and its first request (an order's settle pause)", async () => {
+		const account = `pacer-${Math.random()}`;
+		const teacher = pacerWith(50);
+		teacher.pacer.useAccount({ account });
+		await twoFineRounds(teacher);
+		teacher.pacer.release(await teacher.next(), throttled(1000));
+		const waiting = pacerWith(50);
+		virtualClock.advance(500);
+		// The teacher's next window, 12 answered fine, after the waiting run started.
+		const window: PacedStart[] = [];
+		for (let start = 0; start < 12; start++) window.push(await teacher.next());
+		virtualClock.advance(50);
+		for (const start of window) teacher.pacer.release(start, FINE);
+		teacher.pacer.finish();
+		waiting.pacer.useAccount({ account });
+		expect((await waiting.next()).at - window[0].at).toBe(50 + 1010);
+	});
+
 	it('the window it started from when no throttle came, and nothing when refused before any fine answer', () => {
 		const fromWindow = new AccountPace(virtualClock.now(), 16, { capacity: 12, windowMs: 1010 });
 		expect(fromWindow.learned).toMatchObject({ capacity: 12, windowMs: 1010 });
@@ -684,6 +702,27 @@ describe('the runs of one account at once', () => {
 		for (let start = 0; start < 6; start++) burst.push(await a.next(), await b.next());
 		expect(burst.every((start) => start.at === burst[0].at)).toBe(true);
 		expect((await b.next()).at - burst[0].at).toBe(1010);
+	});
+
+	it("keep an order (sent once) within the share that held: a share's step is another request's", async () => {
+		const [run] = twoRunsOfOneAccount(50);
+		const fourFine = async () => {
+			const starts = [await run.next(), await run.next(), await run.next(), await run.next()];
+			virtualClock.advance(50);
+			for (const start of starts) run.pacer.release(start, FINE);
+		};
+		// Four through, then LibreBOR's Retry-After: a share of four a window (others spend the rest).
+		await fourFine();
+		run.pacer.release(await run.next(), throttled(1000));
+		// A window of fine answers at four, and the share takes a step: a fifth start in the window.
+		await fourFine();
+		await fourFine();
+		const order = run.pacer.acquire(true);
+		expect(await settled(order)).toBe(false);
+		const step = await run.next();
+		while (!(await settled(order))) virtualClock.set(virtualClock.nextWakeAt ?? Infinity);
+		// The step goes at once; the order once the oldest of the four (counted from its answer) left the window.
+		expect(((await order) as PacedStart).at - step.at).toBe(50 + 1010);
 	});
 
 	it('send past a limit not yet known one slow-start round of the account, not one round each', async () => {

@@ -144,9 +144,17 @@ export class LimitModel {
 		return this.cycle.fines > 0;
 	}
 
-	/** Milliseconds until the window lets one more request start. */
-	waitMs(time: number): number {
-		return this.window ? this.probe.waitMs(this.window, time) : 0;
+	/**
+	 * Milliseconds until the window lets one more request start; `held`: one that must not be the
+	 * request LibreBOR refuses (an order, sent once), kept to the window that held, neither a
+	 * probe's narrower one nor a share's step.
+	 */
+	waitMs(time: number, held = false): number {
+		const { window } = this;
+		if (!window) return 0;
+		if (!held) return this.probe.waitMs(window, time);
+		const heldMs = Math.max(window.windowMs, this.probe.heldMs ?? 0);
+		return window.waitMs(time, heldMs, this.share?.heldOf(window));
 	}
 
 	started(start: PacedStart): void {

@@ -72,11 +72,12 @@ export class Pacer implements PacedRun {
 		this.memory = memory;
 		if (this.started) return;
 		this.pace.runs.delete(this);
-		const { startedAt, settings } = this;
+		// From now: a run may wait before its first request (an order's settle pause), and the
+		// account's requests meanwhile still count in its window.
 		this.pace = joinAccountPace(
 			memory.account,
 			this,
-			{ startedAt, ceiling: settings.ceiling },
+			{ startedAt: now(), ceiling: this.settings.ceiling },
 			recallLimit(memory),
 		);
 		this.joined = true;
@@ -100,9 +101,10 @@ export class Pacer implements PacedRun {
 	/**
 	 * Waits for a free place, for any pause to end and for the account's window to let one more
 	 * start, then holds the place until `release`. False, holding nothing, when the pause asked for
-	 * runs past the run's time budget.
+	 * runs past the run's time budget. `sentOnce`: a request that is not sent again if refused (an
+	 * order) starts only within the window that held (see LimitModel.waitMs).
 	 */
-	async acquire(): Promise<PacedStart | false> {
+	async acquire(sentOnce = false): Promise<PacedStart | false> {
 		for (;;) {
 			const { pace } = this;
 			if (pace.pausedUntil - this.startedAt > this.settings.budgetMs) {
@@ -122,7 +124,7 @@ export class Pacer implements PacedRun {
 				continue;
 			}
 			// A wait past the budget is not waited: LibreBOR decides, and its answer ends the run.
-			const gap = pace.model.waitMs(time);
+			const gap = pace.model.waitMs(time, sentOnce);
 			if (gap > 0 && time + gap - this.startedAt <= this.settings.budgetMs) {
 				await sleep(gap);
 				continue;

@@ -38,10 +38,14 @@ export class StartWindow {
 		this.starts = this.starts.slice(-this.capacityValue);
 	}
 
-	/** Milliseconds from `time` until one more start fits (in a window of `windowMs`); 0 when it fits now. */
-	waitMs(time: number, windowMs = this.windowMs): number {
-		if (this.starts.length < this.capacityValue) return 0;
-		return Math.max(0, this.starts[0].at + windowMs - time);
+	/**
+	 * Milliseconds from `time` until one more start fits (at most `capacity` in a window of
+	 * `windowMs`); 0 when it fits now.
+	 */
+	waitMs(time: number, windowMs = this.windowMs, capacity = this.capacityValue): number {
+		const counted = Math.min(capacity, this.capacityValue);
+		if (this.starts.length < counted) return 0;
+		return Math.max(0, this.starts[this.starts.length - counted].at + windowMs - time);
 	}
 
 	/** The start the next one waits on: the oldest of the last `capacity`. */

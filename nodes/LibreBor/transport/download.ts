@@ -230,6 +230,6 @@ export async function downloadToBinary(
 	const operation = `download of document ${file.documentId}`;
 	const errorContext = { node: this.getNode(), itemIndex: request.itemIndex, operation };
 	const transfer: Transfer = { ...file, request, errorContext };
-	const retryRun = { errorContext, request, paced: true, what: `The ${operation}` };
+	const retryRun = { errorContext, request, sentOnce: false, what: `The ${operation}` };
 	return await withRetries(retryRun, async () => await downloadOnce(this, transfer));
 }

@@ -40,8 +40,8 @@ export interface ApiRequest {
 	/** Sent as form fields, as the API expects for POST. */
 	form?: Record<string, string>;
 	/**
-	 * `idempotent`: paced with the run's other requests, and tried again on 429, 5xx and lost
-	 * connections within the retry budget. `never`: sent once, on its own, for calls that spend money.
+	 * Every request is paced with the run's other requests. `idempotent`: tried again on 429, 5xx
+	 * and lost connections within the retry budget. `never`: sent once, for calls that spend money.
 	 */
 	retry: 'idempotent' | 'never';
 	/** Statuses the caller handles itself instead of getting an error. */
@@ -190,8 +190,8 @@ export async function libreBorRequest(
 	const retryRun = {
 		errorContext,
 		request: settings,
-		// Money is never paced nor retried: an order goes out once, on its own.
-		paced: request.retry === 'idempotent',
+		// Money is never retried: an order waits for its turn, then goes out once.
+		sentOnce: request.retry === 'never',
 		what: `The request ${errorContext.operation}`,
 	};
 	const { statusCode, body, accepted } = await withRetries(retryRun, async () => {

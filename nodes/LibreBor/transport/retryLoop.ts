@@ -20,8 +20,12 @@ export interface RetryRun {
 	errorContext: ErrorContext;
 	/** The run whose pacer, progress and cancel signal the tries share, and the item they serve. */
 	request: RequestSettings;
-	/** Whether the run's pacer paces the tries: not for a request that is sent once on its own (an order). */
-	paced: boolean;
+	/**
+	 * A request that spends money (an order): it waits for its turn in the run's pacer as every
+	 * request does, so that it does not meet a limit the account's other requests are known to have
+	 * reached, but it is sent once: a throttle ends it rather than being waited out.
+	 */
+	sentOnce: boolean;
 	/** What a cancel during a wait stopped, e.g. "The download of document X". */
 	what: string;
 }
@@ -43,13 +47,13 @@ export async function withRetries<T>(
 ): Promise<T> {
 	const { errorContext, request } = retryRun;
 	const { run } = request;
-	const pacer = retryRun.paced ? run.pacer : undefined;
+	const { pacer } = run;
 	let waitedMs = 0;
 	for (let retry = 0; ; ) {
-		const start = pacer ? await pacer.acquire() : undefined;
-		if (start === false) throw budgetSpentError(errorContext, run.pacer.lastThrottleStatus, run);
+		const start = await pacer.acquire(retryRun.sentOnce);
+		if (start === false) throw budgetSpentError(errorContext, pacer.lastThrottleStatus, run);
 		// A request queued in the pacer when the run stopped (a cancel, a failed item) is not sent.
-		if (pacer && start && run.cancelSignal?.aborted) {
+		if (run.cancelSignal?.aborted) {
 			pacer.release(start, { kind: 'other' });
 			throw cancelledError(errorContext.node, retryRun.what, errorContext.itemIndex);
 		}
@@ -57,11 +61,11 @@ export async function withRetries<T>(
 		try {
 			outcome = await tryOnce();
 		} finally {
-			if (pacer && start) pacer.release(start, pacedOutcome(outcome));
+			pacer.release(start, pacedOutcome(outcome));
 		}
 		if ('value' in outcome) return outcome.value;
 		const { retryAfterMs, throttleStatus } = outcome;
-		if (pacer && throttleStatus !== undefined) {
+		if (throttleStatus !== undefined && !retryRun.sentOnce) {
 			if (pacer.retryWait(retryAfterMs) === undefined)
 				throw budgetSpentError(errorContext, throttleStatus, run, retryAfterMs);
 			continue;

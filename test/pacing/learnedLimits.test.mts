@@ -4,10 +4,23 @@
 import type { IDataObject } from 'n8n-workflow';
 import { describe, expect, it, vi } from 'vitest';
 
+import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
 import { DEFAULT_PARALLEL_REQUESTS } from '../../nodes/LibreBor/pacing/pacer.ts';
+import { runListSearch } from '../../tools/engine/index.mts';
 import { copyOf, onAnotherWorker, savedWorkflow } from '../actions/orderRuns.mts';
-import { placedDocument, useSimulator, type RunOptions } from '../support/libreBor.mts';
-import { runInVirtualTime, virtualClock } from '../support/virtualTime.mts';
+import {
+	credentialsFor,
+	placedDocument,
+	runLibreBor,
+	useSimulator,
+	type RunOptions,
+} from '../support/libreBor.mts';
+import {
+	inVirtualTime,
+	onlyWhenRequestsWait,
+	runInVirtualTime,
+	virtualClock,
+} from '../support/virtualTime.mts';
 import { follow, nifItems } from './followJob.mts';
 
 vi.mock(
@@ -105,6 +118,31 @@ describe('what a run learned of the limit, for the next runs with the same accou
 		expect(await downloadRun(60, 120, { ...elsewhere, nodeType: await onAnotherWorker() })).toBe(0);
 	});
 
+	it('keeps what the look-ups of an Order by name learned of the limit: the next run, in another process too, draws no 429', async () => {
+		sim().traffic.rateLimit = { shape: 'sliding-log-drf', requests: 10, windowMs: 1000 };
+		const workflow = savedWorkflow();
+		const slugs = new Set(nifItems(14, 500).map(({ nif }) => sim().state.companies.get(nif).slug));
+		const items = [...slugs].slice(0, 12).map((slug) => ({ slug }));
+		sim().state.balance = items.length * sim().state.orderPrice;
+		const byName = {
+			resource: 'document',
+			operation: 'order',
+			company: { __rl: true, mode: 'slug', value: '={{ $json.slug }}' },
+			year: 2023,
+			options: { maxOrders: items.length },
+		};
+		const ordered = await runInVirtualTime(sim, byName, { items, workflow });
+		expect(ordered.items.filter((item) => item.error)).toEqual([]);
+		expect(sim().state.ordersReceived).toBe(items.length);
+		// Slow start sent 4, then 8 look-ups into a window of 10.
+		expect(sim().traffic.throttled).toBeGreaterThan(0);
+
+		virtualClock.advance(1_000);
+		const elsewhere = { workflow: { id: workflow.id, staticData: copyOf(workflow.staticData) } };
+		const next = await followRun(30, 0, { ...elsewhere, nodeType: await onAnotherWorker() });
+		expect(next.throttled).toBe(0);
+	});
+
 	it('starts a second run at Parallel Requests when the first had that many in flight and drew no throttle', async () => {
 		// Slow answers keep a round's requests in flight together, so the simulator sees what the pacer allows.
 		sim().state.latencyMs = 400;
@@ -168,6 +206,45 @@ describe('what a run learned of the limit, for the next runs with the same accou
 		const next = await followRun(25, 85);
 		expect(next.throttled).toBe(0);
 		expect(next.ms, `${next.ms} ms, floor ${floorMs} ms`).toBeLessThan(floorMs * 1.15);
+	});
+
+	it("leaves the editor's list searches out of the account's pace: one answers while a run waits out a Retry-After of a minute", async () => {
+		sim().injectFault({
+			method: 'POST',
+			path: '/v2/alerts/follow/',
+			status: 429,
+			retryAfter: 60,
+			times: 3,
+		});
+		let searchTookMs: number | undefined;
+		let search: Promise<unknown> | undefined;
+		const startSearch = () => {
+			const startedAt = virtualClock.now();
+			return runListSearch({
+				nodeType: new LibreBor(),
+				method: 'searchWatchedCompanies',
+				credentials: credentialsFor(sim()),
+				parameters: { resource: 'watchlist', operation: 'unfollow' },
+			}).then(() => (searchTookMs = virtualClock.now() - startedAt));
+		};
+		const requestsWait = onlyWhenRequestsWait(sim);
+		const run = await inVirtualTime(
+			runLibreBor(sim(), follow(), { items: nifItems(3) }),
+			(wakeAt) => {
+				// The run's pause is the next thing to end: the search starts in it.
+				if (!search && wakeAt - virtualClock.now() > 30_000) {
+					search = startSearch();
+					return false;
+				}
+				return requestsWait(wakeAt);
+			},
+		);
+		expect(search).toBeDefined();
+		await inVirtualTime(search as Promise<unknown>, requestsWait);
+		expect(run.items.filter((item) => item.error)).toEqual([]);
+		expect(sim().state.watchlist).toHaveLength(3);
+		// One request's time on this clock; joined to the account's pace, the search waited the minute.
+		expect(searchTookMs).toBeLessThan(1_000);
 	});
 
 	describe('from the workflow static data another process wrote', () => {

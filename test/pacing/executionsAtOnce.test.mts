@@ -7,6 +7,7 @@
 import { describe, expect, it, vi } from 'vitest';
 
 import type { RateLimit } from '../../tools/simulator/index.mts';
+import { savedWorkflow } from '../actions/orderRuns.mts';
 import { runLibreBor, useSimulator, type RunOptions } from '../support/libreBor.mts';
 import { inVirtualTime, onlyWhenRequestsWait, virtualClock } from '../support/virtualTime.mts';
 import { follow, nifItems } from './followJob.mts';
@@ -19,6 +20,7 @@ vi.mock(
 // A new simulator, so a new account, for every test: the executions start knowing nothing of the limit.
 const sim = useSimulator({ clock: virtualClock, latencyMs: 50 }, { perTest: true });
 
+const FOLLOW_REQUEST = { method: 'POST', path: '/v2/alerts/follow/' } as const;
 const EXECUTIONS = 4;
 const FOLLOWS = 150;
 
@@ -157,4 +159,30 @@ describe('an order beside another execution of the same account, in one process'
 			expect(sim().state.ordersReceived).toBe(orders.length);
 		},
 	);
+
+	it('sends nothing and keeps no record when its execution is cancelled while the order waits: the next run orders it', async () => {
+		sim().injectFault({ ...FOLLOW_REQUEST, status: 429, retryAfter: 60, times: 3 });
+		const workflow = savedWorkflow();
+		const order = { resource: 'document', operation: 'order', nif: 'B64717838', year: 2023 };
+		let cancel = () => {};
+		const cancelled = new Promise<void>((resolve) => (cancel = resolve));
+		const requestsWait = onlyWhenRequestsWait(sim);
+		const [, stopped] = await inVirtualTime(
+			Promise.all([
+				runLibreBor(sim(), follow(), { items: nifItems(3) }),
+				runLibreBor(sim(), order, { workflow, cancelWhen: cancelled }),
+			]),
+			(wakeAt) => {
+				// The account's pause is the next thing to end: the order waits in it.
+				if (wakeAt - virtualClock.now() > 30_000 && sim().state.ordersReceived === 0) cancel();
+				return requestsWait(wakeAt);
+			},
+		);
+		expect(stopped.error?.message).toMatch(/cancelled/);
+		expect(sim().requestsTo('POST', '/v2/documents/order/')).toEqual([]);
+
+		const again = await inVirtualTime(runLibreBor(sim(), order, { workflow }), requestsWait);
+		expect(again.error?.message).toBeUndefined();
+		expect(sim().state.ordersReceived).toBe(1);
+	});
 });

@@ -704,6 +704,18 @@ describe('the runs of one account at once', () => {
 		expect((await b.next()).at - burst[0].at).toBe(1010);
 	});
 
+	it('stop an order (sent once) unsent when the window would make it wait past the time budget, where another request goes', async () => {
+		const run = pacerWith(50, 1500);
+		const { pacer, next } = run;
+		await twoFineRounds(run);
+		pacer.release(await next(), throttled(1000));
+		// After the pause, a window of 12 at 1,100 ms: the next start would wait until 2,160 ms.
+		for (let start = 0; start < 12; start++) await next();
+		expect(await pacer.acquire(true)).toBe(false);
+		expect(pacer.stoppedBecause).toBe('budget');
+		expect(await pacer.acquire()).not.toBe(false);
+	});
+
 	it("keep an order (sent once) within the share that held: a share's step is another request's", async () => {
 		const [run] = twoRunsOfOneAccount(50);
 		const fourFine = async () => {
@@ -720,7 +732,11 @@ describe('the runs of one account at once', () => {
 		const order = run.pacer.acquire(true);
 		expect(await settled(order)).toBe(false);
 		const step = await run.next();
-		while (!(await settled(order))) virtualClock.set(virtualClock.nextWakeAt ?? Infinity);
+		while (!(await settled(order))) {
+			const wakeAt = virtualClock.nextWakeAt;
+			if (wakeAt === undefined) throw new Error('The order waits for an answer');
+			virtualClock.set(wakeAt);
+		}
 		// The step goes at once; the order once the oldest of the four (counted from its answer) left the window.
 		expect(((await order) as PacedStart).at - step.at).toBe(50 + 1010);
 	});

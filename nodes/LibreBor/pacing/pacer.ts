@@ -29,7 +29,7 @@ export interface PacerSettings {
 }
 
 /**
- * One per node run (see nodeRun.ts), shared by every request the run sends (orders excepted),
+ * One per node run (see nodeRun.ts), shared by every request the run sends (orders too, sent once),
  * within its Parallel Requests and its time budget. The slow start of the number in flight
  * (inFlightLimit.ts), the pauses and the window of starts that follow a throttle are the
  * account's (accountPace.ts): once the run knows its account, it shares them with the account's
@@ -102,7 +102,8 @@ export class Pacer implements PacedRun {
 	 * Waits for a free place, for any pause to end and for the account's window to let one more
 	 * start, then holds the place until `release`. False, holding nothing, when the pause asked for
 	 * runs past the run's time budget. `sentOnce`: a request that is not sent again if refused (an
-	 * order) starts only within the window that held (see LimitModel.waitMs).
+	 * order) starts only within the window that held (see LimitModel.waitMs), and when that is past
+	 * the budget it gets false too.
 	 */
 	async acquire(sentOnce = false): Promise<PacedStart | false> {
 		for (;;) {
@@ -123,11 +124,16 @@ export class Pacer implements PacedRun {
 				await new Promise<void>((resolve) => this.waiting.push(resolve));
 				continue;
 			}
-			// A wait past the budget is not waited: LibreBOR decides, and its answer ends the run.
 			const gap = pace.model.waitMs(time, sentOnce);
 			if (gap > 0 && time + gap - this.startedAt <= this.settings.budgetMs) {
 				await sleep(gap);
 				continue;
+			}
+			// A wait past the budget is not waited: LibreBOR decides, and its answer ends the run. A
+			// request sent once is not sent only to be refused: it stops unsent.
+			if (gap > 0 && sentOnce) {
+				this.stoppedBecause = 'budget';
+				return false;
 			}
 			return this.start(time);
 		}

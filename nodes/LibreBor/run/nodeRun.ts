@@ -34,7 +34,7 @@ export interface RunProgress {
  * Whatever sends a request, waits or fails on the run's behalf is handed it, never looks it up.
  */
 export interface NodeRun {
-	/** Shared by every request of the run (orders excepted), with the run's time budget. */
+	/** Shared by every request of the run (orders too), with the run's time budget. */
 	readonly pacer: Pacer;
 	readonly progress: RunProgress;
 	/**

@@ -30,6 +30,22 @@ export interface RetryRun {
 	what: string;
 }
 
+/** Errors of tries the run stopped (a cancel, its time budget) while they waited for their turn. */
+const stoppedBeforeSending = new WeakSet<Error>();
+
+/**
+ * Whether the request failed while its try waited for its turn: a request sent once (an order)
+ * then never went out, and nothing it asked for was done.
+ */
+export function neverSent(error: unknown): boolean {
+	return error instanceof Error && stoppedBeforeSending.has(error);
+}
+
+function stoppedWhileWaiting(error: Error): Error {
+	stoppedBeforeSending.add(error);
+	return error;
+}
+
 function pacedOutcome(outcome: TryOutcome<unknown> | undefined): PacedOutcome {
 	if (outcome && 'value' in outcome) return { kind: 'fine' };
 	if (outcome?.throttleStatus === undefined) return { kind: 'other' };
@@ -51,11 +67,14 @@ export async function withRetries<T>(
 	let waitedMs = 0;
 	for (let retry = 0; ; ) {
 		const start = await pacer.acquire(retryRun.sentOnce);
-		if (start === false) throw budgetSpentError(errorContext, pacer.lastThrottleStatus, run);
+		if (start === false)
+			throw stoppedWhileWaiting(budgetSpentError(errorContext, pacer.lastThrottleStatus, run));
 		// A request queued in the pacer when the run stopped (a cancel, a failed item) is not sent.
 		if (run.cancelSignal?.aborted) {
 			pacer.release(start, { kind: 'other' });
-			throw cancelledError(errorContext.node, retryRun.what, errorContext.itemIndex);
+			throw stoppedWhileWaiting(
+				cancelledError(errorContext.node, retryRun.what, errorContext.itemIndex),
+			);
 		}
 		let outcome: TryOutcome<T> | undefined;
 		try {

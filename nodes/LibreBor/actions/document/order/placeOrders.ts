@@ -7,6 +7,7 @@ import {
 
 import { orderAnnualAccounts } from '../../../api/documents';
 import { cancelledError } from '../../../run/cancellation';
+import { neverSent } from '../../../transport/retryLoop';
 import type { NodeRun } from '../../../run/nodeRun';
 import type { OrderLedger, OrderOutcome } from './orderLedger';
 import type { OrderJob } from './orderSettings';
@@ -64,7 +65,9 @@ async function sendOrder(
 	const { input } = job;
 	const order = { ...input, sendEmail: job.sendEmail };
 	const answer = await orderAnnualAccounts.call(this, order, job.item).catch(async (error) => {
-		if (refusedByLibreBor(error)) await ledger.forget([key], true);
+		// Never sent (the run stopped while the order waited for its turn): it may be placed later.
+		if (neverSent(error)) await ledger.forget([key]);
+		else if (refusedByLibreBor(error)) await ledger.forget([key], true);
 		else ledger.settle(key, undefined);
 		reject(error);
 	});

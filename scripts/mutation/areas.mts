@@ -46,7 +46,8 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 		// quota (hourlyQuota), a throttle the trigger skips (quota, failures), an order's lost answer,
 		// the account a run learns limits for (learnedLimits), an unfollow that may have been done, a
 		// stopped run's queued retry (validation), requests queued when the time budget ran out (pacing),
-		// downloads held to Parallel Requests by the pacer (documentWaits).
+		// downloads held to Parallel Requests by the pacer (documentWaits), an order stopped while it
+		// waited for its turn (executionsAtOnce).
 		tests: [
 			'foundation/clock',
 			'foundation/credential',
@@ -61,6 +62,7 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 			'actions/downloadLimits',
 			'actions/orderAnswers',
 			'actions/watchlist',
+			'pacing/executionsAtOnce',
 			'pacing/hourlyQuota',
 			'pacing/learnedLimits',
 			'pacing/pacing',

@@ -36,10 +36,15 @@ async function watched(workflowId: string, credentialId: string): Promise<Watche
 /**
  * The alerts an execution carried: its trigger's output when it ran; for one n8n created and never
  * ran to its end (n8n killed meanwhile: \`crashed\`), the alerts its stored data names, if any.
+ * n8n's crash recovery gives a node its event log says finished a stand-in output, one item
+ * marked `isArtificialRecoveredEventItem`, in place of the output it never saved.
  */
 const carriedBy = (execution: ExecutionDetails, alerts: string[]): string[] => {
-	if (execution.run.data.resultData.runData[trigger])
-		return nodeOutputJson(execution.run, trigger).map((json) => String(json.id));
+	const output = execution.run.data.resultData.runData[trigger]
+		? nodeOutputJson(execution.run, trigger)
+		: [];
+	if (output.length > 0 && !output.some((json) => json.isArtificialRecoveredEventItem))
+		return output.map((json) => String(json.id));
 	const stored = JSON.stringify(execution.run);
 	return alerts.filter((id) => stored.includes(id));
 };
@@ -155,12 +160,10 @@ describe('LibreBOR Trigger (version 2) with n8n stopped (SIGTERM, SIGKILL) in th
 							mode: 'trigger',
 						});
 						const carried = executions.flatMap((execution) => carriedBy(execution, target.alerts));
-						const unran = executions.filter(
-							(execution) => !execution.run.data.resultData.runData[trigger],
-						);
+						const unfinished = executions.filter(({ status }) => status !== 'success');
 						expect(
 							new Set(carried),
-							`${target.workflowId}; executions that did not run: ${JSON.stringify(unran.map(({ id, status }) => ({ id, status })))}`,
+							`${target.workflowId}; executions that did not succeed: ${JSON.stringify(unfinished.map(({ id, status }) => ({ id, status })))}`,
 						).toEqual(new Set(target.alerts));
 						return { executions, carried };
 					},

@@ -133,6 +133,28 @@ describe('a throttle with a Retry-After', () => {
 		expect(await Promise.all(waiting)).toEqual([false, false, false]);
 	});
 
+	it('frees a request at once when its cancel comes while it waits for a pause, a window or a place, and spends no place on it', async () => {
+		const { pacer, next } = pacerWith(1);
+		const first = await next();
+		const cancel = new AbortController();
+		const cancelled = pacer.acquire(false, cancel.signal);
+		const other = pacer.acquire();
+		cancel.abort();
+		expect(await cancelled).toBe(false);
+		// The place the first frees goes to the request still waiting.
+		pacer.release(first, FINE);
+		const second = await other;
+		expect(second).not.toBe(false);
+
+		const paused = new AbortController();
+		pacer.release(second as PacedStart, throttled(60_000));
+		const inPause = pacer.acquire(false, paused.signal);
+		paused.abort();
+		expect(await settled(inPause)).toBe(true);
+		expect(await inPause).toBe(false);
+		expect(await pacer.acquire(false, AbortSignal.abort())).toBe(false);
+	});
+
 	it('stays stopped at the time budget whatever answers come after, and names the throttle that stopped it', async () => {
 		const { pacer, next } = pacerWith(4, 5000);
 		const [a, b] = [await next(), await next()];

@@ -103,10 +103,11 @@ export class Pacer implements PacedRun {
 	 * start, then holds the place until `release`. False, holding nothing, when the pause asked for
 	 * runs past the run's time budget. `sentOnce`: a request that is not sent again if refused (an
 	 * order) starts only within the window that held (see LimitModel.waitMs), and when that is past
-	 * the budget it gets false too.
+	 * the budget it gets false too. A cancel (`signal`) ends any of these waits at once, with false.
 	 */
-	async acquire(sentOnce = false): Promise<PacedStart | false> {
+	async acquire(sentOnce = false, signal?: AbortSignal): Promise<PacedStart | false> {
 		for (;;) {
+			if (signal?.aborted) return false;
 			const { pace } = this;
 			if (pace.pausedUntil - this.startedAt > this.settings.budgetMs) {
 				this.stoppedBecause = 'budget';
@@ -117,16 +118,16 @@ export class Pacer implements PacedRun {
 			const time = now();
 			const pause = pace.pausedUntil - time;
 			if (pause > 0) {
-				await sleep(pause);
+				await sleep(pause, signal);
 				continue;
 			}
 			if (this.free <= 0 || pace.leadSent) {
-				await new Promise<void>((resolve) => this.waiting.push(resolve));
+				await this.waitForPlace(signal);
 				continue;
 			}
 			const gap = pace.model.waitMs(time, sentOnce);
 			if (gap > 0 && time + gap - this.startedAt <= this.settings.budgetMs) {
-				await sleep(gap);
+				await sleep(gap, signal);
 				continue;
 			}
 			// A wait past the budget is not waited: LibreBOR decides, and its answer ends the run. A
@@ -167,6 +168,23 @@ export class Pacer implements PacedRun {
 	wakeWaiting(): void {
 		const free = this.pace.leadSent ? 0 : this.free;
 		for (let woken = 0; woken < free && this.waiting.length > 0; woken++) this.waiting.shift()?.();
+	}
+
+	/** Until a release wakes it, or a cancel: a cancelled waiter leaves the queue, so that no wake is spent on it. */
+	private async waitForPlace(signal: AbortSignal | undefined): Promise<void> {
+		await new Promise<void>((resolve) => {
+			const wake = () => {
+				signal?.removeEventListener('abort', leave);
+				resolve();
+			};
+			const leave = () => {
+				const index = this.waiting.indexOf(wake);
+				if (index !== -1) this.waiting.splice(index, 1);
+				resolve();
+			};
+			this.waiting.push(wake);
+			signal?.addEventListener('abort', leave, { once: true });
+		});
 	}
 
 	/** How many more of the run's requests may start now: within its Parallel Requests and the account's slow start. */

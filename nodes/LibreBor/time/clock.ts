@@ -13,13 +13,14 @@ export function now(): number {
 /**
  * Waits `ms` milliseconds. An aborted `signal` ends the wait at once, without an error: the
  * caller looks at the signal to know why it woke. Only recent releases of n8n-workflow's `sleep`
- * take a signal, so a wait that can be ended uses a timer signal of its own.
+ * take a signal, so the wait races the signal instead (the timer left behind ends on its own).
  */
 export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 	if (!signal) return await sleepFor(ms);
 	if (signal.aborted) return;
-	// A timer signal takes whole milliseconds only.
-	const either = AbortSignal.any([AbortSignal.timeout(Math.max(0, Math.ceil(ms))), signal]);
-	// A signal fires `abort` once.
-	await new Promise<void>((resolve) => either.addEventListener('abort', () => resolve()));
+	let stop = () => {};
+	const aborted = new Promise<void>((resolve) => (stop = resolve));
+	signal.addEventListener('abort', stop, { once: true });
+	await Promise.race([sleepFor(ms), aborted]);
+	signal.removeEventListener('abort', stop);
 }

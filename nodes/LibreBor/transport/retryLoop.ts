@@ -66,16 +66,16 @@ export async function withRetries<T>(
 	const { pacer } = run;
 	let waitedMs = 0;
 	for (let retry = 0; ; ) {
-		const start = await pacer.acquire(retryRun.sentOnce);
-		if (start === false)
-			throw stoppedWhileWaiting(budgetSpentError(errorContext, pacer.lastThrottleStatus, run));
-		// A request queued in the pacer when the run stopped (a cancel, a failed item) is not sent.
+		const start = await pacer.acquire(retryRun.sentOnce, run.cancelSignal);
+		// A request waiting in the pacer when the run stopped (a cancel, a failed item) is not sent.
 		if (run.cancelSignal?.aborted) {
-			pacer.release(start, { kind: 'other' });
+			if (start) pacer.release(start, { kind: 'other' });
 			throw stoppedWhileWaiting(
 				cancelledError(errorContext.node, retryRun.what, errorContext.itemIndex),
 			);
 		}
+		if (start === false)
+			throw stoppedWhileWaiting(budgetSpentError(errorContext, pacer.lastThrottleStatus, run));
 		let outcome: TryOutcome<T> | undefined;
 		try {
 			outcome = await tryOnce();

@@ -51,6 +51,16 @@ async function twoFineRounds({ pacer, next }: ReturnType<typeof pacerWith>, took
 	}
 }
 
+/** Whether `promise` has settled once the clock has moved on to every wake due. */
+async function settledOnceTimeMoves(promise: Promise<unknown>): Promise<boolean> {
+	for (;;) {
+		if (await settled(promise)) return true;
+		const wakeAt = virtualClock.nextWakeAt;
+		if (wakeAt === undefined) return false;
+		virtualClock.set(wakeAt);
+	}
+}
+
 /** Whether `promise` has settled after the pending work of this moment (the clock standing still). */
 async function settled(promise: Promise<unknown>): Promise<boolean> {
 	let done = false;
@@ -491,6 +501,20 @@ describe('what a run hands the next one', () => {
 		late.pacer.useAccount({ account, store });
 		for (let start = 1; start < 4; start++) await late.next();
 		expect(await settled(late.pacer.acquire())).toBe(false);
+	});
+
+	it("holds a run to its own Parallel Requests when the account's pace, shared with a wider run, allows more", async () => {
+		const account = `pacer-${Math.random()}`;
+		pacerWith(8).pacer.useAccount({ account });
+		const narrow = pacerWith(2);
+		narrow.pacer.useAccount({ account });
+		const first = await narrow.next();
+		await narrow.next();
+		// Slow start lets the account have 4 in flight: 2 more, but not for this run.
+		const third = narrow.pacer.acquire();
+		expect(await settledOnceTimeMoves(third)).toBe(false);
+		narrow.pacer.release(first, FINE);
+		expect(await settledOnceTimeMoves(third)).toBe(true);
 	});
 
 	it("counts the account's starts made between its own start and its first request (an order's settle pause)", async () => {

@@ -6,13 +6,8 @@ import { describe, expect, it, vi } from 'vitest';
 import type { LearnedLimit } from '../../nodes/LibreBor/pacing/limitModel.ts';
 import { DEFAULT_PARALLEL_REQUESTS } from '../../nodes/LibreBor/pacing/pacer.ts';
 import { savedWorkflow } from '../actions/orderRuns.mts';
-import { jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
-import {
-	inVirtualTime,
-	onlyWhenRequestsWait,
-	runInVirtualTime,
-	virtualClock,
-} from '../support/virtualTime.mts';
+import { jsonOf, pairedItemsOf, useSimulator } from '../support/libreBor.mts';
+import { runInVirtualTime, virtualClock } from '../support/virtualTime.mts';
 import { follow, nifItems } from './followJob.mts';
 
 vi.mock(
@@ -194,20 +189,12 @@ describe('one pacer for every request of a run', () => {
 
 	it('ends at once, saying so, when its execution is cancelled while every item waits out a Retry-After', async () => {
 		sim().injectFault({ ...FOLLOW, status: 429, retryAfter: 240 });
-		let cancelledAt = Infinity;
-		let cancel = () => {};
-		const cancelled = new Promise<void>((resolve) => (cancel = resolve));
-		const requestsWait = onlyWhenRequestsWait(sim);
-		const result = await inVirtualTime(
-			runLibreBor(sim(), follow(), { items: nifItems(8), cancelWhen: cancelled }),
-			(wakeAt) => {
-				if (wakeAt - virtualClock.now() > 60_000 && cancelledAt === Infinity) {
-					cancelledAt = virtualClock.now();
-					cancel();
-				}
-				return requestsWait(wakeAt);
-			},
-		);
+		const cancelledAt = virtualClock.now() + 10_000;
+		const cancelled = virtualClock.sleep(10_000);
+		const result = await runInVirtualTime(sim, follow(), {
+			items: nifItems(8),
+			cancelWhen: cancelled,
+		});
 		expect(result.error?.message).toMatch(/stopped because the execution was cancelled/);
 		// Not 4 minutes later, when the pause ends.
 		expect(virtualClock.now() - cancelledAt).toBeLessThan(1_000);

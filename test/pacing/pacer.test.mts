@@ -143,21 +143,33 @@ describe('a throttle with a Retry-After', () => {
 		expect(await Promise.all(waiting)).toEqual([false, false, false]);
 	});
 
-	it('frees a request at once when its cancel comes while it waits for a pause, a window or a place, and spends no place on it', async () => {
+	it('frees the requests of a cancelled run at once while they wait for a place or a pause, and spends no place on them', async () => {
 		const { pacer, next } = pacerWith(1);
 		const first = await next();
 		const cancel = new AbortController();
-		const cancelled = pacer.acquire(false, cancel.signal);
+		const cancelled = Array.from({ length: 3 }, () => pacer.acquire(false, cancel.signal));
 		const other = pacer.acquire();
 		cancel.abort();
-		expect(await cancelled).toBe(false);
+		expect(await Promise.all(cancelled)).toEqual(cancelled.map(() => false));
 		// The place the first frees goes to the request still waiting.
 		pacer.release(first, FINE);
-		const second = await other;
-		expect(second).not.toBe(false);
+		const second = (await other) as PacedStart;
+		expect(second).toMatchObject({ at: expect.any(Number) });
+
+		// Woken for the place, then cancelled before it took it: the place goes on to the next.
+		const wokenThenCancelled = new AbortController();
+		const woken = pacer.acquire(false, wokenThenCancelled.signal);
+		const last = pacer.acquire();
+		pacer.release(second, FINE);
+		wokenThenCancelled.abort();
+		expect(await settled(woken)).toBe(true);
+		expect(await woken).toBe(false);
+		expect(await settled(last)).toBe(true);
+		const third = (await last) as PacedStart;
+		expect(third).toMatchObject({ at: expect.any(Number) });
 
 		const paused = new AbortController();
-		pacer.release(second as PacedStart, throttled(60_000));
+		pacer.release(third, throttled(60_000));
 		const inPause = pacer.acquire(false, paused.signal);
 		paused.abort();
 		expect(await settled(inPause)).toBe(true);

@@ -107,7 +107,11 @@ export class Pacer implements PacedRun {
 	 */
 	async acquire(sentOnce = false, signal?: AbortSignal): Promise<PacedStart | false> {
 		for (;;) {
-			if (signal?.aborted) return false;
+			if (signal?.aborted) {
+				// A release may have woken this one: the wake goes on to the next.
+				this.wakeWaiting();
+				return false;
+			}
 			const { pace } = this;
 			if (pace.pausedUntil - this.startedAt > this.settings.budgetMs) {
 				this.stoppedBecause = 'budget';
@@ -178,8 +182,7 @@ export class Pacer implements PacedRun {
 				resolve();
 			};
 			const leave = () => {
-				const index = this.waiting.indexOf(wake);
-				if (index !== -1) this.waiting.splice(index, 1);
+				this.waiting.splice(this.waiting.indexOf(wake), 1);
 				resolve();
 			};
 			this.waiting.push(wake);

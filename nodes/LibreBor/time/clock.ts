@@ -20,7 +20,7 @@ export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 	if (signal.aborted) return;
 	let stop = () => {};
 	const aborted = new Promise<void>((resolve) => (stop = resolve));
-	signal.addEventListener('abort', stop, { once: true });
+	signal.addEventListener('abort', stop);
 	await Promise.race([sleepFor(ms), aborted]);
 	signal.removeEventListener('abort', stop);
 }

@@ -186,7 +186,7 @@ export class Pacer implements PacedRun {
 				resolve();
 			};
 			this.waiting.push(wake);
-			signal?.addEventListener('abort', leave, { once: true });
+			signal?.addEventListener('abort', leave);
 		});
 	}
 

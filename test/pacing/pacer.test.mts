@@ -29,11 +29,7 @@ function pacerWith(ceiling = 8, budgetMs = 300_000) {
 	/** The next place, the clock moved on to each wake until the pacer gives it. */
 	const next = async () => {
 		const place = pacer.acquire();
-		while (!(await settled(place))) {
-			const wakeAt = virtualClock.nextWakeAt;
-			if (wakeAt === undefined) throw new Error('The pacer waits for an answer');
-			virtualClock.set(wakeAt);
-		}
+		if (!(await settledOnceTimeMoves(place))) throw new Error('The pacer waits for an answer');
 		const start = await place;
 		if (!start) throw new Error('The pacer gave no place');
 		return start;

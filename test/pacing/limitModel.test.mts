@@ -809,6 +809,24 @@ describe('a limit that changes under a run', () => {
 		expect(nextStartAt(model, 4650)).toBe(4650 + 3075);
 	});
 
+	it('refused and let through in the same millisecond, not told: the window measured to the refusal is probed afresh, not taken as too narrow', () => {
+		const model = twelveAtOnce({ told: false });
+		fines(model, 12, 1400);
+		refusal(model, 2850);
+		model.throttled(2850, 500);
+		// Two requests start at 3,350 ms: LibreBOR refuses the first and takes the second.
+		const letThrough = { at: 3350 };
+		model.started(letThrough);
+		refusal(model, 3350);
+		model.throttled(3350, 600);
+		model.fine(letThrough, 3400);
+		// From the burst's answers at 1,450 ms to 3,350 ms: the refusal lies at the window's very end.
+		expect(model.learned?.windowMs).toBe(1900);
+		fines(model, 11, 3400);
+		// Twelve fine answers held it: a probe tries a window 10% narrower, as after any fresh measure.
+		expect(nextStartAt(model, 3450)).toBe(3400 + 1710);
+	});
+
 	it('refused once at the first request of a window, not told: the window counts from the oldest start it holds', () => {
 		const model = refusedAtTheWindowsFirstRequest();
 		fines(model, 12, 3950);

@@ -134,6 +134,9 @@ describe('Orders: refusals and answers the API contract does not show', () => {
 		expect(again.items[0].error?.message).toContain(
 			`sent the order for ${items[0].nif} 2023, and its outcome is not known here`,
 		);
+		expect(again.items[0].error?.description).toContain(
+			"LibreBOR's answer to it was lost or unclear, as that execution's item said",
+		);
 		expect(sim().requestsTo('POST', ORDER_REQUEST.path)).toHaveLength(1);
 	});
 

@@ -24,7 +24,7 @@ export interface PlannedOrder {
 }
 
 const SENT_BY_ANOTHER =
-	'No new order was sent, so the accounts are not paid for twice. That execution is still placing the order on another n8n process or worker, or it was stopped (or its worker died) before its outcome was saved. Once it has finished, a new run reuses its order. If it stopped, find the document ID in LibreBOR\'s user panel, Documents, and use Document > Download; if LibreBOR shows no such order, set "Order Memory (Hours)" to 0 for one run to order it again.';
+	"No new order was sent, so the accounts are not paid for twice. That execution is still placing the order on another n8n process or worker; or it was stopped (or its worker died) before its outcome was saved; or LibreBOR's answer to it was lost or unclear, as that execution's item said. Once it has finished, a new run reuses its order. Otherwise, find the document ID in LibreBOR's user panel, Documents, and use Document > Download; if LibreBOR shows no such order, set \"Order Memory (Hours)\" to 0 for one run to order it again.";
 const NOT_RECORDED =
 	"No order was sent. n8n's deduplication store (its processed_data table), which stops two executions from paying for the same document, kept failing or losing the record, or took so long to write it that another execution may have sent the order meanwhile. Run the workflow again; if it then says that another execution sent the order and LibreBOR's user panel (Documents) shows no such order, set \"Order Memory (Hours)\" to 0 for one run. If this persists, check n8n's database and the load on its workers.";
 

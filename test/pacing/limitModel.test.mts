@@ -63,13 +63,19 @@ function aShareOfEight(): LimitModel {
 
 /**
  * Twelve at once held a window of 1,400 ms, twice: then refused within a burst at 2,850 ms (a probe),
- * and at the first request after that pause, at 3,350 ms, each time not told when to come back.
+ * not told when to come back; the pause ends at 3,350 ms.
  */
-function refusedAtTheWindowsFirstRequest(): LimitModel {
+function aProbeRefused(): LimitModel {
 	const model = twelveAtOnce({ told: false });
 	fines(model, 12, 1400);
 	refusal(model, 2850);
 	model.throttled(2850, 500);
+	return model;
+}
+
+/** `aProbeRefused`, then refused at the first request after that pause, at 3,350 ms, again not told. */
+function refusedAtTheWindowsFirstRequest(): LimitModel {
+	const model = aProbeRefused();
 	refusal(model, 3350);
 	model.throttled(3350, 600);
 	return model;
@@ -810,10 +816,7 @@ describe('a limit that changes under a run', () => {
 	});
 
 	it('refused and let through in the same millisecond, not told: the window measured to the refusal is probed afresh, not taken as too narrow', () => {
-		const model = twelveAtOnce({ told: false });
-		fines(model, 12, 1400);
-		refusal(model, 2850);
-		model.throttled(2850, 500);
+		const model = aProbeRefused();
 		// Two requests start at 3,350 ms: LibreBOR refuses the first and takes the second.
 		const letThrough = { at: 3350 };
 		model.started(letThrough);

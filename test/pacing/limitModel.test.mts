@@ -366,6 +366,28 @@ describe('the limit a run measures', () => {
 		expect(1450 + model.waitMs(1450, true)).toBe(1450 + 1400);
 	});
 
+	it('sends a request sent once (an order) only once the requests have left the window that held, not into the room it counts', () => {
+		// Kong and tastypie count a request once answered: a burst gets more through than they
+		// count, and a request sent after it into what the window counts as room is refused.
+		const model = twelveAtOnce({ told: false });
+		fines(model, 6, 1400);
+		fines(model, 3, 1600);
+		expect(model.waitMs(1700)).toBe(0);
+		expect(1700 + model.waitMs(1700, true)).toBe(1650 + 1400);
+	});
+
+	it('takes no answer to a request sent once (an order) as proof that a narrower window holds: it kept to the wider one', () => {
+		const model = twelveAtOnce({ told: false });
+		// 12 fine answers in the window of 1,400 ms: the next window tried is 1,260 ms.
+		fines(model, 12, 1400);
+		for (let order = 0; order < 12; order++) {
+			const start = { at: 3000 + order * 1400, sentOnce: true };
+			model.started(start);
+			model.fine(start, start.at + 50);
+		}
+		expect(model.learned?.windowMs).toBe(1400);
+	});
+
 	it('raises the capacity for the requests of the same burst answered fine after the throttle', () => {
 		const model = new LimitModel(0);
 		const late = { at: 100 };

@@ -770,7 +770,7 @@ describe('the runs of one account at once', () => {
 		expect(await pacer.acquire()).not.toBe(false);
 	});
 
-	it("keep an order (sent once) within the share that held: a share's step is another request's", async () => {
+	it("send an order (sent once) into a window its account's other requests have left, and hold them meanwhile: a share's step waits too", async () => {
 		const [run] = twoRunsOfOneAccount(50);
 		const fourFine = async () => {
 			const starts = [await run.next(), await run.next(), await run.next(), await run.next()];
@@ -783,16 +783,18 @@ describe('the runs of one account at once', () => {
 		// A window of fine answers at four, and the share takes a step: a fifth start in the window.
 		await fourFine();
 		await fourFine();
+		const lastAnsweredAt = virtualClock.now();
 		const order = run.pacer.acquire(true);
+		const step = run.pacer.acquire();
 		expect(await settled(order)).toBe(false);
-		const step = await run.next();
-		while (!(await settled(order))) {
-			const wakeAt = virtualClock.nextWakeAt;
-			if (wakeAt === undefined) throw new Error('The order waits for an answer');
-			virtualClock.set(wakeAt);
-		}
-		// The step goes at once; the order once the oldest of the four (counted from its answer) left the window.
-		expect(((await order) as PacedStart).at - step.at).toBe(50 + 1010);
+		expect(await settled(step)).toBe(false);
+		expect(await settledOnceTimeMoves(order)).toBe(true);
+		// The order once the last of the four (counted from its answer) left the window (1,060 ms: the
+		// Retry-After, its margin and the 50 ms burst that met it); the step, which the window had room
+		// for at once, right after the order.
+		expect(((await order) as PacedStart).at - lastAnsweredAt).toBe(1060);
+		expect(await settledOnceTimeMoves(step)).toBe(true);
+		expect(((await step) as PacedStart).at - lastAnsweredAt).toBe(1061);
 	});
 
 	it('send past a limit not yet known one slow-start round of the account, not one round each', async () => {

@@ -56,6 +56,8 @@ export class AccountPace {
 	readonly startInFlight: number;
 	throttles = 0;
 	pausedUntil = 0;
+	/** Requests sent once (orders) waiting for their turn: the others hold until they have started. */
+	sentOnceWaiting = 0;
 	/** Whether LibreBOR asked for the pause (Retry-After), rather than the pacer chose it. */
 	private pauseAsked = false;
 	private lastFineAt: number;

@@ -146,15 +146,17 @@ export class LimitModel {
 
 	/**
 	 * Milliseconds until the window lets one more request start; `held`: one that must not be the
-	 * request LibreBOR refuses (an order, sent once), kept to the window that held, neither a
-	 * probe's narrower one nor a share's step.
+	 * request LibreBOR refuses (an order, sent once), which waits until the account's requests have
+	 * left the window that held (neither a probe's narrower one nor a share's step): limiters that
+	 * count a request once answered (Kong, tastypie) let a burst past their count, and refuse a
+	 * request sent after it into what the learned window counts as room.
 	 */
 	waitMs(time: number, held = false): number {
 		const { window } = this;
 		if (!window) return 0;
 		if (!held) return this.probe.waitMs(window, time);
 		const heldMs = Math.max(window.windowMs, this.probe.heldMs ?? 0);
-		return window.waitMs(time, heldMs, this.share?.heldOf(window));
+		return window.waitMs(time, heldMs, 1);
 	}
 
 	started(start: PacedStart): void {
@@ -209,7 +211,7 @@ export class LimitModel {
 			this.waiting = undefined;
 		}
 		this.share?.fine(window);
-		this.probe.fine(window, start, this.told);
+		if (!start.sentOnce) this.probe.fine(window, start, this.told);
 	}
 
 	/**

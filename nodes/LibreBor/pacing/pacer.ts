@@ -102,10 +102,23 @@ export class Pacer implements PacedRun {
 	 * Waits for a free place, for any pause to end and for the account's window to let one more
 	 * start, then holds the place until `release`. False, holding nothing, when the pause asked for
 	 * runs past the run's time budget. `sentOnce`: a request that is not sent again if refused (an
-	 * order) starts only within the window that held (see LimitModel.waitMs), and when that is past
-	 * the budget it gets false too. A cancel (`signal`) ends any of these waits at once, with false.
+	 * order) starts only into a window the account's requests have left (see LimitModel.waitMs),
+	 * the account's other requests holding until it has started, and when that is past the budget
+	 * it gets false too. A cancel (`signal`) ends any of these waits at once, with false.
 	 */
 	async acquire(sentOnce = false, signal?: AbortSignal): Promise<PacedStart | false> {
+		if (!sentOnce) return await this.acquireTurn(false, signal);
+		const { pace } = this;
+		pace.sentOnceWaiting++;
+		try {
+			return await this.acquireTurn(true, signal);
+		} finally {
+			pace.sentOnceWaiting--;
+		}
+	}
+
+	/** `acquire`, once the account's other requests know whether this one is sent once. */
+	private async acquireTurn(sentOnce: boolean, signal?: AbortSignal): Promise<PacedStart | false> {
 		for (;;) {
 			if (signal?.aborted) {
 				// A release may have woken this one: the wake goes on to the next.
@@ -129,7 +142,11 @@ export class Pacer implements PacedRun {
 				await this.waitForPlace(signal);
 				continue;
 			}
-			const gap = pace.model.waitMs(time, sentOnce);
+			// While a request sent once waits for its window to empty, the others wait until it has started.
+			const gap =
+				sentOnce || pace.sentOnceWaiting === 0
+					? pace.model.waitMs(time, sentOnce)
+					: Math.max(pace.model.waitMs(time), pace.model.waitMs(time, true) + 1);
 			if (gap > 0 && time + gap - this.startedAt <= this.settings.budgetMs) {
 				await sleep(gap, signal);
 				continue;
@@ -140,7 +157,7 @@ export class Pacer implements PacedRun {
 				this.stoppedBecause = 'budget';
 				return false;
 			}
-			return this.start(time);
+			return this.start(time, sentOnce);
 		}
 	}
 
@@ -195,8 +212,8 @@ export class Pacer implements PacedRun {
 		return Math.min(this.settings.ceiling - this.inFlight, this.pace.inFlight.free);
 	}
 
-	private start(time: number): PacedStart {
-		const start: PacedStart = { at: time };
+	private start(time: number, sentOnce: boolean): PacedStart {
+		const start: PacedStart = sentOnce ? { at: time, sentOnce } : { at: time };
 		this.started = true;
 		this.inFlight++;
 		this.pace.started(start);

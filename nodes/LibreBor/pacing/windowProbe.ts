@@ -3,6 +3,8 @@ import type { StartWindow } from './startWindow';
 /** A request's place in a run, from the pacer's `acquire` to its `release`: when it started. */
 export interface PacedStart {
 	readonly at: number;
+	/** Sent once (an order): kept to the window that held, so its answer tells nothing of a narrower one. */
+	readonly sentOnce?: boolean;
 }
 
 /** A probe asks for a window this much narrower than the one that held, twice as much after each that held. */

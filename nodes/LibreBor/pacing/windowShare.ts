@@ -38,11 +38,6 @@ export class WindowShare {
 	/** The windows the next step waits if this one is refused. */
 	private windowsAfterNextRefusal = WINDOWS_AFTER_A_REFUSED_STEP;
 
-	/** The share without the step it is trying: what held. */
-	heldOf(window: StartWindow): number {
-		return Math.min(this.held, window.capacity);
-	}
-
 	/** A fine answer: a share that held for as many windows of them as asked takes a step more. */
 	fine(window: StartWindow): void {
 		if (++this.finesSinceStep < window.capacity * this.windowsBeforeStep) return;

@@ -797,6 +797,32 @@ describe('the runs of one account at once', () => {
 		expect(((await step) as PacedStart).at - lastAnsweredAt).toBe(1061);
 	});
 
+	it('hold for an order waiting on its window only as far as their Time Budget allows, then keep to their own window', async () => {
+		const account = `pacer-${Math.random()}`;
+		const a = pacerWith(50);
+		a.pacer.useAccount({ account });
+		// Twelve through, then a Retry-After of 1 s: a window of 12 starts in 1,010 ms.
+		await twoFineRounds(a);
+		a.pacer.release(await a.next(), throttled(1000));
+		const pauseEnd = a.since() + 1000;
+		const eleven = [];
+		for (let start = 0; start < 11; start++) eleven.push(await a.next());
+		expect(a.since()).toBe(pauseEnd);
+		virtualClock.advance(50);
+		for (const start of eleven) a.pacer.release(start, FINE);
+		virtualClock.advance(850);
+		await a.next();
+		// The window is full; the order waits until it is empty, 1,010 ms from now.
+		const order = a.pacer.acquire(true);
+		expect(await settled(order)).toBe(false);
+		// A run with half a second of budget left: the oldest of the eleven leaves the window in 160 ms.
+		const b = pacerWith(50, 500);
+		b.pacer.useAccount({ account });
+		const startedAt = virtualClock.now();
+		const start = await b.next();
+		expect(start.at - startedAt).toBe(160);
+	});
+
 	it('send past a limit not yet known one slow-start round of the account, not one round each', async () => {
 		const [a, b] = twoRunsOfOneAccount(8);
 		const first = [await a.next(), await a.next(), await b.next(), await b.next()];

@@ -56,8 +56,11 @@ export class AccountPace {
 	readonly startInFlight: number;
 	throttles = 0;
 	pausedUntil = 0;
-	/** Requests sent once (orders) waiting for their turn: the others hold until they have started. */
-	sentOnceWaiting = 0;
+	/**
+	 * When each request sent once (an order) that waits for the window to empty may start: the
+	 * account's other requests hold until then, so that it is not kept waiting behind them.
+	 */
+	readonly sentOnceTurns = new Set<{ at: number }>();
 	/** Whether LibreBOR asked for the pause (Retry-After), rather than the pacer chose it. */
 	private pauseAsked = false;
 	private lastFineAt: number;
@@ -100,6 +103,16 @@ export class AccountPace {
 	/** Whether a lone request is out, the others waiting for its answer. */
 	get leadSent(): boolean {
 		return this.lead === 'sent';
+	}
+
+	/**
+	 * Until when a request not sent once holds for a request sent once that waits for its turn;
+	 * undefined when none waits, or when the next request goes alone after a backoff, which one that
+	 * is sent once had better not be.
+	 */
+	get heldForSentOnceUntil(): number | undefined {
+		if (this.lead === 'next' || this.sentOnceTurns.size === 0) return undefined;
+		return Math.min(...Array.from(this.sentOnceTurns, (turn) => turn.at)) + 1;
 	}
 
 	started(start: PacedStart): void {

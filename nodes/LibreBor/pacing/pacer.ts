@@ -103,22 +103,10 @@ export class Pacer implements PacedRun {
 	 * start, then holds the place until `release`. False, holding nothing, when the pause asked for
 	 * runs past the run's time budget. `sentOnce`: a request that is not sent again if refused (an
 	 * order) starts only into a window the account's requests have left (see LimitModel.waitMs),
-	 * the account's other requests holding until it has started, and when that is past the budget
-	 * it gets false too. A cancel (`signal`) ends any of these waits at once, with false.
+	 * the account's other requests holding meanwhile, and when that is past the budget it gets
+	 * false too. A cancel (`signal`) ends any of these waits at once, with false.
 	 */
 	async acquire(sentOnce = false, signal?: AbortSignal): Promise<PacedStart | false> {
-		if (!sentOnce) return await this.acquireTurn(false, signal);
-		const { pace } = this;
-		pace.sentOnceWaiting++;
-		try {
-			return await this.acquireTurn(true, signal);
-		} finally {
-			pace.sentOnceWaiting--;
-		}
-	}
-
-	/** `acquire`, once the account's other requests know whether this one is sent once. */
-	private async acquireTurn(sentOnce: boolean, signal?: AbortSignal): Promise<PacedStart | false> {
 		for (;;) {
 			if (signal?.aborted) {
 				// A release may have woken this one: the wake goes on to the next.
@@ -142,13 +130,9 @@ export class Pacer implements PacedRun {
 				await this.waitForPlace(signal);
 				continue;
 			}
-			// While a request sent once waits for its window to empty, the others wait until it has started.
-			const gap =
-				sentOnce || pace.sentOnceWaiting === 0
-					? pace.model.waitMs(time, sentOnce)
-					: Math.max(pace.model.waitMs(time), pace.model.waitMs(time, true) + 1);
+			const gap = this.gapBeforeStart(time, sentOnce);
 			if (gap > 0 && time + gap - this.startedAt <= this.settings.budgetMs) {
-				await sleep(gap, signal);
+				await this.sleepForTurn(time + gap, sentOnce, signal);
 				continue;
 			}
 			// A wait past the budget is not waited: LibreBOR decides, and its answer ends the run. A
@@ -205,6 +189,29 @@ export class Pacer implements PacedRun {
 			this.waiting.push(wake);
 			signal?.addEventListener('abort', leave);
 		});
+	}
+
+	/**
+	 * Milliseconds until the account's window lets the request start; for one not sent once, at
+	 * least until a request sent once that waits for its turn has had it, when that fits the budget.
+	 */
+	private gapBeforeStart(time: number, sentOnce: boolean): number {
+		const gap = this.pace.model.waitMs(time, sentOnce);
+		const heldUntil = sentOnce ? undefined : this.pace.heldForSentOnceUntil;
+		if (heldUntil === undefined || heldUntil - this.startedAt > this.settings.budgetMs) return gap;
+		return Math.max(gap, heldUntil - time);
+	}
+
+	/** Sleeps until `at`; a request sent once holds the account's others until then (see gapBeforeStart). */
+	private async sleepForTurn(at: number, sentOnce: boolean, signal?: AbortSignal): Promise<void> {
+		if (!sentOnce) return await sleep(at - now(), signal);
+		const turn = { at };
+		this.pace.sentOnceTurns.add(turn);
+		try {
+			await sleep(at - now(), signal);
+		} finally {
+			this.pace.sentOnceTurns.delete(turn);
+		}
 	}
 
 	/** How many more of the run's requests may start now: within its Parallel Requests and the account's slow start. */

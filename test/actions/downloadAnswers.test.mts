@@ -95,6 +95,10 @@ describe('Download host: failures', () => {
 			`The download host answered ${status} for document ${documentId}`,
 		);
 		expect(descriptionOf(result.error)).toMatch(/Download links can expire/);
+		// The error names the item and the node, as n8n shows them beside it.
+		expect(result.error?.context.itemIndex).toBe(0);
+		const { node } = result.error as { node?: { name: string } };
+		expect(node?.name).toBe(result.run.data.resultData.lastNodeExecuted);
 		expect(downloadRequests()).toHaveLength(1);
 	});
 

@@ -23,9 +23,10 @@ import {
 import { noOp, splitOut, workflow } from '../../tools/n8n/workflowBuilder.mts';
 
 const setupTimeoutMs = 600_000;
-const testTimeoutMs = 300_000;
-// n8n's shortest poll interval is a minute, at a random second.
-const nextPollTimeoutMs = 90_000;
+const testTimeoutMs = 480_000;
+// n8n's shortest poll interval is a minute, at a random second; a restart of main adds its start-up,
+// which a busy machine makes long (90 s was too short beside a mutation run).
+const nextPollTimeoutMs = 150_000;
 
 const followWorkflowId = 'libreBorQueueFolw';
 const orderWorkflowId = 'libreBorQueueOrdr';

@@ -156,7 +156,8 @@ export class LimitModel {
 		if (!window) return 0;
 		if (!held) return this.probe.waitMs(window, time);
 		const heldMs = Math.max(window.windowMs, this.probe.heldMs ?? 0);
-		return window.waitMs(time, heldMs, 1);
+		const newest = window.newestStart;
+		return newest === undefined ? 0 : Math.max(0, newest + heldMs - time);
 	}
 
 	started(start: PacedStart): void {

@@ -132,7 +132,7 @@ export class Pacer implements PacedRun {
 			}
 			const gap = this.gapBeforeStart(time, sentOnce);
 			if (gap > 0 && time + gap - this.startedAt <= this.settings.budgetMs) {
-				await this.sleepForTurn(time + gap, sentOnce, signal);
+				await (sentOnce ? this.sleepForTurn(time + gap, signal) : sleep(gap, signal));
 				continue;
 			}
 			// A wait past the budget is not waited: LibreBOR decides, and its answer ends the run. A
@@ -202,9 +202,8 @@ export class Pacer implements PacedRun {
 		return Math.max(gap, heldUntil - time);
 	}
 
-	/** Sleeps until `at`; a request sent once holds the account's others until then (see gapBeforeStart). */
-	private async sleepForTurn(at: number, sentOnce: boolean, signal?: AbortSignal): Promise<void> {
-		if (!sentOnce) return await sleep(at - now(), signal);
+	/** A request sent once sleeps until `at`, holding the account's others until then (see gapBeforeStart). */
+	private async sleepForTurn(at: number, signal?: AbortSignal): Promise<void> {
 		const turn = { at };
 		this.pace.sentOnceTurns.add(turn);
 		try {

@@ -42,15 +42,19 @@ export class StartWindow {
 	 * Milliseconds from `time` until one more start fits (at most `capacity` in a window of
 	 * `windowMs`); 0 when it fits now.
 	 */
-	waitMs(time: number, windowMs = this.windowMs, capacity = this.capacityValue): number {
-		const counted = Math.min(capacity, this.capacityValue);
-		if (this.starts.length < counted) return 0;
-		return Math.max(0, this.starts[this.starts.length - counted].at + windowMs - time);
+	waitMs(time: number, windowMs = this.windowMs): number {
+		if (this.starts.length < this.capacityValue) return 0;
+		return Math.max(0, this.starts[0].at + windowMs - time);
 	}
 
 	/** The start the next one waits on: the oldest of the last `capacity`. */
 	get oldestStart(): number | undefined {
 		return this.starts[0]?.at;
+	}
+
+	/** The latest start counted: the window is empty `windowMs` after it. */
+	get newestStart(): number | undefined {
+		return this.starts.at(-1)?.at;
 	}
 
 	/** Counts a start; `request` names it for `forget` and `settle`, which find it by it alone. */

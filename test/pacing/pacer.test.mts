@@ -47,6 +47,18 @@ async function twoFineRounds({ pacer, next }: ReturnType<typeof pacerWith>, took
 	}
 }
 
+/**
+ * A pacer that measured 12 requests in 1,010 ms from LibreBOR's Retry-After (its pause over a
+ * second after it), for `account` when one is given.
+ */
+async function measured(budgetMs = 300_000, account?: string) {
+	const paced = pacerWith(50, budgetMs);
+	if (account) paced.pacer.useAccount({ account });
+	await twoFineRounds(paced);
+	paced.pacer.release(await paced.next(), throttled(1000));
+	return paced;
+}
+
 /** Whether `promise` has settled once the clock has moved on to every wake due. */
 async function settledOnceTimeMoves(promise: Promise<unknown>): Promise<boolean> {
 	for (;;) {
@@ -339,14 +351,6 @@ describe('a throttle without a Retry-After', () => {
 });
 
 describe('a window of starts measured', () => {
-	/** A pacer that measured 12 requests in 1,010 ms from LibreBOR's Retry-After. */
-	async function measured(budgetMs = 300_000) {
-		const paced = pacerWith(50, budgetMs);
-		await twoFineRounds(paced);
-		paced.pacer.release(await paced.next(), throttled(1000));
-		return paced;
-	}
-
 	it('starts as many at once as got through, and the next once the window has passed', async () => {
 		const { pacer, next } = await measured();
 		const burst: PacedStart[] = [];
@@ -527,10 +531,7 @@ describe('what a run hands the next one', () => {
 
 	it("counts the account's starts made between its own start and its first request (an order's settle pause)", async () => {
 		const account = `pacer-${Math.random()}`;
-		const teacher = pacerWith(50);
-		teacher.pacer.useAccount({ account });
-		await twoFineRounds(teacher);
-		teacher.pacer.release(await teacher.next(), throttled(1000));
+		const teacher = await measured(300_000, account);
 		const waiting = pacerWith(50);
 		virtualClock.advance(500);
 		// The teacher's next window, 12 answered fine, after the waiting run started.
@@ -759,10 +760,7 @@ describe('the runs of one account at once', () => {
 	});
 
 	it('stop an order (sent once) unsent when the window would make it wait past the time budget, where another request goes', async () => {
-		const run = pacerWith(50, 1500);
-		const { pacer, next } = run;
-		await twoFineRounds(run);
-		pacer.release(await next(), throttled(1000));
+		const { pacer, next } = await measured(1500);
 		// After the pause, a window of 12 at 1,100 ms: the next start would wait until 2,160 ms.
 		for (let start = 0; start < 12; start++) await next();
 		expect(await pacer.acquire(true)).toBe(false);
@@ -799,11 +797,8 @@ describe('the runs of one account at once', () => {
 
 	it('hold for an order waiting on its window only as far as their Time Budget allows, then keep to their own window', async () => {
 		const account = `pacer-${Math.random()}`;
-		const a = pacerWith(50);
-		a.pacer.useAccount({ account });
 		// Twelve through, then a Retry-After of 1 s: a window of 12 starts in 1,010 ms.
-		await twoFineRounds(a);
-		a.pacer.release(await a.next(), throttled(1000));
+		const a = await measured(300_000, account);
 		const pauseEnd = a.since() + 1000;
 		const eleven = [];
 		for (let start = 0; start < 11; start++) eleven.push(await a.next());

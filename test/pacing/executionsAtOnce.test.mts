@@ -136,7 +136,9 @@ describe('in two processes (queue-mode workers), two executions each: nothing of
 describe('an order beside another execution of the same account, in one process', () => {
 	// Kong counts a request once answered: a burst of follows gets more through than its count
 	// allows, and an order sent after it, into what the learned window counts as room, was refused.
-	it.each<{ limiter: string; limit: RateLimit }>([
+	// Tastypie counts whole seconds: the window the follows held at their phases was short by up to
+	// a second at the order's (`phaseMs`: the follows start that far into a second).
+	it.each<{ limiter: string; limit: RateLimit; phaseMs?: number }>([
 		{
 			limiter: 'DRF, 20 a second',
 			limit: { shape: 'sliding-log-drf', requests: 20, windowMs: 1000 },
@@ -146,10 +148,20 @@ describe('an order beside another execution of the same account, in one process'
 			limit: { shape: 'fixed-window', requests: 20, windowMs: 1000 },
 		},
 		{ limiter: 'Kong, 9 a second', limit: { shape: 'fixed-window', requests: 9, windowMs: 1000 } },
+		...[
+			{ requests: 20, phaseMs: 500 },
+			{ requests: 12, phaseMs: 700 },
+			{ requests: 9, phaseMs: 800 },
+		].map(({ requests, phaseMs }) => ({
+			limiter: `tastypie, ${requests} a second, from ${phaseMs} ms into a second`,
+			limit: { shape: 'sliding-log-tastypie', requests, windowMs: 1000 } as const,
+			phaseMs,
+		})),
 	])(
 		'under $limiter: waits for a window the follows have left, which wait for it, and is placed',
 		{ timeout: 120_000 },
-		async ({ limit }) => {
+		async ({ limit, phaseMs }) => {
+			if (phaseMs !== undefined) virtualClock.advance(1000 - (virtualClock.now() % 1000) + phaseMs);
 			sim().traffic.rateLimit = limit;
 			const orders = nifItems(5, 1_000);
 			sim().state.balance = orders.length * sim().state.orderPrice;

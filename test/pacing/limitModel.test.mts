@@ -361,9 +361,34 @@ describe('the limit a run measures', () => {
 	});
 
 	it('keeps a request sent once (an order) to the window that held while a narrower one is tried', () => {
-		const model = twelveAtOnce({ told: false });
-		fines(model, 12, 1400);
-		expect(1450 + model.waitMs(1450, true)).toBe(1450 + 1400);
+		// 12 through, then refused at 400 ms and paused 1,700 ms: a window of 2,100 ms, measured
+		// without Retry-After, so counted to its whole seconds (3 s) for an order; 12 fine answers in
+		// it: the next window tried is 1,890 ms (2 s).
+		const model = new LimitModel(0);
+		fines(model, 12, 0);
+		model.throttled(400, 1700);
+		fines(model, 12, 2100);
+		expect(nextStartAt(model, 2150)).toBe(2150 + 1890);
+		expect(2150 + model.waitMs(2150, true)).toBe(2150 + 3000);
+	});
+
+	it('counts a window measured without Retry-After to its whole seconds for a request sent once (an order), and only such a window', () => {
+		// Tastypie counts a request in whole seconds, until the second after its window's last:
+		// a window that held at the phases tried may be up to a second short at another.
+		const untold = twelveAtOnce({ told: false });
+		fines(untold, 12, 1400);
+		expect(1450 + untold.waitMs(1450, true)).toBe(1450 + 2000);
+		const told = twelveAtOnce({ told: true });
+		fines(told, 12, 1100);
+		expect(1150 + told.waitMs(1150, true)).toBe(1150 + 1010);
+		const spacing = new LimitModel(0, { capacity: 1, windowMs: 200 });
+		spacing.started({ at: 0 });
+		expect(spacing.waitMs(50, true)).toBe(150);
+	});
+
+	it('sends a request sent once (an order) at once into a learned window that holds no start', () => {
+		const model = new LimitModel(0, { capacity: 12, windowMs: 1010, told: true });
+		expect(model.waitMs(0, true)).toBe(0);
 	});
 
 	it('sends a request sent once (an order) only once the requests have left the window that held, not into the room it counts', () => {
@@ -373,7 +398,8 @@ describe('the limit a run measures', () => {
 		fines(model, 6, 1400);
 		fines(model, 3, 1600);
 		expect(model.waitMs(1700)).toBe(0);
-		expect(1700 + model.waitMs(1700, true)).toBe(1650 + 1400);
+		// The window of 1,400 ms, measured without Retry-After, to its whole seconds.
+		expect(1700 + model.waitMs(1700, true)).toBe(1650 + 2000);
 	});
 
 	it('takes no answer to a request sent once (an order) as proof that a narrower window holds: it kept to the wider one', () => {

@@ -19,6 +19,7 @@ export interface LearnedLimit {
 
 /** Added to the time LibreBOR asks to wait, for requests that reach it a little earlier than others. */
 const WINDOW_MARGIN_MS = 10;
+const SECOND_MS = 1000;
 /** A window that drew a throttle becomes at least this much slower. */
 const SLOWER = 0.9;
 /** Fewer fine answers than this say too little about the limit. */
@@ -155,7 +156,14 @@ export class LimitModel {
 		const { window } = this;
 		if (!window) return 0;
 		if (!held) return this.probe.waitMs(window, time);
-		const heldMs = Math.max(window.windowMs, this.probe.heldMs ?? 0);
+		const measuredMs = Math.max(window.windowMs, this.probe.heldMs ?? 0);
+		// A limiter that counts whole seconds and says nothing of when to come back (tastypie) counts
+		// a request for its window's whole seconds after the second it came in: up to a second longer
+		// than the window measured at the phases runs happened to try.
+		const heldMs =
+			this.told || measuredMs < SECOND_MS
+				? measuredMs
+				: (Math.floor(measuredMs / SECOND_MS) + 1) * SECOND_MS;
 		const newest = window.newestStart;
 		return newest === undefined ? 0 : Math.max(0, newest + heldMs - time);
 	}

@@ -795,6 +795,49 @@ describe('the runs of one account at once', () => {
 		expect(((await step) as PacedStart).at - lastAnsweredAt).toBe(1061);
 	});
 
+	it('let another request than an order (sent once) waiting for its window be the one that goes alone after a backoff: the order then waits for its answer', async () => {
+		const { pacer, next } = await measured();
+		// After the pause, a window of 12 in 1,010 ms: six start and are answered, six more 350 ms later.
+		const early = [];
+		for (let start = 0; start < 6; start++) early.push(await next());
+		virtualClock.advance(50);
+		for (const start of early) pacer.release(start, FINE);
+		virtualClock.advance(300);
+		const late = [];
+		for (let start = 0; start < 6; start++) late.push(await next());
+		const order = pacer.acquire(true);
+		expect(await settled(order)).toBe(false);
+		virtualClock.advance(50);
+		for (const start of late.slice(1)) pacer.release(start, FINE);
+		// One refused without Retry-After: a backoff the pacer chose, after which one request goes alone.
+		pacer.release(late[0], throttled());
+		const follow = pacer.acquire();
+		expect(await settledOnceTimeMoves(follow)).toBe(true);
+		expect(await settledOnceTimeMoves(order)).toBe(false);
+		pacer.release((await follow) as PacedStart, FINE);
+		expect(await settledOnceTimeMoves(order)).toBe(true);
+	});
+
+	it('hold for each order in turn: a second order waiting for its window holds them as the first did', async () => {
+		const { pacer, next } = await measured();
+		const eleven = [];
+		for (let start = 0; start < 11; start++) eleven.push(await next());
+		virtualClock.advance(50);
+		for (const start of eleven) pacer.release(start, FINE);
+		const first = pacer.acquire(true);
+		expect(await settledOnceTimeMoves(first)).toBe(true);
+		virtualClock.advance(50);
+		pacer.release((await first) as PacedStart, FINE);
+		const answeredAt = virtualClock.now();
+		const second = pacer.acquire(true);
+		const follow = pacer.acquire();
+		expect(await settled(follow)).toBe(false);
+		expect(await settledOnceTimeMoves(second)).toBe(true);
+		expect(((await second) as PacedStart).at - answeredAt).toBe(1010);
+		expect(await settledOnceTimeMoves(follow)).toBe(true);
+		expect(((await follow) as PacedStart).at - answeredAt).toBe(1011);
+	});
+
 	it('hold for an order waiting on its window only as far as their Time Budget allows, then keep to their own window', async () => {
 		const account = `pacer-${Math.random()}`;
 		// Twelve through, then a Retry-After of 1 s: a window of 12 starts in 1,010 ms.
@@ -811,11 +854,15 @@ describe('the runs of one account at once', () => {
 		const order = a.pacer.acquire(true);
 		expect(await settled(order)).toBe(false);
 		// A run with half a second of budget left: the oldest of the eleven leaves the window in 160 ms.
-		const b = pacerWith(50, 500);
-		b.pacer.useAccount({ account });
+		// One with a budget that ends right after the order's turn holds for it.
+		const [b, c] = [pacerWith(50, 500), pacerWith(50, 1011)];
+		for (const { pacer } of [b, c]) pacer.useAccount({ account });
 		const startedAt = virtualClock.now();
+		const held = c.pacer.acquire();
 		const start = await b.next();
 		expect(start.at - startedAt).toBe(160);
+		expect(await settledOnceTimeMoves(held)).toBe(true);
+		expect(((await held) as PacedStart).at - startedAt).toBe(1011);
 	});
 
 	it('send past a limit not yet known one slow-start round of the account, not one round each', async () => {

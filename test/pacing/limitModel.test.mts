@@ -381,6 +381,9 @@ describe('the limit a run measures', () => {
 		const told = twelveAtOnce({ told: true });
 		fines(told, 12, 1100);
 		expect(1150 + told.waitMs(1150, true)).toBe(1150 + 1010);
+		const aSecond = new LimitModel(0, { capacity: 12, windowMs: 1000 });
+		fines(aSecond, 1, 0);
+		expect(aSecond.waitMs(50, true)).toBe(2000);
 		const spacing = new LimitModel(0, { capacity: 1, windowMs: 200 });
 		spacing.started({ at: 0 });
 		expect(spacing.waitMs(50, true)).toBe(150);

@@ -838,6 +838,24 @@ describe('the runs of one account at once', () => {
 		expect(((await follow) as PacedStart).at - answeredAt).toBe(1011);
 	});
 
+	it('hold no longer for an order whose run is cancelled while it waits for its window', async () => {
+		const { pacer, next } = await measured();
+		const eleven = [];
+		for (let start = 0; start < 11; start++) eleven.push(await next());
+		virtualClock.advance(50);
+		for (const start of eleven) pacer.release(start, FINE);
+		const cancel = new AbortController();
+		const order = pacer.acquire(true, cancel.signal);
+		const follow = pacer.acquire();
+		expect(await settled(follow)).toBe(false);
+		const cancelledAt = virtualClock.now();
+		cancel.abort();
+		expect(await order).toBe(false);
+		// The eleven left room in the window of 12: the follow goes at once, not at the order's turn.
+		expect(await settled(follow)).toBe(true);
+		expect(((await follow) as PacedStart).at).toBe(cancelledAt);
+	});
+
 	it('hold for an order waiting on its window only as far as their Time Budget allows, then keep to their own window', async () => {
 		const account = `pacer-${Math.random()}`;
 		// Twelve through, then a Retry-After of 1 s: a window of 12 starts in 1,010 ms.

@@ -61,6 +61,8 @@ export class AccountPace {
 	 * account's other requests hold until then, so that it is not kept waiting behind them.
 	 */
 	readonly sentOnceTurns = new Set<{ at: number }>();
+	/** Aborted when a request sent once gives its turn up unsent: those holding for it look again. */
+	private turnGivenUp = new AbortController();
 	/** Whether LibreBOR asked for the pause (Retry-After), rather than the pacer chose it. */
 	private pauseAsked = false;
 	private lastFineAt: number;
@@ -113,6 +115,18 @@ export class AccountPace {
 	get heldForSentOnceUntil(): number | undefined {
 		if (this.lead === 'next' || this.sentOnceTurns.size === 0) return undefined;
 		return Math.min(...Array.from(this.sentOnceTurns, (turn) => turn.at)) + 1;
+	}
+
+	get turnGivenUpSignal(): AbortSignal {
+		return this.turnGivenUp.signal;
+	}
+
+	/** A request sent once has had its turn, or gave it up unsent (its run cancelled). */
+	endTurn(turn: { at: number }, unsent: boolean): void {
+		this.sentOnceTurns.delete(turn);
+		if (!unsent) return;
+		this.turnGivenUp.abort();
+		this.turnGivenUp = new AbortController();
 	}
 
 	started(start: PacedStart): void {

@@ -132,7 +132,7 @@ export class Pacer implements PacedRun {
 			}
 			const gap = this.gapBeforeStart(time, sentOnce);
 			if (gap > 0 && time + gap - this.startedAt <= this.settings.budgetMs) {
-				await (sentOnce ? this.sleepForTurn(time + gap, signal) : sleep(gap, signal));
+				await (sentOnce ? this.sleepForTurn(time + gap, signal) : this.sleepHeld(gap, signal));
 				continue;
 			}
 			// A wait past the budget is not waited: LibreBOR decides, and its answer ends the run. A
@@ -209,8 +209,14 @@ export class Pacer implements PacedRun {
 		try {
 			await sleep(at - now(), signal);
 		} finally {
-			this.pace.sentOnceTurns.delete(turn);
+			this.pace.endTurn(turn, signal?.aborted === true);
 		}
+	}
+
+	/** Any other request sleeps `ms`, or until a request sent once it may hold for gives its turn up. */
+	private async sleepHeld(ms: number, signal?: AbortSignal): Promise<void> {
+		const givenUp = this.pace.turnGivenUpSignal;
+		await sleep(ms, signal ? AbortSignal.any([signal, givenUp]) : givenUp);
 	}
 
 	/** How many more of the run's requests may start now: within its Parallel Requests and the account's slow start. */

@@ -384,6 +384,14 @@ describe('the limit a run measures', () => {
 		const aSecond = new LimitModel(0, { capacity: 12, windowMs: 1000 });
 		fines(aSecond, 1, 0);
 		expect(aSecond.waitMs(50, true)).toBe(2000);
+		// Measured from here, a window may be a round trip shorter than LibreBOR saw it.
+		const aRoundTripShort = new LimitModel(0, { capacity: 12, windowMs: 950 });
+		fines(aRoundTripShort, 1, 0);
+		expect(aRoundTripShort.waitMs(50, true)).toBe(2000);
+		// A spacing of a second or more without Retry-After (nginx under one request a second) too.
+		const slowSpacing = new LimitModel(0, { capacity: 1, windowMs: 1100 });
+		slowSpacing.started({ at: 0 });
+		expect(slowSpacing.waitMs(0, true)).toBe(2000);
 		const spacing = new LimitModel(0, { capacity: 1, windowMs: 200 });
 		spacing.started({ at: 0 });
 		expect(spacing.waitMs(50, true)).toBe(150);

@@ -19,6 +19,7 @@ export interface LearnedLimit {
 
 /** Added to the time LibreBOR asks to wait, for requests that reach it a little earlier than others. */
 const WINDOW_MARGIN_MS = 10;
+/** The unit limiters such as tastypie count in (see wholeSecondsOf). */
 const SECOND_MS = 1000;
 /** A window that drew a throttle becomes at least this much slower. */
 const SLOWER = 0.9;
@@ -150,22 +151,30 @@ export class LimitModel {
 	 * request LibreBOR refuses (an order, sent once), which waits until the account's requests have
 	 * left the window that held (neither a probe's narrower one nor a share's step): limiters that
 	 * count a request once answered (Kong, tastypie) let a burst past their count, and refuse a
-	 * request sent after it into what the learned window counts as room.
+	 * request sent after it into what the learned window counts as room. A window LibreBOR did not
+	 * tell is counted to its whole seconds for it (see wholeSecondsOf).
 	 */
 	waitMs(time: number, held = false): number {
 		const { window } = this;
 		if (!window) return 0;
 		if (!held) return this.probe.waitMs(window, time);
 		const measuredMs = Math.max(window.windowMs, this.probe.heldMs ?? 0);
-		// A limiter that counts whole seconds and says nothing of when to come back (tastypie) counts
-		// a request for its window's whole seconds after the second it came in: up to a second longer
-		// than the window measured at the phases runs happened to try.
-		const heldMs =
-			this.told || measuredMs < SECOND_MS
-				? measuredMs
-				: (Math.floor(measuredMs / SECOND_MS) + 1) * SECOND_MS;
+		const heldMs = this.told ? measuredMs : this.wholeSecondsOf(measuredMs);
 		const newest = window.newestStart;
 		return newest === undefined ? 0 : Math.max(0, newest + heldMs - time);
+	}
+
+	/**
+	 * A limiter that counts whole seconds and says nothing of when to come back (tastypie) counts a
+	 * request until T + 1 seconds after the second it was answered in, at most, its window being T
+	 * whole seconds. The windows that held were measured at the phases runs happened to try, and
+	 * from here, up to a round trip (the last answer's time) shorter than LibreBOR saw them. A window
+	 * still under a second with that round trip is no such limiter's (nginx's spacing, say).
+	 */
+	private wholeSecondsOf(measuredMs: number): number {
+		const seenMs = measuredMs + this.lastAnswerMs;
+		if (seenMs < SECOND_MS) return measuredMs;
+		return (Math.floor(seenMs / SECOND_MS) + 1) * SECOND_MS;
 	}
 
 	started(start: PacedStart): void {

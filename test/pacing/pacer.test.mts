@@ -838,7 +838,7 @@ describe('the runs of one account at once', () => {
 		expect(((await follow) as PacedStart).at - answeredAt).toBe(1011);
 	});
 
-	it('hold no longer for an order whose run is cancelled while it waits for its window', async () => {
+	it('hold no longer for an order whose run is cancelled while it waits for its window, and free a cancelled request that holds for it at once', async () => {
 		const { pacer, next } = await measured();
 		const eleven = [];
 		for (let start = 0; start < 11; start++) eleven.push(await next());
@@ -848,6 +848,11 @@ describe('the runs of one account at once', () => {
 		const order = pacer.acquire(true, cancel.signal);
 		const follow = pacer.acquire();
 		expect(await settled(follow)).toBe(false);
+		const cancelFollow = new AbortController();
+		const cancelledFollow = pacer.acquire(false, cancelFollow.signal);
+		cancelFollow.abort();
+		expect(await settled(cancelledFollow)).toBe(true);
+		expect(await cancelledFollow).toBe(false);
 		const cancelledAt = virtualClock.now();
 		cancel.abort();
 		expect(await order).toBe(false);

@@ -38,13 +38,20 @@ function pacerWith(ceiling = 8, budgetMs = 300_000) {
 }
 
 /** Slow start's first two rounds (4, then 8 requests), each answered fine `tookMs` after it started. */
-async function twoFineRounds({ pacer, next }: ReturnType<typeof pacerWith>, tookMs = 50) {
+async function twoFineRounds(paced: ReturnType<typeof pacerWith>, tookMs = 50) {
+	for (const round of [4, 8]) await answeredFine(paced, round, tookMs);
+}
+
+/** `count` more starts, each answered fine `tookMs` later. */
+async function answeredFine(
+	{ pacer, next }: ReturnType<typeof pacerWith>,
+	count: number,
+	tookMs = 50,
+) {
 	const starts: PacedStart[] = [];
-	for (const round of [4, 8]) {
-		for (let start = 0; start < round; start++) starts.push(await next());
-		virtualClock.advance(tookMs);
-		for (const start of starts.splice(0)) pacer.release(start, FINE);
-	}
+	for (let start = 0; start < count; start++) starts.push(await next());
+	virtualClock.advance(tookMs);
+	for (const start of starts) pacer.release(start, FINE);
 }
 
 /**
@@ -796,12 +803,10 @@ describe('the runs of one account at once', () => {
 	});
 
 	it('let another request than an order (sent once) waiting for its window be the one that goes alone after a backoff: the order then waits for its answer', async () => {
-		const { pacer, next } = await measured();
+		const paced = await measured();
+		const { pacer, next } = paced;
 		// After the pause, a window of 12 in 1,010 ms: six start and are answered, six more 350 ms later.
-		const early = [];
-		for (let start = 0; start < 6; start++) early.push(await next());
-		virtualClock.advance(50);
-		for (const start of early) pacer.release(start, FINE);
+		await answeredFine(paced, 6);
 		virtualClock.advance(300);
 		const late = [];
 		for (let start = 0; start < 6; start++) late.push(await next());
@@ -819,11 +824,9 @@ describe('the runs of one account at once', () => {
 	});
 
 	it('hold for each order in turn: a second order waiting for its window holds them as the first did', async () => {
-		const { pacer, next } = await measured();
-		const eleven = [];
-		for (let start = 0; start < 11; start++) eleven.push(await next());
-		virtualClock.advance(50);
-		for (const start of eleven) pacer.release(start, FINE);
+		const paced = await measured();
+		const { pacer } = paced;
+		await answeredFine(paced, 11);
 		const first = pacer.acquire(true);
 		expect(await settledOnceTimeMoves(first)).toBe(true);
 		virtualClock.advance(50);
@@ -839,11 +842,9 @@ describe('the runs of one account at once', () => {
 	});
 
 	it('hold no longer for an order whose run is cancelled while it waits for its window, and free a cancelled request that holds for it at once', async () => {
-		const { pacer, next } = await measured();
-		const eleven = [];
-		for (let start = 0; start < 11; start++) eleven.push(await next());
-		virtualClock.advance(50);
-		for (const start of eleven) pacer.release(start, FINE);
+		const paced = await measured();
+		const { pacer } = paced;
+		await answeredFine(paced, 11);
 		const cancel = new AbortController();
 		const order = pacer.acquire(true, cancel.signal);
 		const follow = pacer.acquire();

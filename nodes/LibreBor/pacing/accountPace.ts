@@ -60,7 +60,7 @@ export class AccountPace {
 	 * When each request sent once (an order) that waits for the window to empty may start: the
 	 * account's other requests hold until then, so that it is not kept waiting behind them.
 	 */
-	readonly sentOnceTurns = new Set<{ at: number }>();
+	private readonly sentOnceTurns = new Set<{ at: number }>();
 	/** Aborted when a request sent once gives its turn up unsent: those holding for it look again. */
 	private turnGivenUp = new AbortController();
 	/** Whether LibreBOR asked for the pause (Retry-After), rather than the pacer chose it. */
@@ -119,6 +119,13 @@ export class AccountPace {
 
 	get turnGivenUpSignal(): AbortSignal {
 		return this.turnGivenUp.signal;
+	}
+
+	/** A request sent once waits for its turn at `at`; the account's others hold until then. */
+	beginTurn(at: number): { at: number } {
+		const turn = { at };
+		this.sentOnceTurns.add(turn);
+		return turn;
 	}
 
 	/** A request sent once has had its turn, or gave it up unsent (its run cancelled). */

@@ -204,8 +204,7 @@ export class Pacer implements PacedRun {
 
 	/** A request sent once sleeps until `at`, holding the account's others until then (see gapBeforeStart). */
 	private async sleepForTurn(at: number, signal?: AbortSignal): Promise<void> {
-		const turn = { at };
-		this.pace.sentOnceTurns.add(turn);
+		const turn = this.pace.beginTurn(at);
 		try {
 			await sleep(at - now(), signal);
 		} finally {
@@ -213,8 +212,12 @@ export class Pacer implements PacedRun {
 		}
 	}
 
-	/** Any other request sleeps `ms`, or until a request sent once it may hold for gives its turn up. */
+	/**
+	 * Any other request sleeps `ms`, or, while a request sent once waits for its turn, until that
+	 * one gives its turn up. With none waiting no hold is in the gap, and the wait builds no signal.
+	 */
 	private async sleepHeld(ms: number, signal?: AbortSignal): Promise<void> {
+		if (this.pace.heldForSentOnceUntil === undefined) return sleep(ms, signal);
 		const givenUp = this.pace.turnGivenUpSignal;
 		await sleep(ms, signal ? AbortSignal.any([signal, givenUp]) : givenUp);
 	}

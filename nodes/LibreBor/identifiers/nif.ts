@@ -61,3 +61,14 @@ export function explainInvalidNif(nif: string): string | undefined {
 	}
 	return 'it is not a DNI (8 digits and a letter), NIE (X/Y/Z, 7 digits and a letter) or CIF (a letter, 7 digits and a check character)';
 }
+
+/**
+ * What kind of person's identifier a valid normalised NIF is (a DNI, an NIE, or a K/L/M NIF), or
+ * undefined for a company's (CIF): only companies file annual accounts.
+ */
+export function personNifKind(nif: string): string | undefined {
+	if (/^\d/.test(nif)) return 'DNI';
+	if (/^[XYZ]/.test(nif)) return 'NIE';
+	if (/^[KLM]/.test(nif)) return 'K, L or M NIF';
+	return undefined;
+}

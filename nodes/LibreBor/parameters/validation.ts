@@ -1,6 +1,6 @@
 import { NodeOperationError, type INode } from 'n8n-workflow';
 
-import { explainInvalidNif, normalizeNif } from '../identifiers/nif';
+import { explainInvalidNif, normalizeNif, personNifKind } from '../identifiers/nif';
 import { UUID_PATTERN } from '../identifiers/uuid';
 import { now as clockNow } from '../time/clock';
 
@@ -38,6 +38,18 @@ export function validateNif(node: INode, value: unknown, itemIndex: number): str
 		);
 	}
 	return nif;
+}
+
+/** A valid NIF that a company's annual accounts can be ordered for: not a person's. */
+export function validateAccountsNif(node: INode, nif: string, itemIndex: number): string {
+	const person = personNifKind(nif);
+	if (!person) return nif;
+	throw invalid(
+		node,
+		itemIndex,
+		`The NIF "${nif}" is a person's (${person}), and only companies file annual accounts`,
+		"No order was sent. Enter the company's NIF (CIF), which starts with a letter (B for an SL, A for an SA), for example B64717838; Company > Search finds a company by its name.",
+	);
 }
 
 /** An identifier that goes into a URL path, checked against its expected form. */

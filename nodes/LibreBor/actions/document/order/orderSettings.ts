@@ -4,7 +4,7 @@ import { readNif } from '../../../parameters/identifierParameters';
 import { asNodeError } from '../../../run/nodeErrors';
 import type { ItemRequest, RunSettings } from '../../../run/nodeRun';
 import { readNumericOption } from '../../../parameters/numericOption';
-import { validateYear } from '../../../parameters/validation';
+import { validateAccountsNif, validateYear } from '../../../parameters/validation';
 import { readNifsAhead } from '../../companyNif';
 import {
 	readMaxDownloadBytes,
@@ -41,11 +41,14 @@ export interface OrderJob extends ItemOrder {
 	item: ItemRequest;
 }
 
-/** The item's NIF: read ahead (a company picked by name, version 3), or from its `nif` field. */
+/**
+ * The item's company NIF: read ahead (a company picked by name, version 3), or from its `nif`
+ * field; a person's NIF is refused before anything is paid for.
+ */
 function nifOf(context: IExecuteFunctions, itemIndex: number, nifs?: Array<string | Error>) {
 	const given = nifs?.[itemIndex];
 	if (given instanceof Error) throw given;
-	return given ?? readNif(context, itemIndex);
+	return validateAccountsNif(context.getNode(), given ?? readNif(context, itemIndex), itemIndex);
 }
 
 /** Every item's order, read before any is sent so that a bad value costs nothing. */

@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { deduplicationStore } from '../../tools/engine/index.mts';
 import { jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
 import {
+	answerNextOrder,
 	answerNextOrderLate,
 	companies,
 	copyOf,
@@ -46,7 +47,7 @@ describe('Orders: one execution never pays twice', () => {
 		expect(result.items.map((item) => item.error?.context.itemIndex)).toEqual([0, 1, 2]);
 		for (const repeated of result.items.slice(1)) {
 			expect(repeated.error?.description).toMatch(
-				/^Not sent again: an earlier item of this execution ordered B64717838 2023, and that order failed as above\.(?! Not sent again)/,
+				/^Not sent again: this execution already ordered B64717838 2023 \(an earlier item, or an earlier try of this node\), and that order failed as above\.(?! Not sent again)/,
 			);
 		}
 		expect(pairedItemsOf(result)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
@@ -68,6 +69,54 @@ describe('Orders: one execution never pays twice', () => {
 			[true, true],
 		]);
 		expect(sim().state.ordersReceived).toBe(1);
+	});
+});
+
+describe('Orders: Retry On Fail tries again what was not placed, and pays once', () => {
+	it('sends again in its next try an order LibreBOR refused, and the one its stop left unsent', async () => {
+		answerNextOrder(sim(), { status: 429, retryAfter: 1 });
+		const result = await runLibreBor(sim(), orderEach(), {
+			items: twoCompanies,
+			retryOnFail: true,
+		});
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result).map(({ nif }) => nif)).toEqual(['B64717838', 'A86212420']);
+		expect(
+			sim()
+				.requestsTo('POST', ORDER_REQUEST.path)
+				.map(({ form }) => form.nif),
+		).toEqual(['B64717838', 'B64717838', 'A86212420']);
+		expect(sim().state.ordersReceived).toBe(2);
+	});
+
+	it('waits for and downloads again an order placed before its download failed, without paying again', async () => {
+		sim().injectFault({ origin: 'download', status: 404, body: '' });
+		const result = await runLibreBor(sim(), order({}, { download: true, pollInterval: 1 }), {
+			retryOnFail: true,
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ nif: 'B64717838', reused_order: true });
+		expect(result.items[0].binary?.data.fileName).toBe('cuentas-anuales-B64717838-2023.pdf');
+		expect(sim().state.ordersReceived).toBe(1);
+	});
+
+	it('with Order Memory 0, which reuses no order, fails the next try rather than pay again', async () => {
+		sim().injectFault({ origin: 'download', status: 404, body: '' });
+		const options = { download: true, pollInterval: 1, orderMemoryHours: 0 };
+		const result = await runLibreBor(sim(), order({}, options), { retryOnFail: true });
+		expect(result.error?.message).toMatch(/^The download host answered 404/);
+		expect((result.error as { description?: string }).description).toMatch(/^Not sent again/);
+		expect(sim().state.ordersReceived).toBe(1);
+	});
+
+	it('does not send again an order whose answer was lost, and says why', async () => {
+		answerNextOrder(sim(), { afterHandling: true, drop: true });
+		const result = await runLibreBor(sim(), order(), { retryOnFail: true });
+		expect(result.error?.message).toMatch(/may have been placed/);
+		expect((result.error as { description?: string }).description).toMatch(
+			/^Not sent again: this execution already ordered B64717838 2023 \(an earlier item, or an earlier try of this node\)/,
+		);
+		expect(sim().requestsTo('POST', ORDER_REQUEST.path)).toHaveLength(1);
 	});
 });
 

@@ -82,6 +82,7 @@ export function expectNoSecret(result: ActionResult, secret: string) {
 export interface RunOptions {
 	items?: IDataObject[];
 	continueOnFail?: boolean;
+	retryOnFail?: boolean;
 	credentials?: IDataObject;
 	/** Runs as an execution of this saved workflow (id and static data shared between runs). */
 	workflow?: { id: string; staticData: IDataObject };
@@ -134,6 +135,7 @@ export async function runLibreBor(
 		credentials: credentialsFor(sim, options.credentials),
 		items: options.items,
 		continueOnFail: options.continueOnFail,
+		retryOnFail: options.retryOnFail,
 		typeVersion: options.typeVersion ?? versionFor(parameters),
 		cancelAfterMs: options.cancelAfterMs,
 		cancelWhen: options.cancelWhen,

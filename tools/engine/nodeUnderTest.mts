@@ -9,6 +9,8 @@ export interface NodeUnderTestOptions {
 	credentials?: CredentialsByType;
 	typeVersion?: number;
 	continueOnFail?: boolean;
+	/** The node setting "Retry On Fail", with 2 tries and no wait between them. */
+	retryOnFail?: boolean;
 }
 
 /** The workflow node a user would have saved: the node's default name, its parameters and its credential references. */
@@ -29,5 +31,6 @@ export function buildNodeUnderTest(options: NodeUnderTestOptions): INode {
 		parameters: structuredClone(options.parameters),
 		credentials,
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+		...(options.retryOnFail ? { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 } : {}),
 	};
 }

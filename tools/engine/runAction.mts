@@ -41,6 +41,8 @@ export interface RunActionOptions {
 	items?: InputItems;
 	/** The node setting "On Error: Continue" (`onError: 'continueRegularOutput'`). */
 	continueOnFail?: boolean;
+	/** The node setting "Retry On Fail": n8n runs the node once more, in the same execution, if it fails. */
+	retryOnFail?: boolean;
 	typeVersion?: number;
 	/** Execution mode; n8n's own node tests use 'manual'. */
 	mode?: WorkflowExecuteMode;

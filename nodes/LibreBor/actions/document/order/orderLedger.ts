@@ -84,6 +84,7 @@ export async function openOrderLedger(context: IExecuteFunctions, windowMs: numb
 	const execution = executionOrders(context.getExecutionId());
 	const placed = openPlacedOrders(context, account, windowMs);
 	const records = sharedRecords(context, account, windowMs);
+	const notPlaced = new Set<string>();
 	return {
 		get sentThisExecution() {
 			return execution.sent;
@@ -93,8 +94,19 @@ export async function openOrderLedger(context: IExecuteFunctions, windowMs: numb
 		isNew: (key: string) => !execution.outcomes.has(key) && !placed.find(key),
 		/** The outcome of this order when an earlier item of this execution made it. */
 		earlierOutcome: (key: string) => execution.outcomes.get(key),
-		/** Keeps an order's outcome for the items after it in this execution. */
-		keep: (key: string, outcome: Promise<OrderOutcome>) => execution.outcomes.set(key, outcome),
+		/**
+		 * Keeps an order's outcome for the items after it in this execution. A failed one is let go
+		 * where claiming the order again cannot pay twice (it was not placed, or it is found placed,
+		 * to be reused), so that a later run of the node in this execution (Retry On Fail, a loop's
+		 * next batch) claims it as any run would.
+		 */
+		keep(key: string, outcome: Promise<OrderOutcome>) {
+			execution.outcomes.set(key, outcome);
+			outcome.catch(() => {
+				const safe = notPlaced.has(key) || placed.find(key) !== undefined;
+				if (safe && execution.outcomes.get(key) === outcome) execution.outcomes.delete(key);
+			});
+		},
 		/** Claims every order at once (see above), recording in n8n's store those this run holds. */
 		async claim<T extends { key: string }>(orders: T[], request: RequestSettings) {
 			const claims: Array<{ order: T; claim: OrderClaim }> = orders.map((order) => ({
@@ -123,6 +135,7 @@ export async function openOrderLedger(context: IExecuteFunctions, windowMs: numb
 		/** Held orders not placed; `sent`: LibreBOR refused them, and they count for the hour. */
 		async forget(keys: string[], sent = false) {
 			await records.forget(keys);
+			for (const key of keys) notPlaced.add(key);
 			for (const key of keys) {
 				if (sent) placed.settle(key, undefined);
 				else placed.abandon(key);

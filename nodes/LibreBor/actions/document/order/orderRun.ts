@@ -7,13 +7,13 @@ import { orderKey, type OrderLedger, type OrderOutcome } from './orderLedger';
 import type { ItemOrder, OrderJob } from './orderSettings';
 import { placeOrders, type PlannedOrder } from './placeOrders';
 
-/** An item repeating an order that failed earlier in this execution fails too, as itself. */
+/** An item repeating an order that failed earlier in this execution (an item, or a try) fails too, as itself. */
 function notSentAgain(context: IExecuteFunctions, error: unknown, job: OrderJob) {
 	const { message, description } = error as Error & { description?: string | null };
 	const { nif, year } = job.input;
 	return new NodeOperationError(context.getNode(), message, {
 		itemIndex: job.item.itemIndex,
-		description: `Not sent again: an earlier item of this execution ordered ${nif} ${year}, and that order failed as above.${description ? ` ${description}` : ''}`,
+		description: `Not sent again: this execution already ordered ${nif} ${year} (an earlier item, or an earlier try of this node), and that order failed as above.${description ? ` ${description}` : ''}`,
 	});
 }
 

@@ -51,9 +51,7 @@ describe('Document: Order', () => {
 		expect(String(dni.error)).toBe(
 			'The NIF "12345678Z" is a person\'s (DNI), and only companies file annual accounts',
 		);
-		expect(String(nie.error)).toMatch(
-			/^The NIF "X1234567L" is a person's \(NIE\)/,
-		);
+		expect(String(nie.error)).toMatch(/^The NIF "X1234567L" is a person's \(NIE\)/);
 		expect(company).toMatchObject({ nif: 'B64717838', document_id: expect.any(String) });
 		expect(pairedItemsOf(result)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(
@@ -312,7 +310,9 @@ describe('Document: Download', () => {
 		const result = await runLibreBor(sim(), download(documentId));
 		expect(result.error?.message).toMatch(/finished with status "failed" and no download link/);
 		expect((result.error as { description?: string }).description).toMatch(
-			/^LibreBOR did not produce the file\. Check the document in the Documents section/,
+			new RegExp(
+				`^LibreBOR gave no file for it\\. Check document ID ${documentId} in the Documents section`,
+			),
 		);
 	});
 });

@@ -86,6 +86,8 @@ describe('Order with Download: every item waits side by side', () => {
 		expect(result.items[1].error?.message).toBe(
 			`Document ${brokenId} finished with status "completed" and no download link`,
 		);
+		// Not also told to get the file later with Download, as a placed order's other failures are.
+		expect(result.items[1].error?.description).toMatch(/^LibreBOR gave no file for it\./);
 		expect(result.items.map((item) => item.binary?.data !== undefined)).toEqual([
 			true,
 			false,

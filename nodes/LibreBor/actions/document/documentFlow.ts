@@ -76,8 +76,7 @@ function requireDownloadLink(
 		`Document ${job.documentId} finished with status "${String(record.status)}" and no download link`,
 		{
 			itemIndex: job.item.itemIndex,
-			description:
-				'LibreBOR did not produce the file. Check the document in the Documents section of the LibreBOR user panel, or contact LibreBOR support with the document ID.',
+			description: `LibreBOR gave no file for it. Check document ID ${job.documentId} in the Documents section of the LibreBOR user panel, or contact LibreBOR support with it; Document > Get shows its status, and Download gets the file once it has a link.`,
 		},
 	);
 }

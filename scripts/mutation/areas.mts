@@ -194,6 +194,8 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 		tests: [
 			// Its orders of a company picked by name read the NIFs ahead (orderSettings.ts).
 			'actions/companyLocator',
+			// An order's NIF refused before anything is sent, a person's too (orderSettings.ts).
+			'foundation/validation',
 			'actions/document',
 			'actions/documentPolling',
 			'actions/documentWaits',

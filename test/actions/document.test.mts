@@ -42,25 +42,6 @@ describe('Document: Order', () => {
 		expect(sim().state.ordersReceived).toBe(0);
 	});
 
-	it("refuses a person's NIF (DNI, NIE) before any order, the company's item ordered with Continue On Fail", async () => {
-		const result = await runLibreBor(sim(), order({ nif: '={{ $json.nif }}' }), {
-			items: [{ nif: '12345678Z' }, { nif: 'B64717838' }, { nif: 'x1234567-l' }],
-			continueOnFail: true,
-		});
-		const [dni, company, nie] = jsonOf(result);
-		expect(String(dni.error)).toBe(
-			'The NIF "12345678Z" is a person\'s (DNI), and only companies file annual accounts',
-		);
-		expect(String(nie.error)).toMatch(/^The NIF "X1234567L" is a person's \(NIE\)/);
-		expect(company).toMatchObject({ nif: 'B64717838', document_id: expect.any(String) });
-		expect(pairedItemsOf(result)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(
-			sim()
-				.requestsTo('POST', '/v2/documents/order/')
-				.map(({ form }) => form.nif),
-		).toEqual(['B64717838']);
-	});
-
 	it('asks LibreBOR for no e-mail of the document when Send Email is off', async () => {
 		expect((await runLibreBor(sim(), order())).error).toBeUndefined();
 		expect(sim().requestsTo('POST', '/v2/documents/order/')[0].form).toEqual({

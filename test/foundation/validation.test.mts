@@ -121,6 +121,21 @@ describe('input validation, before any request', () => {
 		expect(sim().state.ordersReceived).toBe(0);
 	});
 
+	it("refuses a person's NIF for a document order, spending nothing: only companies file accounts", async () => {
+		const outputs = await refuseAll(
+			{ resource: 'document', operation: 'order', year: 2023 },
+			'nif',
+			['12345678Z', 'x1234567-l', 'K1234567L'],
+		);
+		expect(outputs.map(({ error }) => error)).toEqual([
+			'The NIF "12345678Z" is a person\'s (DNI), and only companies file annual accounts',
+			'The NIF "X1234567L" is a person\'s (NIE), and only companies file annual accounts',
+			'The NIF "K1234567L" is a person\'s (K, L or M NIF), and only companies file annual accounts',
+		]);
+		for (const { description } of outputs)
+			expect(description).toMatch(/^No order was sent\. Enter the company's NIF \(CIF\)/);
+	});
+
 	it('refuses every invalid year for a document order', async () => {
 		const outputs = await refuseAll(
 			{ resource: 'document', operation: 'order', nif: 'B64717838' },

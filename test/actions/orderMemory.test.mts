@@ -73,20 +73,18 @@ describe('Orders: one execution never pays twice', () => {
 });
 
 describe('Orders: Retry On Fail tries again what was not placed, and pays once', () => {
-	it('sends again in its next try an order LibreBOR refused, and the one its stop left unsent', async () => {
+	it('sends again in its next try an order LibreBOR refused, and those its stop left unsent, within Max Orders', async () => {
+		// Six orders held, one refused: the next try's six count with that one, 7 of the default 10.
+		const items = companies(6);
 		answerNextOrder(sim(), { status: 429, retryAfter: 1 });
-		const result = await runLibreBor(sim(), orderEach(), {
-			items: twoCompanies,
-			retryOnFail: true,
-		});
+		const result = await runLibreBor(sim(), orderEach(), { items, retryOnFail: true });
 		expect(result.error).toBeUndefined();
-		expect(jsonOf(result).map(({ nif }) => nif)).toEqual(['B64717838', 'A86212420']);
-		expect(
-			sim()
-				.requestsTo('POST', ORDER_REQUEST.path)
-				.map(({ form }) => form.nif),
-		).toEqual(['B64717838', 'B64717838', 'A86212420']);
-		expect(sim().state.ordersReceived).toBe(2);
+		expect(jsonOf(result).map(({ nif }) => nif)).toEqual(items.map(({ nif }) => nif));
+		const sent = sim()
+			.requestsTo('POST', ORDER_REQUEST.path)
+			.map(({ form }) => form.nif);
+		expect(sent).toEqual([items[0].nif, ...items.map(({ nif }) => nif)]);
+		expect(sim().state.ordersReceived).toBe(6);
 	});
 
 	it('waits for and downloads again an order placed before its download failed, without paying again', async () => {
@@ -100,12 +98,18 @@ describe('Orders: Retry On Fail tries again what was not placed, and pays once',
 		expect(sim().state.ordersReceived).toBe(1);
 	});
 
-	it('with Order Memory 0, which reuses no order, fails the next try rather than pay again', async () => {
+	it('reuses it so also in a later run with Order Memory 0, which reuses no order of other executions', async () => {
 		sim().injectFault({ origin: 'download', status: 404, body: '' });
-		const options = { download: true, pollInterval: 1, orderMemoryHours: 0 };
-		const result = await runLibreBor(sim(), order({}, options), { retryOnFail: true });
-		expect(result.error?.message).toMatch(/^The download host answered 404/);
-		expect((result.error as { description?: string }).description).toMatch(/^Not sent again/);
+		const executionId = 'one-execution';
+		const failed = await runLibreBor(sim(), order({}, { download: true, pollInterval: 1 }), {
+			executionId,
+		});
+		expect(failed.error?.message).toMatch(/^The download host answered 404/);
+		const noMemory = { download: true, pollInterval: 1, orderMemoryHours: 0 };
+		const later = await runLibreBor(sim(), order({}, noMemory), { executionId });
+		expect(later.error).toBeUndefined();
+		expect(later.items[0].json).toMatchObject({ reused_order: true });
+		expect(later.items[0].binary?.data.fileName).toBe('cuentas-anuales-B64717838-2023.pdf');
 		expect(sim().state.ordersReceived).toBe(1);
 	});
 

@@ -122,16 +122,26 @@ describe('input validation, before any request', () => {
 	});
 
 	it("refuses a person's NIF for a document order, spending nothing: only companies file accounts", async () => {
+		const people: Array<[string, string]> = [
+			['12345678Z', 'DNI'],
+			['X1234567L', 'NIE'],
+			['Y1234567X', 'NIE'],
+			['Z1234567R', 'NIE'],
+			['K1234567L', 'K, L or M NIF'],
+			['L1234567L', 'K, L or M NIF'],
+			['M1234567L', 'K, L or M NIF'],
+		];
 		const outputs = await refuseAll(
 			{ resource: 'document', operation: 'order', year: 2023 },
 			'nif',
-			['12345678Z', 'x1234567-l', 'K1234567L'],
+			people.map(([nif]) => nif.toLowerCase()),
 		);
-		expect(outputs.map(({ error }) => error)).toEqual([
-			'The NIF "12345678Z" is a person\'s (DNI), and only companies file annual accounts',
-			'The NIF "X1234567L" is a person\'s (NIE), and only companies file annual accounts',
-			'The NIF "K1234567L" is a person\'s (K, L or M NIF), and only companies file annual accounts',
-		]);
+		expect(outputs.map(({ error }) => error)).toEqual(
+			people.map(
+				([nif, kind]) =>
+					`The NIF "${nif}" is a person's (${kind}), and only companies file annual accounts`,
+			),
+		);
 		for (const { description } of outputs)
 			expect(description).toMatch(/^No order was sent\. Enter the company's NIF \(CIF\)/);
 	});

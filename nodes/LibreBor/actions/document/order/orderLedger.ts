@@ -11,9 +11,11 @@
  * under its hash, transport/account.ts):
  * - this execution, in this process's memory by execution ID (here): the outcome of each order
  *   the execution made, as a promise, which an item repeating it shares (its wait, its file, or
- *   its failure), and how many it sent (Max Orders per Execution). By ID, so that a loop, every
- *   run of the node, and the execution resumed here after a Wait share it; a promise fits no
- *   store n8n saves.
+ *   its failure), the orders it placed, and how many it sent (Max Orders per Execution). By ID, so
+ *   that a loop, every run of the node, and the execution resumed here after a Wait share it; a
+ *   promise fits no store n8n saves. A failure is shared by the run it happened in only when the
+ *   order was not placed, or was placed: a later run (Retry On Fail, a loop's next batch) sends the
+ *   one again and waits for and downloads the other again, whatever its Order Memory.
  * - this process, by workflow and account (placedOrders.ts): orders placed and their times,
  *   known the moment LibreBOR answers, and those being placed now (another execution here waits
  *   for them). The other stores reach an execution only once it ends; a manual run saves none.
@@ -33,7 +35,7 @@ import { HOUR_MS } from '../../../time/units';
 import { accountKey } from '../../../transport/account';
 import { CREDENTIAL_TYPE } from '../../../transport/request';
 import type { OrderInput } from './orderSettings';
-import { openPlacedOrders, type PlacedOrderClaim } from './placedOrders';
+import { openPlacedOrders, type PlacedOrder, type PlacedOrderClaim } from './placedOrders';
 import { sharedRecords, type Refusal } from './sharedRecords';
 
 export interface OrderOutcome {
@@ -53,6 +55,7 @@ export function orderKey({ nif, year }: OrderInput): string {
 interface ExecutionOrders {
 	sent: number;
 	outcomes: Map<string, Promise<OrderOutcome>>;
+	placed: Map<string, PlacedOrder>;
 	touchedAt: number;
 }
 
@@ -66,6 +69,7 @@ function executionOrders(executionId: string | undefined): ExecutionOrders {
 	const orders = (executionId !== undefined && executions.get(executionId)) || {
 		sent: 0,
 		outcomes: new Map(),
+		placed: new Map(),
 		touchedAt: time,
 	};
 	if (executionId === undefined) return orders;
@@ -91,20 +95,21 @@ export async function openOrderLedger(context: IExecuteFunctions, windowMs: numb
 		},
 		placedInLastHour: () => placed.placedInLastHour(),
 		/** Whether neither this execution nor the workflow's orders know this order. */
-		isNew: (key: string) => !execution.outcomes.has(key) && !placed.find(key),
+		isNew: (key: string) =>
+			!execution.outcomes.has(key) && !execution.placed.has(key) && !placed.find(key),
 		/** The outcome of this order when an earlier item of this execution made it. */
 		earlierOutcome: (key: string) => execution.outcomes.get(key),
+		/** This order when this execution placed it, and its outcome failed (see above). */
+		placedThisExecution: (key: string) => execution.placed.get(key),
 		/**
-		 * Keeps an order's outcome for the items after it in this execution. A failed one is let go
-		 * where claiming the order again cannot pay twice (it was not placed, or it is found placed,
-		 * to be reused), so that a later run of the node in this execution (Retry On Fail, a loop's
-		 * next batch) claims it as any run would.
+		 * Keeps an order's outcome for the items after it in this execution; a failed one only for
+		 * the items of its run when the order was not placed, or was placed (see above).
 		 */
 		keep(key: string, outcome: Promise<OrderOutcome>) {
 			execution.outcomes.set(key, outcome);
 			outcome.catch(() => {
-				const safe = notPlaced.has(key) || placed.find(key) !== undefined;
-				if (safe && execution.outcomes.get(key) === outcome) execution.outcomes.delete(key);
+				const known = notPlaced.has(key) || execution.placed.has(key);
+				if (known && execution.outcomes.get(key) === outcome) execution.outcomes.delete(key);
 			});
 		},
 		/** Claims every order at once (see above), recording in n8n's store those this run holds. */
@@ -131,10 +136,14 @@ export async function openOrderLedger(context: IExecuteFunctions, windowMs: numb
 			});
 		},
 		/** A held order went out: LibreBOR placed it (its document ID), or its answer is lost. */
-		settle: (key: string, documentId: string | undefined) => placed.settle(key, documentId),
-		/** Held orders not placed; `sent`: LibreBOR refused them, and they count for the hour. */
+		settle(key: string, documentId: string | undefined) {
+			if (documentId !== undefined) execution.placed.set(key, { documentId, orderedAt: now() });
+			placed.settle(key, documentId);
+		},
+		/** Held orders not placed; `sent`: LibreBOR refused them, and they still count as sent. */
 		async forget(keys: string[], sent = false) {
 			await records.forget(keys);
+			if (!sent) execution.sent -= keys.length;
 			for (const key of keys) notPlaced.add(key);
 			for (const key of keys) {
 				if (sent) placed.settle(key, undefined);

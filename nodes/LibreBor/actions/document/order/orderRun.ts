@@ -5,7 +5,7 @@ import { pairWith } from '../../../run/itemRunner';
 import type { NodeRun } from '../../../run/nodeRun';
 import { orderKey, type OrderLedger, type OrderOutcome } from './orderLedger';
 import type { ItemOrder, OrderJob } from './orderSettings';
-import { placeOrders, type PlannedOrder } from './placeOrders';
+import { placeOrders, reuseOrder, type PlannedOrder } from './placeOrders';
 
 /** An item repeating an order that failed earlier in this execution (an item, or a try) fails too, as itself. */
 function notSentAgain(context: IExecuteFunctions, error: unknown, job: OrderJob) {
@@ -46,7 +46,8 @@ function handOver(job: OrderJob, key: string) {
  * placing of the new orders, which ends once none can go out any more:
  * - an item whose parameters are invalid fails (under "continue on fail"; otherwise the run was
  *   refused before it started);
- * - an item repeating an order of this execution gets that order's outcome (orderLedger.ts);
+ * - an item repeating an order of this execution gets that order's outcome, or, when that failed
+ *   after the order was placed, waits for and downloads it again (orderLedger.ts);
  * - every other item's order is reused or placed (placeOrders.ts), then waited for and downloaded
  *   side by side with the others, through the run's pacer.
  */
@@ -65,7 +66,9 @@ export function startOrders(
 		if (earlier) return await repeatOf.call(this, earlier, job);
 		const { outcome, order: placing } = handOver(job, key);
 		ledger.keep(key, outcome);
-		planned.push(placing);
+		const placedBefore = ledger.placedThisExecution(key);
+		if (placedBefore) placing.resolve(reuseOrder.call(this, job, placedBefore));
+		else planned.push(placing);
 		return await outcome;
 	});
 	const placing = placeOrders.call(this, planned, ledger, run).catch((error: unknown) => {

@@ -79,7 +79,7 @@ async function sendOrder(
 }
 
 /** An order this workflow placed within the Order Memory window: waited for and downloaded like a new one. */
-function reuseOrder(this: IExecuteFunctions, job: OrderJob, order: PlacedOrder) {
+export function reuseOrder(this: IExecuteFunctions, job: OrderJob, order: PlacedOrder) {
 	const json: IDataObject = {
 		document_id: order.documentId,
 		nif: job.input.nif,

@@ -130,6 +130,8 @@ describe('input validation, before any request', () => {
 			['K1234567L', 'K, L or M NIF'],
 			['L1234567L', 'K, L or M NIF'],
 			['M1234567L', 'K, L or M NIF'],
+			// Its check letter an X: a K, L or M NIF still, not an NIE.
+			['K0000010X', 'K, L or M NIF'],
 		];
 		const outputs = await refuseAll(
 			{ resource: 'document', operation: 'order', year: 2023 },

@@ -87,6 +87,13 @@ describe('Orders: Retry On Fail tries again what was not placed, and pays once',
 		expect(sim().state.ordersReceived).toBe(6);
 	});
 
+	it('counts the refused order again in its next try, as sent: under Max Orders 1 that try is refused', async () => {
+		answerNextOrder(sim(), { status: 429, retryAfter: 1 });
+		const result = await runLibreBor(sim(), order({}, { maxOrders: 1 }), { retryOnFail: true });
+		expect(result.error?.message).toMatch(/more than the limit of 1$/);
+		expect(sim().requestsTo('POST', ORDER_REQUEST.path)).toHaveLength(1);
+	});
+
 	it('waits for and downloads again an order placed before its download failed, without paying again', async () => {
 		sim().injectFault({ origin: 'download', status: 404, body: '' });
 		const result = await runLibreBor(sim(), order({}, { download: true, pollInterval: 1 }), {
@@ -105,7 +112,8 @@ describe('Orders: Retry On Fail tries again what was not placed, and pays once',
 			executionId,
 		});
 		expect(failed.error?.message).toMatch(/^The download host answered 404/);
-		const noMemory = { download: true, pollInterval: 1, orderMemoryHours: 0 };
+		// Reused, it is no new order for Max Orders 1.
+		const noMemory = { download: true, pollInterval: 1, orderMemoryHours: 0, maxOrders: 1 };
 		const later = await runLibreBor(sim(), order({}, noMemory), { executionId });
 		expect(later.error).toBeUndefined();
 		expect(later.items[0].json).toMatchObject({ reused_order: true });

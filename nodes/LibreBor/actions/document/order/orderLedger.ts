@@ -83,6 +83,38 @@ function executionOrders(executionId: string | undefined): ExecutionOrders {
 	return orders;
 }
 
+interface LedgerStores {
+	execution: ExecutionOrders;
+	placed: ReturnType<typeof openPlacedOrders>;
+	records: ReturnType<typeof sharedRecords>;
+}
+
+/** The claim of every order of a round (see above): this process's memory first, then n8n's store. */
+async function claimOrders<T extends { key: string }>(
+	orders: T[],
+	request: RequestSettings,
+	{ execution, placed, records }: LedgerStores,
+) {
+	const claims: Array<{ order: T; claim: OrderClaim }> = orders.map((order) => ({
+		order,
+		claim: placed.claim(order.key),
+	}));
+	const held = claims.filter(({ claim }) => claim.kind === 'send').map(({ order }) => order.key);
+	execution.sent += held.length;
+	const known = held.map((key) => ({ key, knownOrderedAt: placed.lastOrderedAt(key) }));
+	const verdicts = await records.record(known, request).catch((error: unknown) => {
+		for (const key of held) placed.abandon(key);
+		throw error;
+	});
+	return claims.map(({ order, claim }) => {
+		const verdict = verdicts.get(order.key) ?? 'cancelled';
+		if (claim.kind !== 'send' || verdict === 'send') return { order, claim };
+		placed.abandon(order.key);
+		const refused: OrderClaim = { kind: 'refused', reason: verdict };
+		return { order, claim: refused };
+	});
+}
+
 export async function openOrderLedger(context: IExecuteFunctions, windowMs: number) {
 	const account = accountKey(await context.getCredentials(CREDENTIAL_TYPE, 0));
 	const execution = executionOrders(context.getExecutionId());
@@ -113,28 +145,8 @@ export async function openOrderLedger(context: IExecuteFunctions, windowMs: numb
 			});
 		},
 		/** Claims every order at once (see above), recording in n8n's store those this run holds. */
-		async claim<T extends { key: string }>(orders: T[], request: RequestSettings) {
-			const claims: Array<{ order: T; claim: OrderClaim }> = orders.map((order) => ({
-				order,
-				claim: placed.claim(order.key),
-			}));
-			const held = claims
-				.filter(({ claim }) => claim.kind === 'send')
-				.map(({ order }) => order.key);
-			execution.sent += held.length;
-			const known = held.map((key) => ({ key, knownOrderedAt: placed.lastOrderedAt(key) }));
-			const verdicts = await records.record(known, request).catch((error: unknown) => {
-				for (const key of held) placed.abandon(key);
-				throw error;
-			});
-			return claims.map(({ order, claim }) => {
-				const verdict = verdicts.get(order.key) ?? 'cancelled';
-				if (claim.kind !== 'send' || verdict === 'send') return { order, claim };
-				placed.abandon(order.key);
-				const refused: OrderClaim = { kind: 'refused', reason: verdict };
-				return { order, claim: refused };
-			});
-		},
+		claim: <T extends { key: string }>(orders: T[], request: RequestSettings) =>
+			claimOrders(orders, request, { execution, placed, records }),
 		/** A held order went out: LibreBOR placed it (its document ID), or its answer is lost. */
 		settle(key: string, documentId: string | undefined) {
 			if (documentId !== undefined) execution.placed.set(key, { documentId, orderedAt: now() });

@@ -156,8 +156,8 @@ export async function openOrderLedger(context: IExecuteFunctions, windowMs: numb
 		async forget(keys: string[], sent = false) {
 			await records.forget(keys);
 			if (!sent) execution.sent -= keys.length;
-			for (const key of keys) notPlaced.add(key);
 			for (const key of keys) {
+				notPlaced.add(key);
 				if (sent) placed.settle(key, undefined);
 				else placed.abandon(key);
 			}

@@ -70,6 +70,44 @@ describe('Orders: one execution never pays twice', () => {
 		]);
 		expect(sim().state.ordersReceived).toBe(1);
 	});
+
+	it('downloads the file for an item repeating, with Download, an order an earlier item reused without it', async () => {
+		const [company] = companies(1);
+		const workflow = savedWorkflow();
+		await runLibreBor(sim(), orderEach(), { items: [company], workflow });
+		const download = { download: '={{ $json.download }}', pollInterval: 1 };
+		const result = await runLibreBor(sim(), orderEach(download), {
+			items: [
+				{ ...company, download: false },
+				{ ...company, download: true },
+			],
+			workflow,
+		});
+		expect(result.error).toBeUndefined();
+		const [reused, repeated] = result.items;
+		expect(reused.binary).toBeUndefined();
+		expect(repeated.json).toMatchObject({
+			document_id: reused.json.document_id,
+			ordered_at: reused.json.ordered_at,
+			reused_order: true,
+		});
+		expect(repeated.binary?.data.fileName).toBe(`cuentas-anuales-${company.nif}-2023.pdf`);
+		expect(sim().state.ordersReceived).toBe(1);
+	});
+
+	it('downloads the file in a later Order node of the execution, under the name that node asks for', async () => {
+		const executionId = 'order-then-download';
+		const placed = await runLibreBor(sim(), order(), { executionId });
+		const withFile = { download: true, pollInterval: 1, binaryPropertyName: 'accounts' };
+		const later = await runLibreBor(sim(), order({}, withFile), { executionId });
+		expect(later.error).toBeUndefined();
+		expect(later.items[0].json).toMatchObject({
+			document_id: jsonOf(placed)[0].document_id,
+			reused_order: true,
+		});
+		expect(later.items[0].binary?.accounts.fileName).toBe('cuentas-anuales-B64717838-2023.pdf');
+		expect(sim().state.ordersReceived).toBe(1);
+	});
 });
 
 describe('Orders: Retry On Fail tries again what was not placed, and pays once', () => {

@@ -11,7 +11,8 @@
  * under its hash, transport/account.ts):
  * - this execution, in this process's memory by execution ID (here): the outcome of each order
  *   the execution made, as a promise, which an item repeating it shares (its wait, its file, or
- *   its failure), the orders it placed, and how many it sent (Max Orders per Execution). By ID, so
+ *   its failure; an item asking for another output, Download say, waits for and downloads the
+ *   order itself), the orders it placed, and how many it sent (Max Orders per Execution). By ID, so
  *   that a loop, every run of the node, and the execution resumed here after a Wait share it; a
  *   promise fits no store n8n saves. A failure is shared by the run it happened in only when the
  *   order was not placed, or was placed: a later run (Retry On Fail, a loop's next batch) sends the
@@ -34,13 +35,19 @@ import { now } from '../../../time/clock';
 import { HOUR_MS } from '../../../time/units';
 import { accountKey } from '../../../transport/account';
 import { CREDENTIAL_TYPE } from '../../../transport/request';
-import type { OrderInput } from './orderSettings';
+import type { CompletionSettings, OrderInput } from './orderSettings';
 import { openPlacedOrders, type PlacedOrder, type PlacedOrderClaim } from './placedOrders';
 import { sharedRecords, type Refusal } from './sharedRecords';
 
 export interface OrderOutcome {
 	json: IDataObject;
 	binary?: INodeExecutionData['binary'];
+}
+
+/** An order an earlier item of this execution made: its outcome, and what that item asked once it was placed. */
+export interface EarlierOrder {
+	outcome: Promise<OrderOutcome>;
+	completion: CompletionSettings | undefined;
 }
 
 /** What the ledger lets one order do (see claim, above). */
@@ -54,7 +61,7 @@ export function orderKey({ nif, year }: OrderInput): string {
 
 interface ExecutionOrders {
 	sent: number;
-	outcomes: Map<string, Promise<OrderOutcome>>;
+	outcomes: Map<string, EarlierOrder>;
 	placed: Map<string, PlacedOrder>;
 	touchedAt: number;
 }
@@ -129,19 +136,19 @@ export async function openOrderLedger(context: IExecuteFunctions, windowMs: numb
 		/** Whether neither this execution nor the workflow's orders know this order. */
 		isNew: (key: string) =>
 			!execution.outcomes.has(key) && !execution.placed.has(key) && !placed.find(key),
-		/** The outcome of this order when an earlier item of this execution made it. */
-		earlierOutcome: (key: string) => execution.outcomes.get(key),
-		/** This order when this execution placed it, and its outcome failed (see above). */
+		/** This order when an earlier item of this execution made it. */
+		earlierOrder: (key: string) => execution.outcomes.get(key),
+		/** This order when this execution placed it (reused by a later run when its outcome failed, see above). */
 		placedThisExecution: (key: string) => execution.placed.get(key),
 		/**
 		 * Keeps an order's outcome for the items after it in this execution; a failed one only for
 		 * the items of its run when the order was not placed, or was placed (see above).
 		 */
-		keep(key: string, outcome: Promise<OrderOutcome>) {
-			execution.outcomes.set(key, outcome);
-			outcome.catch(() => {
+		keep(key: string, earlier: EarlierOrder) {
+			execution.outcomes.set(key, earlier);
+			earlier.outcome.catch(() => {
 				const known = notPlaced.has(key) || execution.placed.has(key);
-				if (known && execution.outcomes.get(key) === outcome) execution.outcomes.delete(key);
+				if (known && execution.outcomes.get(key) === earlier) execution.outcomes.delete(key);
 			});
 		},
 		/** Claims every order at once (see above), recording in n8n's store those this run holds. */

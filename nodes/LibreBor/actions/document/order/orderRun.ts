@@ -3,8 +3,9 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { pairWith } from '../../../run/itemRunner';
 import type { NodeRun } from '../../../run/nodeRun';
-import { orderKey, type OrderLedger, type OrderOutcome } from './orderLedger';
-import type { ItemOrder, OrderJob } from './orderSettings';
+import { now } from '../../../time/clock';
+import { orderKey, type EarlierOrder, type OrderLedger, type OrderOutcome } from './orderLedger';
+import type { CompletionSettings, ItemOrder, OrderJob } from './orderSettings';
 import { placeOrders, reuseOrder, type PlannedOrder } from './placeOrders';
 
 /** An item repeating an order that failed earlier in this execution (an item, or a try) fails too, as itself. */
@@ -17,16 +18,35 @@ function notSentAgain(context: IExecuteFunctions, error: unknown, job: OrderJob)
 	});
 }
 
-/** An item repeating an order of this execution gets that order's outcome, marked as reused. */
+/** What an item outputs once its order is placed: LibreBOR's answer, the document's status, or its file in a field. */
+const outputOf = (completion: CompletionSettings | undefined) =>
+	completion?.file
+		? `file:${completion.file.binaryPropertyName}`
+		: completion
+			? 'status'
+			: 'answer';
+
+/**
+ * An item repeating an order of this execution gets that order's outcome, marked as reused; one
+ * that asks for another output (a file where the earlier item took none, say) waits for and
+ * downloads that order itself, as its options say.
+ */
 async function repeatOf(
 	this: IExecuteFunctions,
-	earlier: Promise<OrderOutcome>,
+	earlier: EarlierOrder,
 	job: OrderJob,
+	ledger: OrderLedger,
 ): Promise<OrderOutcome> {
-	const { json, binary } = await earlier.catch((error: unknown) => {
+	const { json, binary } = await earlier.outcome.catch((error: unknown) => {
 		throw notSentAgain(this, error, job);
 	});
-	return { json: { ...json, reused_order: true }, binary };
+	if (outputOf(earlier.completion) === outputOf(job.completion))
+		return { json: { ...json, reused_order: true }, binary };
+	const placed = ledger.placedThisExecution(orderKey(job.input)) ?? {
+		documentId: String(json.document_id),
+		orderedAt: Date.parse(String(json.ordered_at)) || now(),
+	};
+	return await reuseOrder.call(this, job, placed);
 }
 
 /** An item's outcome, to be handed over once its order is claimed. */
@@ -62,10 +82,10 @@ export function startOrders(
 		if (order instanceof Error) throw order;
 		const job: OrderJob = { ...order, item: { run, itemIndex } };
 		const key = orderKey(job.input);
-		const earlier = ledger.earlierOutcome(key);
-		if (earlier) return await repeatOf.call(this, earlier, job);
+		const earlier = ledger.earlierOrder(key);
+		if (earlier) return await repeatOf.call(this, earlier, job, ledger);
 		const { outcome, order: placing } = handOver(job, key);
-		ledger.keep(key, outcome);
+		ledger.keep(key, { outcome, completion: job.completion });
 		const placedBefore = ledger.placedThisExecution(key);
 		if (placedBefore) placing.resolve(reuseOrder.call(this, job, placedBefore));
 		else planned.push(placing);

@@ -118,6 +118,32 @@ describe('Version 3: Follow, Unfollow, Sync and Order take a company by name, NI
 		expect(sim().requestsTo('POST', '/v2/')).toEqual([]);
 	});
 
+	it("takes a search result's slug in By NIF and a NIF in By Slug, as a model filling the field ($fromAI) gives them", async () => {
+		// n8n's editor moves an expression off From List to the first other mode, By NIF.
+		const get = (mode: string) => ({
+			resource: 'company',
+			operation: 'get',
+			company: company(mode, '={{ $json.company }}'),
+		});
+		const items = [{ company: 'brisas-del-llobregat' }, { company: 'es-b-64717838' }];
+		for (const mode of ['nif', 'slug', 'list']) {
+			sim().reset();
+			const result = await runLibreBor(sim(), get(mode), { items });
+			expect(jsonOf(result).map(({ nif }) => nif)).toEqual(['B64717838', 'B64717838']);
+			expect(sim().requests.map((request) => request.path)).toEqual([
+				'/v2/company/by-slug/brisas-del-llobregat/',
+				'/v2/company/by-nif/B64717838/',
+			]);
+		}
+		// A mistyped NIF is still refused as one in By NIF, before any request.
+		sim().reset();
+		const mistyped = await runLibreBor(sim(), get('nif'), { items: [{ company: 'B-6471783' }] });
+		expect(mistyped.error?.message).toMatch(
+			/^The NIF "B-6471783" is not valid: it has 8 characters/,
+		);
+		expect(sim().requests).toEqual([]);
+	});
+
 	it('unfollows a company by NIF, normalised, without looking it up', async () => {
 		sim().state.follow('B64717838');
 		const result = await runLibreBor(sim(), {

@@ -4,7 +4,14 @@ import {
 	type INodeParameterResourceLocator,
 } from 'n8n-workflow';
 
-import { validateAlertId, validateDocumentId, validateNif, validateSlug } from './validation';
+import {
+	validateAlertId,
+	validateCompanyReference,
+	validateDocumentId,
+	validateNif,
+	validateSlug,
+	type CompanyReference,
+} from './validation';
 
 /** Version 1 saves a plain string; version 2 saves a resource locator ({ mode, value }). */
 interface LocatorValue {
@@ -33,18 +40,15 @@ export function readNif(context: IExecuteFunctions, itemIndex: number): string {
 	return validateNif(context.getNode(), readLocator(context, 'nif', itemIndex).value, itemIndex);
 }
 
-/** A company as a registry look-up takes it: by NIF (checked and normalised) or by slug. */
-export type CompanyReference = { nif: string } | { slug: string };
+export type { CompanyReference };
 
-/** The `company` resource locator: From List and By Slug give a slug, By NIF a NIF. */
+/** The `company` resource locator: a NIF or a slug, whatever its mode (see validateCompanyReference). */
 export function readCompanyReference(
 	context: IExecuteFunctions,
 	itemIndex: number,
 ): CompanyReference {
-	const { mode, value } = readLocator(context, 'company', itemIndex);
-	const node = context.getNode();
-	if (mode === 'nif') return { nif: validateNif(node, value, itemIndex) };
-	return { slug: validateSlug(node, value, itemIndex, 'company') };
+	const locator = readLocator(context, 'company', itemIndex);
+	return validateCompanyReference(context.getNode(), locator, itemIndex);
 }
 
 /** The `person` resource locator: From List and By Slug both give a slug. */

@@ -40,6 +40,27 @@ export function validateNif(node: INode, value: unknown, itemIndex: number): str
 	return nif;
 }
 
+/** A company as a registry look-up takes it: by NIF (checked and normalised) or by slug. */
+export type CompanyReference = { nif: string } | { slug: string };
+
+/**
+ * A company given in `mode` (list, nif or slug). A valid NIF is a NIF in every mode, and a value
+ * with a word in it (three letters in a row, which no NIF has) a slug in every mode: a model that
+ * fills the field ($fromAI) gets one mode, By NIF where n8n's editor moves an expression off From
+ * List, and passes a search result's slug or a NIF alike. Anything else is checked as its mode says,
+ * so a mistyped NIF is refused as one.
+ */
+export function validateCompanyReference(
+	node: INode,
+	{ mode, value }: { mode: string; value: unknown },
+	itemIndex: number,
+): CompanyReference {
+	const nif = normalizeNif(asText(value));
+	if (nif && !explainInvalidNif(nif)) return { nif };
+	if (mode === 'nif' && !/[A-Z]{3}/.test(nif)) return { nif: validateNif(node, value, itemIndex) };
+	return { slug: validateSlug(node, value, itemIndex, 'company') };
+}
+
 /** A valid NIF that a company's annual accounts can be ordered for: not a person's. */
 export function validateAccountsNif(node: INode, nif: string, itemIndex: number): string {
 	const person = personNifKind(nif);

@@ -115,6 +115,31 @@ describe('LibreBOR Trigger version 2, deduplication keys', () => {
 		expect(session.executions).toHaveLength(1);
 	});
 
+	it('holds a batch n8n could not start while a listing lacks some of it, and emits it whole once listed', async () => {
+		const session = await activatedSession(sim(), { version: 2 });
+		const [first, second] = sim().state.addAlerts(2);
+		session.executionFate = 'refused';
+		await session.poll();
+
+		session.executionFate = 'finishes';
+		// One answer lists only one of them (a glitch, or a listing capped before the other).
+		sim().injectFault({
+			method: 'GET',
+			path: ALERTS_PATH,
+			status: 200,
+			body: JSON.stringify([second]),
+			contentType: 'application/json',
+		});
+		expect(await session.poll()).toBeNull();
+		expect(session.executions).toEqual([]);
+
+		const again = jsonOf(await session.poll());
+		expect(again.map(({ id }) => id)).toEqual([first.id, second.id]);
+		expect(again.map(({ possible_repeat }) => possible_repeat)).toEqual([undefined, undefined]);
+		expect(await session.poll()).toBeNull();
+		expect(session.executions).toHaveLength(1);
+	});
+
 	it('takes an unconfirmed batch older than a week as carried: marks it, emits it not again', async () => {
 		const alerts = sim().state.addAlerts(2);
 		const ids = alerts.map(({ id }) => id);

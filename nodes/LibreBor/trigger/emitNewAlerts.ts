@@ -14,6 +14,7 @@ import {
 	knownAfter,
 	pollRound,
 	skipThrottledPoll,
+	type PollRound,
 } from './pollRound';
 import { readPollState, writePollState, type Delivery } from './pollState';
 import type { TriggerSettings } from './settings';
@@ -77,10 +78,13 @@ async function emitOnce(this: ITriggerFunctions, settings: TriggerSettings): Pro
 		writePollState(staticData, limitState(baselineOf(round)));
 		return;
 	}
+	const repeats = toRepeat.map((delivery) => ({
+		delivery,
+		again: repeated(delivery, round, settings, settled.unheard.has(delivery[0])),
+	}));
+	const held = repeats.filter(({ again }) => again === 'held').map(({ delivery }) => delivery);
 	const emissions = [
-		...toRepeat.flatMap((delivery) =>
-			repeated(delivery, round.listing, settings, settled.unheard.has(delivery[0])),
-		),
+		...repeats.flatMap(({ again }) => (typeof again === 'object' ? [again] : [])),
 		...newEmission(this, round.newAlerts, settings),
 	];
 	writePollState(
@@ -89,10 +93,11 @@ async function emitOnce(this: ITriggerFunctions, settings: TriggerSettings): Pro
 			known: knownAfter(round),
 			pending: round.pending,
 			horizon: previous?.horizon,
-			inFlight: [...settled.waiting, ...emissions.map(({ delivery }) => delivery)],
+			inFlight: [...settled.waiting, ...held, ...emissions.map(({ delivery }) => delivery)],
 		}),
 	);
-	for (const token of settled.spent) forgetReceipt(this, token);
+	const heldTokens = new Set(held.map(([token]) => token));
+	for (const token of settled.spent) if (!heldTokens.has(token)) forgetReceipt(this, token);
 	for (const { items, delivery } of emissions) emitUnderKey(this, items, delivery[0]);
 }
 
@@ -109,21 +114,29 @@ function splitLost(lost: Delivery[], unheard: Set<string>) {
 	return { toRepeat, takenAsCarried };
 }
 
-/** A lost batch again, with the alerts of it LibreBOR still lists (one read meanwhile is not repeated). */
+/**
+ * A lost batch again, with the alerts of it LibreBOR lists; none when it lists none and every one
+ * is surely read (see forgetReadAlerts). While one is missing from the listing but may be unread
+ * still (a glitchy listing, or one capped before it), the batch is held as it is, to go out whole
+ * once listed: its key goes out once, and an alert left out of it would never be new again.
+ */
 function repeated(
 	[key, keys, emittedAtMs = now()]: Delivery,
-	listing: LibreBorAlert[],
+	round: PollRound,
 	settings: TriggerSettings,
 	unheard: boolean,
-): Emission[] {
+): Emission | 'held' | undefined {
+	const listed = new Set(round.listing.map(alertKey));
+	const mayBeUnread = new Set(round.known.map(([known]) => known));
+	if (keys.some((known) => !listed.has(known) && mayBeUnread.has(known))) return 'held';
 	const batch = new Set(keys);
-	const alerts = oldestFirst(listing.filter((alert) => batch.has(alertKey(alert))));
+	const alerts = oldestFirst(round.listing.filter((alert) => batch.has(alertKey(alert))));
 	const items = alerts.flatMap((alert) => itemsForAlert(alert, settings));
-	if (items.length === 0) return [];
+	if (items.length === 0) return undefined;
 	const flagged = unheard
 		? items.map((item) => ({ ...item, json: { ...item.json, [POSSIBLE_REPEAT_FIELD]: true } }))
 		: items;
-	return [{ items: flagged, delivery: [key, alerts.map(alertKey), emittedAtMs] }];
+	return { items: flagged, delivery: [key, alerts.map(alertKey), emittedAtMs] };
 }
 
 function newEmission(

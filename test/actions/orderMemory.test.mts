@@ -69,6 +69,8 @@ describe('Orders: one execution never pays twice', () => {
 			[true, true],
 		]);
 		expect(sim().state.ordersReceived).toBe(1);
+		// The repeat shares the first item's file: downloaded once.
+		expect(sim().requests.filter(({ origin }) => origin === 'download')).toHaveLength(1);
 	});
 
 	it('downloads the file for an item repeating, with Download, an order an earlier item reused without it', async () => {
@@ -95,9 +97,12 @@ describe('Orders: one execution never pays twice', () => {
 		expect(sim().state.ordersReceived).toBe(1);
 	});
 
-	it('downloads the file in a later Order node of the execution, under the name that node asks for', async () => {
+	it('downloads the file in a later Order node of the execution, into the field that node asks for', async () => {
 		const executionId = 'order-then-download';
-		const placed = await runLibreBor(sim(), order(), { executionId });
+		const placed = await runLibreBor(sim(), order({}, { download: true, pollInterval: 1 }), {
+			executionId,
+		});
+		expect(placed.items[0].binary?.data).toBeDefined();
 		const withFile = { download: true, pollInterval: 1, binaryPropertyName: 'accounts' };
 		const later = await runLibreBor(sim(), order({}, withFile), { executionId });
 		expect(later.error).toBeUndefined();

@@ -20,7 +20,7 @@ const idsOf = (result: Awaited<ReturnType<typeof runLibreBor>>) =>
 describe('Alert: Get Many filters', () => {
 	it('keeps alerts with a label picked from the list, given by an expression or typed as free text', async () => {
 		const appointed = sim().state.addAlert({ label: 'Nombramientos' });
-		sim().state.addAlert({ label: 'Revocaciones' });
+		const revoked = sim().state.addAlert({ label: 'Revocaciones' });
 		const unusual = sim().state.addAlert({ label: 'Depósito de cuentas anuales' });
 		const result = await runLibreBor(
 			sim(),
@@ -33,6 +33,19 @@ describe('Alert: Get Many filters', () => {
 			getMany({ actLabels: '={{ ["Nombramientos", null] }}' }),
 		);
 		expect(idsOf(fromExpression)).toEqual([appointed.id]);
+		// Each field takes a list or a text, whichever an expression gives.
+		const swapped = await runLibreBor(
+			sim(),
+			getMany({ actLabels: '={{ "Nombramientos" }}', labels: '={{ ["Revocaciones"] }}' }),
+		);
+		expect(idsOf(swapped)).toEqual([revoked.id, appointed.id]);
+	});
+
+	it('refuses a label that is not text, before calling LibreBOR, rather than keeping every alert', async () => {
+		const result = await runLibreBor(sim(), getMany({ actLabels: '={{ [1, 2] }}' }));
+		expect(result.error?.message).toBe('Act Labels must be text, not 1');
+		expect((result.error as { description?: string }).description).toMatch(/Nothing was read/);
+		expect(sim().requestsTo('GET', '/v2/alerts/')).toEqual([]);
 	});
 
 	it('keeps only the entries with a matching label when the output is one item per entry', async () => {

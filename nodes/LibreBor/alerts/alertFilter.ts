@@ -26,6 +26,22 @@ export interface AlertFilter extends AlertFilterOptions {
 	company?: { slug?: string; name?: string };
 }
 
+/**
+ * Labels from a list or a comma-separated text, whichever an expression gives either field (empty
+ * values left out). Anything else is refused: dropped, it would keep every alert.
+ */
+function labelTexts(node: INode, value: unknown, field: string, itemIndex: number): string[] {
+	if (value === undefined || value === null) return [];
+	const values = (Array.isArray(value) ? value : [value]).filter((text) => text != null);
+	const notText = values.find((text) => typeof text !== 'string');
+	if (notText !== undefined)
+		throw new NodeOperationError(node, `${field} must be text, not ${JSON.stringify(notText)}`, {
+			itemIndex,
+			description: `Pick labels from the list, or give them as text, such as "Nombramientos, Ceses/Dimisiones" (a comma-separated text, or a list of texts). Nothing was read.`,
+		});
+	return (values as string[]).map((text) => text.trim()).filter((text) => text.length > 0);
+}
+
 /** `timeZone`: the workflow's, in which a Created After without an offset is read. */
 export function readAlertFilterOptions(
 	node: INode,
@@ -33,11 +49,10 @@ export function readAlertFilterOptions(
 	timeZone: string,
 	itemIndex = 0,
 ): AlertFilterOptions {
-	const picked = Array.isArray(options.actLabels)
-		? options.actLabels.filter((label) => typeof label === 'string')
-		: [];
-	const typed = typeof options.labels === 'string' ? options.labels.trim() : '';
-	const labelText = [...picked, typed].filter((text) => text.length > 0).join(', ');
+	const labelText = [
+		...labelTexts(node, options.actLabels, 'Act Labels', itemIndex),
+		...labelTexts(node, options.labels, 'Other Act Labels', itemIndex),
+	].join(', ');
 	const filter: AlertFilterOptions = {
 		labels: [...new Set(parseLabelFilter(labelText))],
 		labelText,

@@ -118,3 +118,53 @@ describe('Number options set by expressions', () => {
 		expect(sim().requests).toEqual([]);
 	});
 });
+
+describe('On/off options set by expressions', () => {
+	const syncTwo = (unfollowOthers: unknown, options: INodeParameters) =>
+		runLibreBor(
+			sim(),
+			{
+				resource: 'watchlist',
+				operation: 'sync',
+				nif: '={{ $json.nif }}',
+				unfollowOthers,
+				options,
+			},
+			{ items: [{ nif: 'B64717838' }, { nif: 'A86212420' }] },
+		);
+
+	it('reads "true" and "false" as on and off: a Dry Run given as text changes nothing', async () => {
+		sim().state.follow('J99216582');
+		const dry = await syncTwo('={{ "true" }}', { dryRun: '={{ "true" }}' });
+		expect(dry.error).toBeUndefined();
+		expect(jsonOf(dry).map(({ action, applied }) => [action, applied])).toEqual([
+			['follow', false],
+			['follow', false],
+			['unfollow', false],
+		]);
+		expect(sim().requestsTo('POST', '/v2/')).toEqual([]);
+
+		sim().state.follow('B64717838');
+		const limited = await runLibreBor(sim(), {
+			resource: 'watchlist',
+			operation: 'getMany',
+			returnAll: '={{ "false" }}',
+			limit: 1,
+		});
+		expect(jsonOf(limited)).toHaveLength(1);
+	});
+
+	it('refuses any other value, naming the option, before anything is changed or paid for', async () => {
+		const sync = await syncTwo(false, { dryRun: '={{ "yes" }}' });
+		expect(errorText(sync)).toMatch(
+			/^"Dry Run" must be true or false, not "yes" Nothing was changed/,
+		);
+		const order = await orderThree({ download: '={{ 1 }}' });
+		expect(order.items.map((item) => item.json.error)).toEqual([
+			'"Download" must be true or false, not "1"',
+			'"Download" must be true or false, not "1"',
+			'"Download" must be true or false, not "1"',
+		]);
+		expect(sim().requests).toEqual([]);
+	});
+});

@@ -2,10 +2,17 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { limitField } from '../descriptions/listFields';
 import { readNumericOption } from './numericOption';
+import { readToggle } from './toggleOption';
 
 /** How many results the user asked for: everything, or the Limit. */
 export function readLimit(context: IExecuteFunctions, itemIndex: number): number {
-	if (context.getNodeParameter('returnAll', itemIndex)) return Infinity;
+	const returnAll = readToggle(
+		context.getNode(),
+		context.getNodeParameter('returnAll', itemIndex),
+		{ label: 'Return All', fallback: false, consequence: 'Nothing was read.' },
+		itemIndex,
+	);
+	if (returnAll) return Infinity;
 	const limit = readNumericOption(
 		context.getNode(),
 		context.getNodeParameter('limit', itemIndex),

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { readTimeoutMs } from '../parameters/runSettings';
+import { readToggle } from '../parameters/toggleOption';
 import { resolveAlertFilter } from '../api/alerts';
 import { readAlertFilterOptions, type AlertFilter } from '../alerts/alertFilter';
 import type { AlertOutput } from '../alerts/alertRecords';
@@ -58,10 +59,18 @@ export async function readTriggerSettings(
 	);
 	return {
 		output,
-		markAsRead: options.markAsRead === true,
+		markAsRead: readToggle(this.getNode(), options.markAsRead, {
+			label: 'Mark as Read',
+			fallback: false,
+			consequence: 'The poll read nothing.',
+		}),
 		labelText: filter.labelText,
 		filter,
-		includeExisting: options.includeExisting === true,
+		includeExisting: readToggle(this.getNode(), options.includeExisting, {
+			label: 'Include Existing Alerts',
+			fallback: false,
+			consequence: 'The poll read nothing.',
+		}),
 		run,
 	};
 }

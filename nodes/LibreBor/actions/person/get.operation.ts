@@ -5,6 +5,7 @@ import { getPersonBySlug } from '../../api/registry';
 import { optionsCollection, pacedRequestOptions, personLocator } from '../../descriptions';
 import { readRunSettings } from '../../parameters/runSettings';
 import { readPersonSlug } from '../../parameters/identifierParameters';
+import { readToggle } from '../../parameters/toggleOption';
 import { pairRecords, runForEachItem } from '../../run/itemRunner';
 import { withCompanyStatus } from './companyStatus';
 
@@ -33,10 +34,14 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return await runForEachItem(this, readRunSettings(this), async (item) => {
 		const { itemIndex } = item;
 		const slug = readPersonSlug(this, itemIndex);
-		const companyStatus = this.getNodeParameter('options.companyStatus', itemIndex, false);
+		const companyStatus = readToggle(
+			this.getNode(),
+			this.getNodeParameter('options.companyStatus', itemIndex, false),
+			{ label: 'Company Status', fallback: false, consequence: 'Nothing was read.' },
+			itemIndex,
+		);
 		const person = await getPersonBySlug.call(this, slug, item);
-		const record =
-			companyStatus === true ? await withCompanyStatus.call(this, person, item) : person;
+		const record = companyStatus ? await withCompanyStatus.call(this, person, item) : person;
 		return pairRecords(itemIndex, [record]);
 	});
 }

@@ -12,6 +12,7 @@ import {
 } from '../../descriptions';
 import { readLimit } from '../../parameters/listLimit';
 import { readOneItemAtATimeSettings, readRunSettings } from '../../parameters/runSettings';
+import { readToggle } from '../../parameters/toggleOption';
 import { withCompanyDetails } from './companyDetails';
 
 const displayOptions = { show: { resource: ['watchlist'], operation: ['getMany'] } };
@@ -44,10 +45,14 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const settings = version3 ? readRunSettings(this) : readOneItemAtATimeSettings(this);
 	return await runForEachItem(this, settings, async (item) => {
 		const limit = readLimit(this, item.itemIndex);
-		const details = this.getNodeParameter('options.companyDetails', item.itemIndex, false);
+		const details = readToggle(
+			this.getNode(),
+			this.getNodeParameter('options.companyDetails', item.itemIndex, false),
+			{ label: 'Company Details', fallback: false, consequence: 'Nothing was read.' },
+			item.itemIndex,
+		);
 		const entities = (await listWatchedEntities.call(this, item)).slice(0, limit);
-		const records =
-			details === true ? await withCompanyDetails.call(this, entities, item) : entities;
+		const records = details ? await withCompanyDetails.call(this, entities, item) : entities;
 		return pairRecords(item.itemIndex, records);
 	});
 }

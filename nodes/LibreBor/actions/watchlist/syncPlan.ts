@@ -8,6 +8,7 @@ import {
 import type { NodeRun } from '../../run/nodeRun';
 import { normalizeNif } from '../../identifiers/nif';
 import { readNumericOption } from '../../parameters/numericOption';
+import { readToggle } from '../../parameters/toggleOption';
 import { readItemNifs, type ItemError } from '../companyNif';
 
 export type SyncAction = 'follow' | 'unfollow' | 'keep';
@@ -41,17 +42,32 @@ export interface SyncPlan {
 	unfollowsHeldBack: number;
 }
 
+/** Every setting of Sync is read before anything changes. */
+const NOTHING_CHANGED = 'Nothing was changed.';
+
 export function readSyncSettings(context: IExecuteFunctions): SyncSettings {
 	const options = context.getNodeParameter('options', 0, {}) as IDataObject;
 	const maxUnfollows = readNumericOption(context.getNode(), options.maxUnfollows, {
 		label: 'Max Unfollows',
 		fallback: 10,
 		minimum: 0,
-		consequence: 'Nothing was changed.',
+		consequence: NOTHING_CHANGED,
 	});
 	return {
-		unfollowOthers: context.getNodeParameter('unfollowOthers', 0, false) === true,
-		dryRun: options.dryRun === true,
+		unfollowOthers: readToggle(
+			context.getNode(),
+			context.getNodeParameter('unfollowOthers', 0, false),
+			{
+				label: 'Unfollow Others',
+				fallback: false,
+				consequence: NOTHING_CHANGED,
+			},
+		),
+		dryRun: readToggle(context.getNode(), options.dryRun, {
+			label: 'Dry Run',
+			fallback: false,
+			consequence: NOTHING_CHANGED,
+		}),
 		maxUnfollows: Math.floor(maxUnfollows),
 	};
 }

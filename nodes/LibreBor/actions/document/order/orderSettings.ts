@@ -4,6 +4,7 @@ import { readNif } from '../../../parameters/identifierParameters';
 import { asNodeError } from '../../../run/nodeErrors';
 import type { ItemRequest, RunSettings } from '../../../run/nodeRun';
 import { readNumericOption } from '../../../parameters/numericOption';
+import { readToggle } from '../../../parameters/toggleOption';
 import { validateAccountsNif, validateYear } from '../../../parameters/validation';
 import { readNifsAhead } from '../../companyNif';
 import {
@@ -68,7 +69,7 @@ export async function readItemOrders(
 				),
 			};
 			const completion = readCompletionSettings(context, itemIndex);
-			const sendEmail = context.getNodeParameter('options.sendEmail', itemIndex, false) as boolean;
+			const sendEmail = readOrderToggle(context, 'sendEmail', 'Send Email', itemIndex);
 			return { input, sendEmail, completion };
 		} catch (error) {
 			// Also n8n's expression errors: with Continue On Fail, the item fails alone.
@@ -93,15 +94,28 @@ export function readOrderLimit(
 	});
 }
 
+/** An on/off option of an item's order, read before anything is paid for. */
+const readOrderToggle = (
+	context: IExecuteFunctions,
+	option: string,
+	label: string,
+	itemIndex: number,
+) =>
+	readToggle(
+		context.getNode(),
+		context.getNodeParameter(`options.${option}`, itemIndex, false),
+		{ label, fallback: false, consequence: 'No order was sent.' },
+		itemIndex,
+	);
+
 /** What to do once an order is placed: wait for it, download it. */
 function readCompletionSettings(
 	context: IExecuteFunctions,
 	itemIndex: number,
 ): CompletionSettings | undefined {
-	const download = context.getNodeParameter('options.download', itemIndex, false) as boolean;
+	const download = readOrderToggle(context, 'download', 'Download', itemIndex);
 	const waits =
-		download ||
-		(context.getNodeParameter('options.waitForCompletion', itemIndex, false) as boolean);
+		download || readOrderToggle(context, 'waitForCompletion', 'Wait for Completion', itemIndex);
 	const wait = waits ? readWaitSettings(context, itemIndex) : undefined;
 	const maxBytes = download ? readMaxDownloadBytes(context, itemIndex) : 0;
 	const binaryPropertyName = context.getNodeParameter(

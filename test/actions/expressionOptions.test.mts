@@ -120,7 +120,7 @@ describe('Number options set by expressions', () => {
 });
 
 describe('On/off options set by expressions', () => {
-	const syncTwo = (unfollowOthers: unknown, options: INodeParameters) =>
+	const syncTwo = (unfollowOthers: boolean | string, options: INodeParameters) =>
 		runLibreBor(
 			sim(),
 			{

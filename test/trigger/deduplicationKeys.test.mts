@@ -1,6 +1,8 @@
 // Version 2 emits each batch of alerts under a deduplication key that n8n keeps with the execution
 // (tools/engine/triggerNodeSession.mts models n8n's unique index): what the key is, what a restart
 // emits again, and what n8n's execution pruning leaves.
+import { setTimeout as sleep } from 'node:timers/promises';
+
 import { describe, expect, it } from 'vitest';
 
 import { TriggerNodeSession } from '../../tools/engine/index.mts';
@@ -138,6 +140,25 @@ describe('LibreBOR Trigger version 2, deduplication keys', () => {
 		expect(again.map(({ possible_repeat }) => possible_repeat)).toEqual([undefined, undefined]);
 		expect(await session.poll()).toBeNull();
 		expect(session.executions).toHaveLength(1);
+	});
+
+	it('emits nothing from a poll still running when the workflow is published anew: each alert runs once', async () => {
+		const session = await activatedSession(sim(), { version: 2 });
+		const first = sim().state.addAlert();
+		let answer = () => {};
+		const answered = new Promise<void>((resolve) => (answer = resolve));
+		sim().onRequest({ method: 'GET', path: ALERTS_PATH }, async () => await answered);
+		const stale = session.poll();
+		while (sim().requestsTo('GET', ALERTS_PATH).length < 2) await sleep(5);
+
+		// Published anew while that poll waits for its listing, which lists the first alert alone.
+		const second = sim().state.addAlert();
+		session.republish({});
+		expect(alertIdsOf(await session.poll())).toEqual([first.id, second.id]);
+		answer();
+		expect(await stale).toBeNull();
+		expect(session.executions.map(alertIdsOf)).toEqual([[first.id, second.id]]);
+		expect(await session.poll()).toBeNull();
 	});
 
 	it('takes an unconfirmed batch older than a week as carried: marks it, emits it not again', async () => {

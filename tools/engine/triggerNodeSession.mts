@@ -28,6 +28,8 @@ interface ActiveTrigger {
 	workflow: Workflow;
 	/** The onTick of every Poll Time the node registered with n8n's cron helper. */
 	ticks: Array<() => unknown>;
+	/** What n8n calls when it removes the activation (the workflow unpublished, or published anew). */
+	close?: () => Promise<void>;
 }
 
 let sessions = 0;
@@ -92,7 +94,9 @@ export class TriggerNodeSession extends ActiveWorkflowSession implements AlertPo
 		this.nextActivation = 'init';
 	}
 
+	/** Published anew: n8n closes the activation (a poll of it may still be running) and activates again. */
 	republish(parameters: INodeParameters): void {
+		void this.active?.close?.();
 		this.active = undefined;
 		this.node.parameters = structuredClone(parameters);
 		this.nextActivation = 'update';
@@ -124,7 +128,7 @@ export class TriggerNodeSession extends ActiveWorkflowSession implements AlertPo
 		});
 		const context = () =>
 			this.triggerContext(workflow, node, additionalData, ticks, this.nextActivation);
-		await Container.get(TriggersAndPollers).runTriggerFunction(
+		const response = await Container.get(TriggersAndPollers).runTriggerFunction(
 			workflow,
 			node,
 			context,
@@ -133,7 +137,7 @@ export class TriggerNodeSession extends ActiveWorkflowSession implements AlertPo
 			this.nextActivation,
 		);
 		this.state.saveIfChanged(workflow);
-		this.active = { workflow, ticks };
+		this.active = { workflow, ticks, close: response?.closeFunction };
 	}
 
 	private triggerContext(

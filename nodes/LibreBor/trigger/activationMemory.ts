@@ -31,6 +31,21 @@ export async function unlessPolling<T>(
 	}
 }
 
+/**
+ * Activations n8n has closed (the workflow unpublished, or published anew). n8n's emit does not
+ * check, for a trigger node, that its activation is still the workflow's; a poll that was still
+ * running there would emit beside the new activation's polls, batches of other keys.
+ */
+const closedActivations = new WeakSet<PollingFunctions>();
+
+export function closeActivation(context: PollingFunctions): void {
+	closedActivations.add(context);
+}
+
+export function isClosed(context: PollingFunctions): boolean {
+	return closedActivations.has(context);
+}
+
 export function unstoredStateOf(context: PollingFunctions): PollState | undefined {
 	return unstoredStates.get(triggerKey(context));
 }

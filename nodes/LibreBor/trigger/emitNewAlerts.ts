@@ -3,7 +3,7 @@ import type { INodeExecutionData, ITriggerFunctions } from 'n8n-workflow';
 import type { LibreBorAlert } from '../alerts/alert';
 import { now } from '../time/clock';
 import { isThrottleError } from '../transport/errors';
-import { unlessPolling } from './activationMemory';
+import { isClosed, unlessPolling } from './activationMemory';
 import { itemsForAlert, oldestFirst } from './alertItems';
 import { emitUnderKey, forgetReceipt } from './deliveryReceipts';
 import { emissionKey } from './emissionKey';
@@ -74,6 +74,8 @@ async function emitOnce(this: ITriggerFunctions, settings: TriggerSettings): Pro
 	const { toRepeat, takenAsCarried } = splitLost(settled.lost, settled.unheard);
 	const toMark = [...(previous?.pending ?? []), ...settled.stored, ...takenAsCarried];
 	const round = await pollRound(this, settings, previous, toMark);
+	// The workflow was unpublished or published anew meanwhile: the new activation polls from here.
+	if (isClosed(this)) return;
 	if (!previous && !settings.includeExisting) {
 		writePollState(staticData, limitState(baselineOf(round)));
 		return;

@@ -1,6 +1,7 @@
 import type { ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 
 import { asNodeError } from '../run/nodeErrors';
+import { closeActivation } from './activationMemory';
 import { emitNewAlerts } from './emitNewAlerts';
 import { readPollTimes, schedulePolls } from './pollSchedule';
 import { readTriggerParameters } from './settings';
@@ -10,7 +11,8 @@ import { fetchTestEvent, startPoll } from './startPoll';
  * Version 2's activation. The first poll takes the baseline before the workflow counts as active
  * (n8n saves what it wrote once the activation is done, and activates again later when it fails);
  * then n8n's cron helper starts a poll at each Poll Time. A failed poll is saved as a failed
- * execution, as n8n does for its poll triggers, and the next one tries again.
+ * execution, as n8n does for its poll triggers, and the next one tries again. Once n8n closes the
+ * activation, a poll still running writes and emits nothing (see closeActivation).
  */
 export async function startTrigger(context: ITriggerFunctions): Promise<ITriggerResponse> {
 	// Read once, while n8n activates the workflow: a change of parameters activates it anew.
@@ -36,5 +38,5 @@ export async function startTrigger(context: ITriggerFunctions): Promise<ITrigger
 			context.saveFailedExecution(asNodeError(context.getNode(), error));
 		}
 	});
-	return {};
+	return { closeFunction: async () => closeActivation(context) };
 }

@@ -159,6 +159,7 @@ describe('Alert: Get Many, company filter when LibreBOR leaves out a slug or a n
 			}),
 			other: sim().state.addAlert({ nif: 'A86212420', extra: noSlug }),
 			anonymous: sim().state.addAlert({ extra: { ...noSlug, entity_name: undefined } }),
+			numbered: sim().state.addAlert({ extra: { ...noSlug, entity_name: 42 } }),
 		};
 		const result = await runLibreBor(sim(), aboutCompany('list', 'B64717838'));
 		expect(result.error).toBeUndefined();

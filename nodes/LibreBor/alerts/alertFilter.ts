@@ -92,7 +92,7 @@ function isAboutCompany(
 	if (company.slug && alert.entity_slug) return alert.entity_slug === company.slug;
 	return (
 		!!company.name &&
-		!!alert.entity_name &&
+		typeof alert.entity_name === 'string' &&
 		normalizeLabel(alert.entity_name) === normalizeLabel(company.name)
 	);
 }

@@ -104,6 +104,11 @@ describe('LibreBOR API credential', () => {
 		]) {
 			expect(resolveBaseUrl({ environment: 'custom', baseUrl: bad })).toHaveProperty('problem');
 		}
+		// A URL that does not parse is named without what may be a user name and password.
+		expect(resolveBaseUrl({ environment: 'custom', baseUrl: 'https://me:s3cret@x y/v2' })).toEqual({
+			problem:
+				'The custom base URL "https://…@x y/v2" is not a valid URL. Use the form https://host/v2.',
+		});
 	});
 
 	it('never sends the credentials to another host, even through the engine', async () => {

@@ -30,7 +30,8 @@ export function resolveBaseUrl(credentials: ICredentialDataDecryptedObject): Bas
 		url = new URL(raw);
 	} catch {
 		return {
-			problem: `The custom base URL "${raw}" is not a valid URL. Use the form https://host/v2.`,
+			// Without what may be a user name and password typed into it: the message is shown.
+			problem: `The custom base URL "${raw.replace(/^([a-z][\w+.-]*:\/\/)?.*@/i, '$1…@')}" is not a valid URL. Use the form https://host/v2.`,
 		};
 	}
 	if (url.protocol !== 'https:') {

@@ -168,3 +168,29 @@ describe('On/off options set by expressions', () => {
 		expect(sim().requests).toEqual([]);
 	});
 });
+
+describe('The output field of a file, set by an expression', () => {
+	it('refuses an empty name before anything is downloaded or paid for, and takes the name trimmed', async () => {
+		const order = await orderThree({ download: true, binaryPropertyName: '={{ " " }}' });
+		expect(order.items.map((item) => item.json.error)).toEqual(
+			Array(3).fill('"Put Output File in Field" must be a field name, not " "'),
+		);
+		expect(sim().requests).toEqual([]);
+
+		const placed = await orderThree({});
+		const download = (binaryPropertyName: string) =>
+			runLibreBor(sim(), {
+				resource: 'document',
+				operation: 'download',
+				documentId: jsonOf(placed)[0].document_id as string,
+				binaryPropertyName,
+			});
+		expect((await download('={{ "" }}')).error?.message).toBe(
+			'"Put Output File in Field" must be a field name, not ""',
+		);
+		expect(sim().requests.filter(({ origin }) => origin === 'download')).toEqual([]);
+		expect(Object.keys((await download('={{ " accounts " }}')).items[0].binary ?? {})).toEqual([
+			'accounts',
+		]);
+	});
+});

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { byVersion } from '../../descriptions';
 import type { RunSettings } from '../../run/nodeRun';
@@ -76,6 +76,27 @@ export const binaryPropertyOption: INodeProperties = {
 export interface WaitSettings {
 	pollIntervalMs: number;
 	maxWaitMs: number;
+}
+
+/**
+ * The output binary field an item's file goes in (`parameter`: Download's own field, or Order's
+ * option); an empty name, which an expression can give, is refused: no later node could read it.
+ */
+export function readBinaryPropertyName(
+	context: IExecuteFunctions,
+	parameter: string,
+	itemIndex: number,
+): string {
+	const name = context.getNodeParameter(parameter, itemIndex, 'data');
+	if (typeof name === 'string' && name.trim() !== '') return name.trim();
+	throw new NodeOperationError(
+		context.getNode(),
+		`"${binaryPropertyOption.displayName}" must be a field name, not "${String(name)}"`,
+		{
+			itemIndex,
+			description: `Enter the name of the binary field to put the file in, such as data (the default), or fix the expression that sets it. Nothing was sent for this item.`,
+		},
+	);
 }
 
 /** How an item downloads its document's file. */

@@ -12,6 +12,7 @@ import {
 	maxDownloadSizeOption,
 	maxWaitOption,
 	pollIntervalOptions,
+	readBinaryPropertyName,
 	readMaxDownloadBytes,
 	readWaitSettings,
 	withWaitBudget,
@@ -48,7 +49,7 @@ function readItemDownload(context: IExecuteFunctions, itemIndex: number): ItemDo
 	try {
 		return {
 			documentId: readDocumentId(context, itemIndex),
-			binaryPropertyName: context.getNodeParameter('binaryPropertyName', itemIndex) as string,
+			binaryPropertyName: readBinaryPropertyName(context, 'binaryPropertyName', itemIndex),
 			wait: readWaitSettings(context, itemIndex),
 			maxBytes: readMaxDownloadBytes(context, itemIndex),
 		};

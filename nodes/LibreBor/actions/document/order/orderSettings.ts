@@ -8,6 +8,7 @@ import { readToggle } from '../../../parameters/toggleOption';
 import { validateAccountsNif, validateYear } from '../../../parameters/validation';
 import { readNifsAhead } from '../../companyNif';
 import {
+	readBinaryPropertyName,
 	readMaxDownloadBytes,
 	readWaitSettings,
 	type FileSettings,
@@ -118,11 +119,12 @@ function readCompletionSettings(
 		download || readOrderToggle(context, 'waitForCompletion', 'Wait for Completion', itemIndex);
 	const wait = waits ? readWaitSettings(context, itemIndex) : undefined;
 	const maxBytes = download ? readMaxDownloadBytes(context, itemIndex) : 0;
-	const binaryPropertyName = context.getNodeParameter(
+	if (!wait) return undefined;
+	if (!download) return { wait };
+	const binaryPropertyName = readBinaryPropertyName(
+		context,
 		'options.binaryPropertyName',
 		itemIndex,
-		'data',
-	) as string;
-	if (!wait) return undefined;
-	return { wait, file: download ? { maxBytes, binaryPropertyName } : undefined };
+	);
+	return { wait, file: { maxBytes, binaryPropertyName } };
 }

@@ -219,11 +219,16 @@ describe('A 2xx answer that is not the JSON expected', () => {
 			contentType: 'application/json',
 			body: '{"alerts": []}',
 		});
-		expect(answer).toEqual({
-			message: shape('JSON of an unexpected shape'),
-			description:
-				'A proxy, a maintenance page or a wrong base URL can cause this. Check the base URL of the credential and try again later.',
+		const advice =
+			'A proxy, a maintenance page or a wrong base URL can cause this. Check the base URL of the credential and try again later.';
+		expect(answer).toEqual({ message: shape('JSON of an unexpected shape'), description: advice });
+		// And with what LibreBOR says went wrong, when it says it with a 200.
+		const said = await answerOf({
+			status: 200,
+			contentType: 'application/json',
+			body: '{"error": "API subscription required"}',
 		});
+		expect(said.description).toBe(`${advice} LibreBOR said: "API subscription required"`);
 	});
 
 	it('reads no body as empty, a body n8n already parsed as it is, and bytes as their text', () => {

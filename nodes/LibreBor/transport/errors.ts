@@ -168,11 +168,15 @@ export function unexpectedBodyError(
 				: body.kind === 'text'
 					? `text that is not JSON ("${excerpt(body.text, 120)}")`
 					: 'JSON of an unexpected shape';
+	const advice =
+		'A proxy, a maintenance page or a wrong base URL can cause this. Check the base URL of the credential and try again later.';
+	// JSON that says what went wrong ({"error": "..."}), which a page's excerpt above already shows.
+	const said = body.kind === 'json' ? serverMessage(body) : undefined;
 	return apiError(
 		context,
 		status,
 		`LibreBOR answered ${context.operation} with ${shape} instead of the expected JSON`,
-		'A proxy, a maintenance page or a wrong base URL can cause this. Check the base URL of the credential and try again later.',
+		said ? `${advice} LibreBOR said: "${said}"` : advice,
 	);
 }
 

@@ -76,6 +76,19 @@ describe('Answers that could stall a pattern or flood a message', () => {
 	);
 });
 
+describe('A base URL into an address n8n protects', () => {
+	it('says n8n blocked the request and how to allow the host, and sends nothing', async () => {
+		// The simulator's own address, by IP: n8n allows only its host name here.
+		const baseUrl = `${sim().baseUrl.replace('localhost', '127.0.0.1')}`;
+		const result = await runLibreBor(sim(), followingList, { credentials: { baseUrl } });
+		expect(result.error?.message).toBe(
+			"n8n's outbound protection blocked GET /alerts/following/; nothing was sent",
+		);
+		expect(result.error?.description).toMatch(/N8N_SSRF_ALLOWED_HOSTNAMES\.$/);
+		expect(sim().requests).toEqual([]);
+	});
+});
+
 describe('Download links into addresses n8n protects', () => {
 	const metadataUrl = 'https://169.254.169.254/latest/meta-data/iam/';
 	let redirector: HttpsTestServer;

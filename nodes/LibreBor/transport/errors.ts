@@ -201,6 +201,8 @@ export interface ConnectionFailure {
 	timedOut: boolean;
 	/** The server's certificate was refused: trying again cannot help. */
 	untrustedCertificate: boolean;
+	/** What n8n's outbound protection said when it refused the request: nothing was sent. */
+	blockedByN8n?: string;
 }
 
 /**
@@ -216,6 +218,14 @@ export function connectionError(context: ErrorContext, failure: ConnectionFailur
 			undefined,
 			'The HTTPS certificate of the LibreBOR server is not trusted; nothing was sent',
 			`Check the base URL of the credential. A custom server needs a certificate that n8n trusts (for a private CA, start n8n with NODE_EXTRA_CA_CERTS).${codeNote}`,
+		);
+	}
+	if (failure.blockedByN8n !== undefined) {
+		return apiError(
+			context,
+			undefined,
+			`n8n's outbound protection blocked ${context.operation}; nothing was sent`,
+			`${failure.blockedByN8n} The base URL of the credential leads to an address n8n refuses (N8N_SSRF_PROTECTION_ENABLED). If it is the right one (a proxy on a private network, say), an n8n administrator can allow its host with N8N_SSRF_ALLOWED_HOSTNAMES.`.trim(),
 		);
 	}
 	if (context.lostAnswer) {

@@ -21,6 +21,7 @@ import {
 	type ErrorContext,
 } from './errors';
 import { retryAfterMs } from './headers';
+import { outboundProtectionRefusal } from './outboundProtection';
 import { parseResponseBody, type ParsedBody } from './responseBody';
 import { withRetries, type TryOutcome } from './retryLoop';
 import { isThrottle, RETRYABLE_STATUSES } from './retryPolicy';
@@ -94,6 +95,7 @@ async function sendOnce(
 				code,
 				timedOut: isTimeout(code, error),
 				untrustedCertificate: CERTIFICATE_ERROR.test(code ?? ''),
+				blockedByN8n: outboundProtectionRefusal(error),
 			},
 		};
 	}
@@ -152,7 +154,8 @@ function outcomeOf(
 	const idempotent = request.retry === 'idempotent';
 	if (!('response' in attempt)) {
 		const { failure } = attempt;
-		const retryable = idempotent && !failure.untrustedCertificate;
+		const retryable =
+			idempotent && !failure.untrustedCertificate && failure.blockedByN8n === undefined;
 		return { error: connectionError(errorContext, failure), retryable };
 	}
 	const { statusCode, headers } = attempt.response;

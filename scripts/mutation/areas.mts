@@ -207,6 +207,8 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 			'actions/orderLimits',
 			'actions/orderMemory',
 			'actions/orderRaces',
+			// The output field's name and an order's on/off options, set by expressions.
+			'actions/expressionOptions',
 		],
 		halvedWaits: true,
 	},

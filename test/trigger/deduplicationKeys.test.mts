@@ -3,7 +3,7 @@
 // emits again, and what n8n's execution pruning leaves.
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { TriggerNodeSession } from '../../tools/engine/index.mts';
 import {
@@ -140,6 +140,30 @@ describe('LibreBOR Trigger version 2, deduplication keys', () => {
 		expect(again.map(({ possible_repeat }) => possible_repeat)).toEqual([undefined, undefined]);
 		expect(await session.poll()).toBeNull();
 		expect(session.executions).toHaveLength(1);
+	});
+
+	it('lets a held batch go without an alert read in LibreBOR meanwhile, once that one counts as read', async () => {
+		vi.useFakeTimers({ toFake: ['Date'] });
+		try {
+			const session = await activatedSession(sim(), { version: 2 });
+			const [older, newer] = sim().state.addAlerts(2);
+			session.executionFate = 'refused';
+			await session.poll();
+
+			// Read in LibreBOR's panel: older than every alert listed, as one beyond a capped listing.
+			session.executionFate = 'finishes';
+			sim().state.alerts.markRead(older.id);
+			for (let poll = 0; poll < 3; poll++) {
+				expect(await session.poll()).toBeNull();
+				vi.setSystemTime(Date.now() + 4 * 60_000);
+			}
+			// Missing from 3 listings over 10 minutes: read.
+			expect(alertIdsOf(await session.poll())).toEqual([newer.id]);
+			expect(await session.poll()).toBeNull();
+			expect(session.executions.map(alertIdsOf)).toEqual([[newer.id]]);
+		} finally {
+			vi.useRealTimers();
+		}
 	});
 
 	it('emits nothing from a poll still running when the workflow is published anew: each alert runs once', async () => {

@@ -73,7 +73,8 @@ async function emitOnce(this: ITriggerFunctions, settings: TriggerSettings): Pro
 	const settled = settleDeliveries(this, previous?.inFlight ?? []);
 	const { toRepeat, takenAsCarried } = splitLost(settled.lost, settled.unheard);
 	const toMark = [...(previous?.pending ?? []), ...settled.stored, ...takenAsCarried];
-	const round = await pollRound(this, settings, previous, toMark);
+	const countAbsent = new Set(toRepeat.flatMap(([, keys]) => keys));
+	const round = await pollRound(this, settings, previous, toMark, { countAbsent });
 	// The workflow was unpublished or published anew meanwhile: the new activation polls from here.
 	if (isClosed(this)) return;
 	if (!previous && !settings.includeExisting) {
@@ -120,7 +121,9 @@ function splitLost(lost: Delivery[], unheard: Set<string>) {
  * A lost batch again, with the alerts of it LibreBOR lists; none when it lists none and every one
  * is surely read (see forgetReadAlerts). While one is missing from the listing but may be unread
  * still (a glitchy listing, or one capped before it), the batch is held as it is, to go out whole
- * once listed: its key goes out once, and an alert left out of it would never be new again.
+ * once listed: its key goes out once. Once that alert counts as read (missing from 3 listings over
+ * 10 minutes, also beyond a capped listing: read in LibreBOR's panel, say), it is forgotten, and
+ * the batch goes out without it; listed again later, it is a new alert.
  */
 function repeated(
 	[key, keys, emittedAtMs = now()]: Delivery,

@@ -78,13 +78,15 @@ export function isNewAlert(
  * - one this trigger has just marked read, once the listing no longer shows it;
  * - one missing from FORGET_AFTER_ABSENT_POLLS listings in a row, over FORGET_AFTER_ABSENT_MS.
  * One at or before the listing's oldest alert may only sit beyond a capped listing: it is not
- * counted as missing. A listed alert starts again from zero.
+ * counted as missing, unless `counted` names it (an alert of a batch held for it, which must not
+ * wait for ever). A listed alert starts again from zero.
  */
 export function forgetReadAlerts(
 	known: KnownAlert[],
 	listing: LibreBorAlert[],
 	justRead: Set<string> = new Set(),
 	now = clockNow(),
+	counted: Set<string> = new Set(),
 ): KnownAlert[] {
 	const listedKeys = new Set(listing.map(alertKey));
 	const oldest = oldestCreatedAt(listing);
@@ -96,7 +98,8 @@ export function forgetReadAlerts(
 			continue;
 		}
 		if (justRead.has(key)) continue;
-		const beyondCappedListing = oldest !== undefined && (time === null || time <= oldest);
+		const beyondCappedListing =
+			!counted.has(key) && oldest !== undefined && (time === null || time <= oldest);
 		if (beyondCappedListing) {
 			kept.push(entry);
 			continue;

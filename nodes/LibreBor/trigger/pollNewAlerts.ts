@@ -70,7 +70,7 @@ async function pollOnce(
 	const settled = settleDeliveries(this, previous?.inFlight ?? []);
 	const toMark = [...(previous?.pending ?? []), ...settled.stored];
 	const lost = new Set(settled.lost.flatMap(([, keys]) => keys));
-	const round = await pollRound(this, settings, previous, toMark, lost);
+	const round = await pollRound(this, settings, previous, toMark, { forget: lost });
 	// Kept in process memory while n8n has stored no state: the state as it is without what this
 	// poll emits, which n8n may still fail to store with its execution.
 	const save = (state: PollState, withoutEmission = state) => {

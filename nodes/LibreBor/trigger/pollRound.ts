@@ -28,14 +28,15 @@ export const markable = (keys: string[], settings: TriggerSettings) =>
 /**
  * Marks `toMark` (with Mark as Read), then lists the unread alerts and tells the new ones from the
  * known, first forgetting `forget` (alerts to be emitted again as new). A just-read alert that the
- * listing still shows stays known, in case the listing lags.
+ * listing still shows stays known, in case the listing lags. The absence of `countAbsent` (alerts
+ * of held batches) counts even beyond a capped listing (see forgetReadAlerts).
  */
 export async function pollRound(
 	context: PollingFunctions,
 	settings: TriggerSettings,
 	previous: PollState | undefined,
 	toMark: string[],
-	forget: Set<string> = new Set(),
+	{ forget = new Set<string>(), countAbsent = new Set<string>() } = {},
 ): Promise<PollRound> {
 	const { read, stillPending } = await markPendingAlerts.call(
 		context,
@@ -44,7 +45,7 @@ export async function pollRound(
 	);
 	const listing = uniqueAlerts(await listUnreadAlerts.call(context, { run: settings.run }));
 	const kept = (previous?.known ?? []).filter(([key]) => !forget.has(key));
-	const known = forgetReadAlerts(kept, listing, read);
+	const known = forgetReadAlerts(kept, listing, read, undefined, countAbsent);
 	const knownKeys = new Set(known.map(([key]) => key));
 	const newAlerts = oldestFirst(
 		listing.filter((alert) => isNewAlert(alert, knownKeys, previous?.horizon)),

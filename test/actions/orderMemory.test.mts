@@ -97,6 +97,25 @@ describe('Orders: one execution never pays twice', () => {
 		expect(sim().state.ordersReceived).toBe(1);
 	});
 
+	it('downloads for an item asking for a larger file an order whose download failed for an earlier item, paying once', async () => {
+		sim().state.documentSizeBytes = 100_000;
+		const [company] = companies(1);
+		const options = { download: true, pollInterval: 1, maxDownloadMb: '={{ $json.mb }}' };
+		const result = await runLibreBor(sim(), orderEach(options), {
+			items: [0.01, 1, 0.01].map((mb) => ({ ...company, mb })),
+			continueOnFail: true,
+		});
+		const [small, large, sameAsFirst] = result.items;
+		expect(String(small.json.error)).toMatch(/ the Max Download Size of 0.01 MB$/);
+		expect(large.binary?.data.fileName).toBe(`cuentas-anuales-${company.nif}-2023.pdf`);
+		// Asking as the first item did, it fails as that one did, without trying again.
+		expect(sameAsFirst.error?.description).toMatch(
+			/^Not sent again: this execution already ordered/,
+		);
+		expect(sim().requests.filter(({ origin }) => origin === 'download')).toHaveLength(2);
+		expect(sim().state.ordersReceived).toBe(1);
+	});
+
 	it('downloads the file in a later Order node of the execution, into the field that node asks for', async () => {
 		const executionId = 'order-then-download';
 		const placed = await runLibreBor(sim(), order({}, { download: true, pollInterval: 1 }), {

@@ -29,7 +29,9 @@ const outputOf = (completion: CompletionSettings | undefined) =>
 /**
  * An item repeating an order of this execution gets that order's outcome, marked as reused; one
  * that asks for another output (a file where the earlier item took none, say) waits for and
- * downloads that order itself, as its options say.
+ * downloads that order itself, as its options say. When the earlier item's wait or download failed
+ * after the order was placed, an item that asks for it otherwise (a larger size, a longer wait)
+ * tries for itself; one that asks the same fails as that item did.
  */
 async function repeatOf(
 	this: IExecuteFunctions,
@@ -37,16 +39,25 @@ async function repeatOf(
 	job: OrderJob,
 	ledger: OrderLedger,
 ): Promise<OrderOutcome> {
-	const { json, binary } = await earlier.outcome.catch((error: unknown) => {
-		throw notSentAgain(this, error, job);
-	});
+	const placed = () => ledger.placedThisExecution(orderKey(job.input));
+	const ended = await earlier.outcome.then(
+		(outcome) => ({ outcome }),
+		(error: unknown) => ({ error }),
+	);
+	if ('error' in ended) {
+		const order = placed();
+		const asksOtherwise = JSON.stringify(earlier.completion) !== JSON.stringify(job.completion);
+		if (order && asksOtherwise) return await reuseOrder.call(this, job, order);
+		throw notSentAgain(this, ended.error, job);
+	}
+	const { json, binary } = ended.outcome;
 	if (outputOf(earlier.completion) === outputOf(job.completion))
 		return { json: { ...json, reused_order: true }, binary };
-	const placed = ledger.placedThisExecution(orderKey(job.input)) ?? {
+	const order = placed() ?? {
 		documentId: String(json.document_id),
 		orderedAt: Date.parse(String(json.ordered_at)) || now(),
 	};
-	return await reuseOrder.call(this, job, placed);
+	return await reuseOrder.call(this, job, order);
 }
 
 /** An item's outcome, to be handed over once its order is claimed. */

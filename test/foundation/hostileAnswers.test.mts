@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LibreBorApi } from '../../credentials/LibreBorApi.credentials.ts';
 import { fileNameFromContentDisposition } from '../../nodes/LibreBor/transport/fileName.ts';
 import { outboundProtectionRefusal } from '../../nodes/LibreBor/transport/outboundProtection.ts';
+import { savedWorkflow } from '../actions/orderRuns.mts';
 import {
 	startHttpsTestServer,
 	testCredential,
@@ -85,6 +86,19 @@ describe('A base URL into an address n8n protects', () => {
 			"n8n's outbound protection blocked GET /alerts/following/; nothing was sent",
 		);
 		expect(result.error?.description).toMatch(/N8N_SSRF_ALLOWED_HOSTNAMES\.$/);
+		expect(sim().requests).toEqual([]);
+	});
+
+	it('takes an order it blocked for one never sent: the next run may send it, and is blocked as well', async () => {
+		const baseUrl = `${sim().baseUrl.replace('localhost', '127.0.0.1')}`;
+		const order = { resource: 'document', operation: 'order', nif: 'B64717838', year: 2023 };
+		const options = { credentials: { baseUrl }, workflow: savedWorkflow() };
+		for (let run = 0; run < 2; run++) {
+			const result = await runLibreBor(sim(), order, options);
+			expect(result.error?.message).toBe(
+				"n8n's outbound protection blocked POST /documents/order/; nothing was sent",
+			);
+		}
 		expect(sim().requests).toEqual([]);
 	});
 });

@@ -23,7 +23,7 @@ import {
 import { retryAfterMs } from './headers';
 import { outboundProtectionRefusal } from './outboundProtection';
 import { parseResponseBody, type ParsedBody } from './responseBody';
-import { withRetries, type TryOutcome } from './retryLoop';
+import { markNeverSent, withRetries, type TryOutcome } from './retryLoop';
 import { isThrottle, RETRYABLE_STATUSES } from './retryPolicy';
 
 export type LibreBorFunctions =
@@ -154,9 +154,11 @@ function outcomeOf(
 	const idempotent = request.retry === 'idempotent';
 	if (!('response' in attempt)) {
 		const { failure } = attempt;
-		const retryable =
-			idempotent && !failure.untrustedCertificate && failure.blockedByN8n === undefined;
-		return { error: connectionError(errorContext, failure), retryable };
+		// Refused before a byte went out (a certificate n8n does not trust, n8n's outbound
+		// protection): trying again cannot help, and an order so refused was not placed.
+		if (failure.untrustedCertificate || failure.blockedByN8n !== undefined)
+			return { error: markNeverSent(connectionError(errorContext, failure)), retryable: false };
+		return { error: connectionError(errorContext, failure), retryable: idempotent };
 	}
 	const { statusCode, headers } = attempt.response;
 	const body = parseResponseBody(attempt.response.body, headers);

@@ -30,18 +30,22 @@ export interface RetryRun {
 	what: string;
 }
 
-/** Errors of tries the run stopped (a cancel, its time budget) while they waited for their turn. */
+/**
+ * Errors of requests that never went out: tries the run stopped (a cancel, its time budget) while
+ * they waited for their turn, and those refused before a byte was sent (see markNeverSent).
+ */
 const stoppedBeforeSending = new WeakSet<Error>();
 
 /**
- * Whether the request failed while its try waited for its turn: a request sent once (an order)
- * then never went out, and nothing it asked for was done.
+ * Whether the request never went out: a request sent once (an order) then did nothing of what it
+ * asked for, and may be sent later.
  */
 export function neverSent(error: unknown): boolean {
 	return error instanceof Error && stoppedBeforeSending.has(error);
 }
 
-function stoppedWhileWaiting(error: Error): Error {
+/** The error of a request that never went out (see neverSent). */
+export function markNeverSent(error: Error): Error {
 	stoppedBeforeSending.add(error);
 	return error;
 }
@@ -70,12 +74,10 @@ export async function withRetries<T>(
 		// A request waiting in the pacer when the run stopped (a cancel, a failed item) is not sent.
 		if (run.cancelSignal?.aborted) {
 			if (start) pacer.release(start, { kind: 'other' });
-			throw stoppedWhileWaiting(
-				cancelledError(errorContext.node, retryRun.what, errorContext.itemIndex),
-			);
+			throw markNeverSent(cancelledError(errorContext.node, retryRun.what, errorContext.itemIndex));
 		}
 		if (start === false)
-			throw stoppedWhileWaiting(budgetSpentError(errorContext, pacer.lastThrottleStatus, run));
+			throw markNeverSent(budgetSpentError(errorContext, pacer.lastThrottleStatus, run));
 		let outcome: TryOutcome<T> | undefined;
 		try {
 			outcome = await tryOnce();

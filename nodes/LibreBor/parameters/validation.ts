@@ -45,7 +45,7 @@ export type CompanyReference = { nif: string } | { slug: string };
 
 /**
  * A company given in `mode` (list, nif or slug). A valid NIF is a NIF in every mode, and a value
- * with a word in it (three letters in a row, which no NIF has) a slug in every mode: a model that
+ * with a word in it (three letters in a row, which no NIF has, ES prefix aside) a slug in every mode: a model that
  * fills the field ($fromAI) gets one mode, By NIF where n8n's editor moves an expression off From
  * List, and passes a search result's slug or a NIF alike. Anything else is checked as its mode says,
  * so a mistyped NIF is refused as one.
@@ -57,7 +57,8 @@ export function validateCompanyReference(
 ): CompanyReference {
 	const nif = normalizeNif(asText(value));
 	if (nif && !explainInvalidNif(nif)) return { nif };
-	if (mode === 'nif' && !/[A-Z]{3}/.test(nif)) return { nif: validateNif(node, value, itemIndex) };
+	const wordy = /[A-Z]{3}/.test(nif.replace(/^ES/, ''));
+	if (mode === 'nif' && !wordy) return { nif: validateNif(node, value, itemIndex) };
 	return { slug: validateSlug(node, value, itemIndex, 'company') };
 }
 

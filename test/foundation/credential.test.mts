@@ -105,10 +105,15 @@ describe('LibreBOR API credential', () => {
 			expect(resolveBaseUrl({ environment: 'custom', baseUrl: bad })).toHaveProperty('problem');
 		}
 		// A URL that does not parse is named without what may be a user name and password.
-		expect(resolveBaseUrl({ environment: 'custom', baseUrl: 'https://me:s3cret@x y/v2' })).toEqual({
-			problem:
-				'The custom base URL "https://…@x y/v2" is not a valid URL. Use the form https://host/v2.',
-		});
+		for (const typed of [
+			'https://me:s3cret@x y/v2',
+			'https://me:s3/cr@et@x y/v2',
+			'https://me:s3\ncret@x y/v2',
+		])
+			expect(resolveBaseUrl({ environment: 'custom', baseUrl: typed })).toEqual({
+				problem:
+					'The custom base URL "https://…@x y/v2" is not a valid URL. Use the form https://host/v2.',
+			});
 	});
 
 	it('never sends the credentials to another host, even through the engine', async () => {

@@ -31,7 +31,7 @@ export function resolveBaseUrl(credentials: ICredentialDataDecryptedObject): Bas
 	} catch {
 		return {
 			// Without what may be a user name and password typed into it: the message is shown.
-			problem: `The custom base URL "${raw.replace(/^([a-z][\w+.-]*:\/\/)?.*@/i, '$1…@')}" is not a valid URL. Use the form https://host/v2.`,
+			problem: `The custom base URL "${raw.replace(/^([a-z][\w+.-]*:\/\/)?.*@/is, '$1…@')}" is not a valid URL. Use the form https://host/v2.`,
 		};
 	}
 	if (url.protocol !== 'https:') {

@@ -154,6 +154,17 @@ describe('On/off options set by expressions', () => {
 		expect(jsonOf(limited)).toHaveLength(1);
 	});
 
+	it('takes an expression that gives nothing for off, as the option left unset', async () => {
+		const order = await orderThree({
+			download: '={{ $json.none }}',
+			waitForCompletion: '={{ null }}',
+		});
+		expect(order.items.map((item) => [item.json.error, item.json.status, item.binary])).toEqual(
+			Array(3).fill([undefined, undefined, undefined]),
+		);
+		expect(sim().state.ordersReceived).toBe(3);
+	});
+
 	it('refuses any other value, naming the option, before anything is changed or paid for', async () => {
 		const sync = await syncTwo(false, { dryRun: '={{ "yes" }}' });
 		expect(errorText(sync)).toMatch(
@@ -175,6 +186,8 @@ describe('The output field of a file, set by an expression', () => {
 		expect(order.items.map((item) => item.json.error)).toEqual(
 			Array(3).fill('"Put Output File in Field" must be a field name, not " "'),
 		);
+		expect(order.items[2].error?.description).toMatch(/Nothing was sent for this item\.$/);
+		expect(order.items[2].pairedItem).toEqual({ item: 2 });
 		expect(sim().requests).toEqual([]);
 
 		const placed = await orderThree({});
@@ -185,9 +198,13 @@ describe('The output field of a file, set by an expression', () => {
 				documentId: jsonOf(placed)[0].document_id as string,
 				binaryPropertyName,
 			});
-		expect((await download('={{ "" }}')).error?.message).toBe(
-			'"Put Output File in Field" must be a field name, not ""',
-		);
+		for (const [name, shown] of [
+			['={{ "" }}', ''],
+			['={{ 5 }}', '5'],
+		])
+			expect((await download(name)).error?.message).toBe(
+				`"Put Output File in Field" must be a field name, not "${shown}"`,
+			);
 		expect(sim().requests.filter(({ origin }) => origin === 'download')).toEqual([]);
 		expect(Object.keys((await download('={{ " accounts " }}')).items[0].binary ?? {})).toEqual([
 			'accounts',

@@ -19,12 +19,13 @@ function notSentAgain(context: IExecuteFunctions, error: unknown, job: OrderJob)
 }
 
 /** What an item outputs once its order is placed: LibreBOR's answer, the document's status, or its file in a field. */
-const outputOf = (completion: CompletionSettings | undefined) =>
-	completion?.file
+function outputOf(completion: CompletionSettings | undefined): string {
+	return completion?.file
 		? `file:${completion.file.binaryPropertyName}`
 		: completion
 			? 'status'
 			: 'answer';
+}
 
 /**
  * An item repeating an order of this execution gets that order's outcome, marked as reused; one

@@ -96,18 +96,19 @@ export function readOrderLimit(
 }
 
 /** An on/off option of an item's order, read before anything is paid for. */
-const readOrderToggle = (
+function readOrderToggle(
 	context: IExecuteFunctions,
 	option: string,
 	label: string,
 	itemIndex: number,
-) =>
-	readToggle(
+): boolean {
+	return readToggle(
 		context.getNode(),
 		context.getNodeParameter(`options.${option}`, itemIndex, false),
 		{ label, fallback: false, consequence: 'No order was sent.' },
 		itemIndex,
 	);
+}
 
 /** What to do once an order is placed: wait for it, download it. */
 function readCompletionSettings(

@@ -142,6 +142,9 @@ describe('Version 3: Follow, Unfollow, Sync and Order take a company by name, NI
 			expect(mistyped.error?.message).toMatch(new RegExp(`^The NIF "${typo}" is not valid`));
 		}
 		expect(sim().requests).toEqual([]);
+		// By Slug, one without a word in it is still a slug.
+		const short = await runLibreBor(sim(), get('slug'), { items: [{ company: 'a1-b2' }] });
+		expect(short.error?.message).toBe('LibreBOR has no company with the slug "a1-b2" (404)');
 	});
 
 	it('unfollows a company by NIF, normalised, without looking it up', async () => {

@@ -120,22 +120,90 @@ describe('Number options set by expressions', () => {
 });
 
 describe('On/off options set by expressions', () => {
-	const syncTwo = (unfollowOthers: boolean | string, options: INodeParameters) =>
+	const syncTwo = (unfollowOthers: unknown, options: INodeParameters = {}) =>
 		runLibreBor(
 			sim(),
 			{
 				resource: 'watchlist',
 				operation: 'sync',
 				nif: '={{ $json.nif }}',
-				unfollowOthers,
+				unfollowOthers: unfollowOthers as string,
 				options,
 			},
 			{ items: [{ nif: 'B64717838' }, { nif: 'A86212420' }] },
 		);
+	const watchlist = (parameters: INodeParameters) =>
+		runLibreBor(sim(), { resource: 'watchlist', operation: 'getMany', ...parameters });
+	type Run = Awaited<ReturnType<typeof runLibreBor>>;
 
-	it('reads "true" and "false" as on and off: a Dry Run given as text changes nothing', async () => {
+	/** Each option of the action node: a run with it set to `value`, and what that run does when it is off. */
+	const TOGGLES: Array<[string, (value: string) => Promise<Run>, (run: Run) => void]> = [
+		[
+			'Return All',
+			(returnAll) => watchlist({ returnAll, limit: 1 }),
+			(run) => expect(jsonOf(run)).toHaveLength(1),
+		],
+		[
+			'Company Details',
+			(companyDetails) => watchlist({ returnAll: true, options: { companyDetails } }),
+			(run) => expect(jsonOf(run).map(({ status }) => status)).toEqual([undefined, undefined]),
+		],
+		[
+			'Company Status',
+			(companyStatus) =>
+				runLibreBor(sim(), {
+					resource: 'person',
+					operation: 'get',
+					person: { __rl: true, mode: 'slug', value: 'ruiz-sanz-ana' },
+					options: { companyStatus },
+				}),
+			(run) => expect(JSON.stringify(jsonOf(run))).not.toContain('company_status'),
+		],
+		[
+			'Unfollow Others',
+			(unfollowOthers) => syncTwo(unfollowOthers),
+			(run) => expect(jsonOf(run).map(({ action }) => action)).not.toContain('unfollow'),
+		],
+		[
+			'Dry Run',
+			(dryRun) => syncTwo(false, { dryRun }),
+			(run) => expect(jsonOf(run).find(({ nif }) => nif === 'A86212420')?.applied).toBe(true),
+		],
+		[
+			'Download',
+			(download) => orderThree({ download }),
+			(run) => expect(run.items.map((item) => item.binary)).toEqual(Array(3).fill(undefined)),
+		],
+		[
+			'Wait for Completion',
+			(waitForCompletion) => orderThree({ waitForCompletion }),
+			(run) => expect(jsonOf(run).map(({ status }) => status)).toEqual(Array(3).fill(undefined)),
+		],
+	];
+	const watching = () => ['J99216582', 'B64717838'].forEach((nif) => sim().state.follow(nif));
+
+	it.each(TOGGLES)(
+		'%s: an expression that gives nothing is off, as the option left unset',
+		async (_, run, isOff) => {
+			watching();
+			isOff(await run('={{ $json.none }}'));
+		},
+	);
+
+	it.each(TOGGLES)(
+		'%s: refuses another value than true or false, naming the option, before anything is done',
+		async (label, run) => {
+			watching();
+			const refused = await run('={{ "yes" }}');
+			const message = `"${label}" must be true or false, not "yes"`;
+			expect(refused.error?.message ?? refused.items[0].json.error).toBe(message);
+			expect(sim().requestsTo('POST', '/v2/')).toEqual([]);
+		},
+	);
+
+	it('reads "true" and "false" as on and off, in any letter case: a Dry Run given as text changes nothing', async () => {
 		sim().state.follow('J99216582');
-		const dry = await syncTwo('={{ "true" }}', { dryRun: '={{ "true" }}' });
+		const dry = await syncTwo('={{ "true" }}', { dryRun: '={{ " TRUE " }}' });
 		expect(dry.error).toBeUndefined();
 		expect(jsonOf(dry).map(({ action, applied }) => [action, applied])).toEqual([
 			['follow', false],
@@ -145,38 +213,8 @@ describe('On/off options set by expressions', () => {
 		expect(sim().requestsTo('POST', '/v2/')).toEqual([]);
 
 		sim().state.follow('B64717838');
-		const limited = await runLibreBor(sim(), {
-			resource: 'watchlist',
-			operation: 'getMany',
-			returnAll: '={{ "false" }}',
-			limit: 1,
-		});
+		const limited = await watchlist({ returnAll: '={{ "false" }}', limit: 1 });
 		expect(jsonOf(limited)).toHaveLength(1);
-	});
-
-	it('takes an expression that gives nothing for off, as the option left unset', async () => {
-		const order = await orderThree({
-			download: '={{ $json.none }}',
-			waitForCompletion: '={{ null }}',
-		});
-		expect(order.items.map((item) => [item.json.error, item.json.status, item.binary])).toEqual(
-			Array(3).fill([undefined, undefined, undefined]),
-		);
-		expect(sim().state.ordersReceived).toBe(3);
-	});
-
-	it('refuses any other value, naming the option, before anything is changed or paid for', async () => {
-		const sync = await syncTwo(false, { dryRun: '={{ "yes" }}' });
-		expect(errorText(sync)).toMatch(
-			/^"Dry Run" must be true or false, not "yes" Nothing was changed/,
-		);
-		const order = await orderThree({ download: '={{ 1 }}' });
-		expect(order.items.map((item) => item.json.error)).toEqual([
-			'"Download" must be true or false, not "1"',
-			'"Download" must be true or false, not "1"',
-			'"Download" must be true or false, not "1"',
-		]);
-		expect(sim().requests).toEqual([]);
 	});
 });
 

@@ -31,7 +31,6 @@ export interface AlertFilter extends AlertFilterOptions {
  * values left out). Anything else is refused: dropped, it would keep every alert.
  */
 function labelTexts(node: INode, value: unknown, field: string, itemIndex: number): string[] {
-	if (value === undefined || value === null) return [];
 	const values = (Array.isArray(value) ? value : [value]).filter((text) => text != null);
 	const notText = values.find((text) => typeof text !== 'string');
 	if (notText !== undefined)

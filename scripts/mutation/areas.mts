@@ -172,6 +172,8 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 			'trigger/scheduler',
 			'trigger/stops',
 			'trigger/timeout',
+			// Its on/off options set by expressions (settings.ts).
+			'actions/expressionOptions',
 		],
 	},
 	documents: {

@@ -109,6 +109,20 @@ describe('Number options set by expressions', () => {
 		]);
 	});
 
+	it.each([
+		['Mark as Read', 'markAsRead'],
+		['Include Existing Alerts', 'includeExisting'],
+	])(
+		'refuses a trigger %s that is neither true nor false, before reading anything',
+		async (label, option) => {
+			const session = triggerSession(sim(), {
+				parameters: { options: { [option]: '={{ "maybe" }}' } },
+			});
+			await expect(session.poll()).rejects.toThrow(`"${label}" must be true or false, not "maybe"`);
+			expect(sim().requests).toEqual([]);
+		},
+	);
+
 	it('refuses a trigger Request Timeout of 0 instead of waiting forever', async () => {
 		sim().state.addAlert();
 		const session = triggerSession(sim(), { parameters: { options: { timeout: '={{ 0 }}' } } });

@@ -127,6 +127,10 @@ describe('LibreBOR Trigger version 2, deduplication keys', () => {
 		expect(again.map(({ id }) => id)).toEqual([alert.id]);
 		expect(again[0].possible_repeat).toBeUndefined();
 		expect(session.executions).toHaveLength(1);
+		// In flight once, as emitted again: not also as held.
+		expect(session.savedNodeStaticData.inFlight).toEqual([
+			[expect.any(String), [alert.id], expect.any(Number)],
+		]);
 	});
 
 	it('holds a batch n8n could not start while a listing lacks some of it, and emits it whole once listed', async () => {

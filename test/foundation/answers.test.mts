@@ -229,6 +229,9 @@ describe('A 2xx answer that is not the JSON expected', () => {
 			body: '{"error": "API subscription required"}',
 		});
 		expect(said.description).toBe(`${advice} LibreBOR said: "API subscription required"`);
+		// A page's text is quoted in the message already, not again.
+		const page = await answerOf({ status: 200, contentType: 'text/html', body: '<p>Sorry</p>' });
+		expect(page.description).toBe(advice);
 	});
 
 	it('reads no body as empty, a body n8n already parsed as it is, and bytes as their text', () => {

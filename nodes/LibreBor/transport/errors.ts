@@ -225,7 +225,7 @@ export function connectionError(context: ErrorContext, failure: ConnectionFailur
 			context,
 			undefined,
 			`n8n's outbound protection blocked ${context.operation}; nothing was sent`,
-			`${failure.blockedByN8n} The base URL of the credential leads to an address n8n refuses (N8N_SSRF_PROTECTION_ENABLED). If it is the right one (a proxy on a private network, say), an n8n administrator can allow its host with N8N_SSRF_ALLOWED_HOSTNAMES.`.trim(),
+			`${failure.blockedByN8n} The base URL of the credential leads to an address n8n refuses (N8N_SSRF_PROTECTION_ENABLED). If it is the right one (a proxy on a private network, say), an n8n administrator can allow its host with N8N_SSRF_ALLOWED_HOSTNAMES.`,
 		);
 	}
 	if (context.lostAnswer) {

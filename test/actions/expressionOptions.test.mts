@@ -2,7 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { triggerSession } from '../../tools/engine/index.mts';
-import { jsonOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
+import { hintsOf, jsonOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
 
 // The editor enforces each option's minimum, but an expression can give anything. A typo there
 // must never lift a limit or turn a timeout into "wait forever"; it must say which option to fix.
@@ -181,7 +181,7 @@ describe('On/off options set by expressions', () => {
 		[
 			'Dry Run',
 			(dryRun) => syncTwo(false, { dryRun }),
-			(run) => expect(jsonOf(run).find(({ nif }) => nif === 'A86212420')?.applied).toBe(true),
+			(run) => expect(hintsOf(run).join()).not.toMatch(/Dry Run: nothing was changed/),
 		],
 		[
 			'Download',
@@ -201,6 +201,7 @@ describe('On/off options set by expressions', () => {
 		async (_, run, isOff) => {
 			watching();
 			isOff(await run('={{ $json.none }}'));
+			isOff(await run('={{ null }}'));
 		},
 	);
 
@@ -208,9 +209,15 @@ describe('On/off options set by expressions', () => {
 		'%s: refuses another value than true or false, naming the option, before anything is done',
 		async (label, run) => {
 			watching();
-			const refused = await run('={{ "yes" }}');
-			const message = `"${label}" must be true or false, not "yes"`;
-			expect(refused.error?.message ?? refused.items[0].json.error).toBe(message);
+			for (const [value, shown] of [
+				['={{ "yes" }}', 'yes'],
+				['={{ 1 }}', '1'],
+			]) {
+				const refused = await run(value);
+				const error = refused.error ?? refused.items[0].error;
+				expect(error?.message).toBe(`"${label}" must be true or false, not "${shown}"`);
+				expect(error?.description).toMatch(`Turn "${label}" on or off in the node`);
+			}
 			expect(sim().requestsTo('POST', '/v2/')).toEqual([]);
 		},
 	);

@@ -105,14 +105,14 @@ describe('LibreBOR API credential', () => {
 			expect(resolveBaseUrl({ environment: 'custom', baseUrl: bad })).toHaveProperty('problem');
 		}
 		// A URL that does not parse is named without what may be a user name and password.
-		for (const typed of [
-			'https://me:s3cret@x y/v2',
-			'https://me:s3/cr@et@x y/v2',
-			'https://me:s3\ncret@x y/v2',
+		for (const [typed, shown] of [
+			['https://me:s3cret@x y/v2', 'https://…@x y/v2'],
+			['https://me:s3/cr@et@x y/v2', 'https://…@x y/v2'],
+			['https://me:s3\ncret@x y/v2', 'https://…@x y/v2'],
+			['//me:s3cret@x y/v2', '…@x y/v2'],
 		])
 			expect(resolveBaseUrl({ environment: 'custom', baseUrl: typed })).toEqual({
-				problem:
-					'The custom base URL "https://…@x y/v2" is not a valid URL. Use the form https://host/v2.',
+				problem: `The custom base URL "${shown}" is not a valid URL. Use the form https://host/v2.`,
 			});
 	});
 

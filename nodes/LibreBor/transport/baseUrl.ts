@@ -14,6 +14,11 @@ function withoutTrailingSlashes(text: string): string {
 	return text.slice(0, end);
 }
 
+/** A URL as typed, without what may be a user name and password in it: for a message, which is shown. */
+function withoutUserInfo(typed: string): string {
+	return typed.replace(/^([a-z][\w+.-]*:\/\/)?.*@/is, '$1…@');
+}
+
 /**
  * The API base URL chosen in the credential, without a trailing slash, or the reason
  * a custom URL is refused: it must be HTTPS and end in a version segment, because the
@@ -30,8 +35,7 @@ export function resolveBaseUrl(credentials: ICredentialDataDecryptedObject): Bas
 		url = new URL(raw);
 	} catch {
 		return {
-			// Without what may be a user name and password typed into it: the message is shown.
-			problem: `The custom base URL "${raw.replace(/^([a-z][\w+.-]*:\/\/)?.*@/is, '$1…@')}" is not a valid URL. Use the form https://host/v2.`,
+			problem: `The custom base URL "${withoutUserInfo(raw)}" is not a valid URL. Use the form https://host/v2.`,
 		};
 	}
 	if (url.protocol !== 'https:') {

@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getPersonBySlug } from '../../api/registry';
@@ -34,9 +39,10 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return await runForEachItem(this, readRunSettings(this), async (item) => {
 		const { itemIndex } = item;
 		const slug = readPersonSlug(this, itemIndex);
+		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const companyStatus = readToggle(
 			this.getNode(),
-			this.getNodeParameter('options.companyStatus', itemIndex, false),
+			options.companyStatus,
 			{ label: 'Company Status', fallback: false, consequence: 'Nothing was read.' },
 			itemIndex,
 		);

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
 import { nodeTypeNameOf } from '../../tools/engine/index.mts';
 import { jsonOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
+import { withClock } from '../support/wallClock.mts';
 import {
 	companies,
 	copyOf,
@@ -15,7 +16,6 @@ import {
 	orderEach,
 	savedWorkflow,
 	twoCompanies,
-	withClock,
 } from './orderRuns.mts';
 
 const sim = useSimulator();

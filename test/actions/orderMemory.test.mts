@@ -1,10 +1,11 @@
 // An order is paid once: repeated in one execution, or ordered again by the workflow within the
 // Order Memory window, in this process, on another worker or in n8n's Retry of an execution.
 import type { IDataObject } from 'n8n-workflow';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { deduplicationStore } from '../../tools/engine/index.mts';
 import { jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
+import { withClock } from '../support/wallClock.mts';
 import {
 	answerNextOrder,
 	answerNextOrderLate,
@@ -18,7 +19,6 @@ import {
 	savedWorkflow,
 	startOfAnHour,
 	twoCompanies,
-	withClock,
 } from './orderRuns.mts';
 
 const sim = useSimulator();
@@ -375,14 +375,13 @@ describe('Orders: the order memory of the workflow', () => {
 
 	it('still reuses an order after a run with Order Memory 0 in the same workflow', async () => {
 		const workflow = savedWorkflow();
-		vi.useFakeTimers({ toFake: ['Date'] });
-		try {
+		await withClock(async (setTime) => {
 			const start = startOfAnHour();
-			vi.setSystemTime(start);
+			setTime(start);
 			const first = await runLibreBor(sim(), order(), { workflow });
-			vi.setSystemTime(start + 2 * HOUR_MS);
+			setTime(start + 2 * HOUR_MS);
 			await runLibreBor(sim(), order({ nif: 'A86212420' }, { orderMemoryHours: 0 }), { workflow });
-			vi.setSystemTime(start + 3 * HOUR_MS);
+			setTime(start + 3 * HOUR_MS);
 			const again = await runLibreBor(sim(), order(), { workflow });
 			expect(again.error).toBeUndefined();
 			expect(jsonOf(again)[0]).toMatchObject({
@@ -390,9 +389,7 @@ describe('Orders: the order memory of the workflow', () => {
 				reused_order: true,
 			});
 			expect(sim().state.ordersReceived).toBe(2);
-		} finally {
-			vi.useRealTimers();
-		}
+		});
 	});
 
 	it('places an order LibreBOR refused once the reason is gone, in the same workflow', async () => {

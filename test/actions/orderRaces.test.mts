@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 
 import { deduplicationStore } from '../../tools/engine/index.mts';
 import { jsonOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
+import { withClock } from '../support/wallClock.mts';
 import {
 	answerNextOrderLate,
 	cancelWhileRecording,
@@ -18,7 +19,6 @@ import {
 	savedWorkflow,
 	startOfAnHour,
 	twoCompanies,
-	withClock,
 } from './orderRuns.mts';
 
 const sim = useSimulator();
@@ -296,15 +296,14 @@ describe('Orders: attempts whose worker died', () => {
 	it('sends no order again after a worker died, also when an older order of that company is still remembered', async () => {
 		const workflow = savedWorkflow();
 		const oneHour = { orderMemoryHours: 1 };
-		vi.useFakeTimers({ toFake: ['Date'] });
-		try {
+		await withClock(async (setTime) => {
 			const start = startOfAnHour();
-			vi.setSystemTime(start);
+			setTime(start);
 			await runLibreBor(sim(), order({}, oneHour), { workflow });
 			const savedAfterFirst = JSON.stringify(workflow.staticData);
 			// Past the window the order is placed again, and that execution's worker dies: n8n keeps
 			// the static data of the first execution only.
-			vi.setSystemTime(start + 1.2 * HOUR_MS);
+			setTime(start + 1.2 * HOUR_MS);
 			await runLibreBor(sim(), order({}, oneHour), {
 				workflow: { id: workflow.id, staticData: JSON.parse(savedAfterFirst) as IDataObject },
 				nodeType: await onAnotherWorker(),
@@ -319,9 +318,7 @@ describe('Orders: attempts whose worker died', () => {
 			expect(String(jsonOf(again)[0].error)).toContain(
 				'Another execution of this workflow sent the order for B64717838 2023',
 			);
-		} finally {
-			vi.useRealTimers();
-		}
+		});
 	});
 
 	it("sends no order again after a worker died, even once a Remove Duplicates node's Clean Database ran", async () => {
@@ -360,15 +357,14 @@ describe('Orders: attempts whose worker died', () => {
 		const workflow = savedWorkflow();
 		const oneHour = { orderMemoryHours: 1 };
 		const nothingSaved = () => ({ id: workflow.id, staticData: {} });
-		vi.useFakeTimers({ toFake: ['Date'] });
-		try {
+		await withClock(async (setTime) => {
 			const start = startOfAnHour();
-			vi.setSystemTime(start);
+			setTime(start);
 			await runLibreBor(sim(), order({}, oneHour), {
 				workflow: nothingSaved(),
 				nodeType: await onAnotherWorker(),
 			});
-			vi.setSystemTime(start + 1.2 * HOUR_MS);
+			setTime(start + 1.2 * HOUR_MS);
 			const worker = await onAnotherWorker();
 			for (const attempt of [1, 2]) {
 				const refused = await runLibreBor(sim(), order({}, oneHour), {
@@ -380,16 +376,14 @@ describe('Orders: attempts whose worker died', () => {
 					'Another execution of this workflow sent the order',
 				);
 			}
-			vi.setSystemTime(start + 2.3 * HOUR_MS);
+			setTime(start + 2.3 * HOUR_MS);
 			const placed = await runLibreBor(sim(), order({}, oneHour), {
 				workflow: nothingSaved(),
 				nodeType: worker,
 			});
 			expect(placed.error).toBeUndefined();
 			expect(sim().state.ordersReceived).toBe(2);
-		} finally {
-			vi.useRealTimers();
-		}
+		});
 	});
 
 	it('sends none of the orders of two workers that died while ordering at the same moment', async () => {

@@ -104,13 +104,3 @@ export const orderReached = (simulator: Simulator) =>
 
 /** A minute into an hour of the clock: where one-hour Order Memory windows begin. */
 export const startOfAnHour = () => Math.ceil(Date.now() / HOUR_MS) * HOUR_MS + 60_000;
-
-/** Runs with the time of day under the test's control (timers keep running). */
-export const withClock = async (run: (setTime: (ms: number) => void) => Promise<void>) => {
-	vi.useFakeTimers({ toFake: ['Date'] });
-	try {
-		await run((ms) => vi.setSystemTime(ms));
-	} finally {
-		vi.useRealTimers();
-	}
-};

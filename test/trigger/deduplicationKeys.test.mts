@@ -3,7 +3,7 @@
 // emits again, and what n8n's execution pruning leaves.
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { TriggerNodeSession } from '../../tools/engine/index.mts';
 import {
@@ -16,6 +16,7 @@ import {
 	unreadIds,
 	useSimulator,
 } from './triggerSession.mts';
+import { withClock } from '../support/wallClock.mts';
 
 const sim = useSimulator();
 const DAY_MS = 24 * 60 * 60_000;
@@ -91,8 +92,7 @@ describe('LibreBOR Trigger version 2, deduplication keys', () => {
 	});
 
 	it('starts no execution for a lost batch whose alerts were all read in LibreBOR meanwhile', async () => {
-		vi.useFakeTimers({ toFake: ['Date'] });
-		try {
+		await withClock(async (setTime) => {
 			const session = await activatedSession(sim(), { version: 2 });
 			const alert = sim().state.addAlert();
 			session.executionFate = 'neverCreated';
@@ -104,15 +104,13 @@ describe('LibreBOR Trigger version 2, deduplication keys', () => {
 			// Held while it may be a glitch, then let go once missing from 3 listings over 10 minutes.
 			for (let poll = 0; poll < 5; poll++) {
 				expect(await session.poll()).toBeNull();
-				vi.setSystemTime(Date.now() + 4 * 60_000);
+				setTime(Date.now() + 4 * 60_000);
 			}
 			expect(session.executions).toEqual([]);
 			// Let go: no longer in flight in the state the trigger keeps.
 			const state = session.liveStaticData?.[`node:${session.nodeName}`] as { inFlight?: unknown };
 			expect(state.inFlight).toBeUndefined();
-		} finally {
-			vi.useRealTimers();
-		}
+		});
 	});
 
 	it('emits a batch n8n said it could not start again at the next poll, not flagged as a possible repeat', async () => {
@@ -159,8 +157,7 @@ describe('LibreBOR Trigger version 2, deduplication keys', () => {
 	});
 
 	it('lets a held batch go without an alert read in LibreBOR meanwhile, once that one counts as read', async () => {
-		vi.useFakeTimers({ toFake: ['Date'] });
-		try {
+		await withClock(async (setTime) => {
 			const session = await activatedSession(sim(), { version: 2 });
 			const [older, newer] = sim().state.addAlerts(2);
 			session.executionFate = 'refused';
@@ -171,15 +168,13 @@ describe('LibreBOR Trigger version 2, deduplication keys', () => {
 			sim().state.alerts.markRead(older.id);
 			for (let poll = 0; poll < 3; poll++) {
 				expect(await session.poll()).toBeNull();
-				vi.setSystemTime(Date.now() + 4 * 60_000);
+				setTime(Date.now() + 4 * 60_000);
 			}
 			// Missing from 3 listings over 10 minutes: read.
 			expect(alertIdsOf(await session.poll())).toEqual([newer.id]);
 			expect(await session.poll()).toBeNull();
 			expect(session.executions.map(alertIdsOf)).toEqual([[newer.id]]);
-		} finally {
-			vi.useRealTimers();
-		}
+		});
 	});
 
 	it('emits nothing from a poll still running when the workflow is published anew: each alert runs once', async () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { recordWarnings } from '../../tools/engine/index.mts';
 import {
@@ -15,6 +15,7 @@ import {
 	withLatency,
 	type TriggerSessionOptions,
 } from './triggerSession.mts';
+import { withClock } from '../support/wallClock.mts';
 
 // A simulator (an account) per test: what one test teaches the pacer of a rate limit must not pace the next.
 const sim = useSimulator({}, { perTest: true });
@@ -164,8 +165,7 @@ describe.each(TRIGGER_KINDS)('LibreBOR Trigger, failures (%s)', (_, kind) => {
 	});
 
 	it('keeps marking the others while LibreBOR refuses to mark an alert it no longer lists, and gives that one up once it is forgotten', async () => {
-		vi.useFakeTimers({ toFake: ['Date'] });
-		try {
+		await withClock(async (setTime) => {
 			const {
 				session,
 				alerts: [gone, other],
@@ -182,7 +182,7 @@ describe.each(TRIGGER_KINDS)('LibreBOR Trigger, failures (%s)', (_, kind) => {
 				times: Infinity,
 			});
 			for (let poll = 0; poll < 6; poll++) {
-				vi.setSystemTime(Date.now() + 4 * 60_000);
+				setTime(Date.now() + 4 * 60_000);
 				expect(await session.poll()).toBeNull();
 			}
 			expect(sim().state.unreadAlerts()).toEqual([]);
@@ -190,9 +190,7 @@ describe.each(TRIGGER_KINDS)('LibreBOR Trigger, failures (%s)', (_, kind) => {
 			const triedGone = markedIds(sim()).filter((id) => id === gone.id).length;
 			for (let poll = 0; poll < 3; poll++) expect(await session.poll()).toBeNull();
 			expect(markedIds(sim()).filter((id) => id === gone.id)).toHaveLength(triedGone);
-		} finally {
-			vi.useRealTimers();
-		}
+		});
 	});
 
 	it('repeats the marks when the listing fails after them, and emits nothing twice', async () => {

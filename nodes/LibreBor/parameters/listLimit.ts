@@ -2,13 +2,13 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { limitField } from '../descriptions/listFields';
 import { readNumericOption } from './numericOption';
-import { readToggle } from './toggleOption';
+import { readToggleParameter } from './toggleOption';
 
 /** How many results the user asked for: everything, or the Limit. */
 export function readLimit(context: IExecuteFunctions, itemIndex: number): number {
-	const returnAll = readToggle(
-		context.getNode(),
-		context.getNodeParameter('returnAll', itemIndex),
+	const returnAll = readToggleParameter(
+		context,
+		'returnAll',
 		{ label: 'Return All', fallback: false, consequence: 'Nothing was read.' },
 		itemIndex,
 	);

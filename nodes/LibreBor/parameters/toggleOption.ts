@@ -1,9 +1,9 @@
-import { NodeOperationError, type INode } from 'n8n-workflow';
+import { NodeOperationError, type IExecuteFunctions, type INode } from 'n8n-workflow';
 
-interface ToggleRule {
+export interface ToggleRule {
 	/** The option's name as the user sees it in the editor. */
 	label: string;
-	/** Used when the option is not set. */
+	/** Used when the option is not set, or an expression gives nothing. */
 	fallback: boolean;
 	/** What happens to the run when the value is refused, e.g. "Nothing was read." */
 	consequence: string;
@@ -33,4 +33,15 @@ export function readToggle(
 			description: `${rule.consequence} Turn "${rule.label}" on or off in the node, or fix the expression that sets it so that it gives true or false.`,
 		},
 	);
+}
+
+/** An on/off parameter of the action node, by its path (`options.dryRun`), read as `readToggle` reads it. */
+export function readToggleParameter(
+	context: IExecuteFunctions,
+	path: string,
+	rule: ToggleRule,
+	itemIndex = 0,
+): boolean {
+	const raw = context.getNodeParameter(path, itemIndex, rule.fallback);
+	return readToggle(context.getNode(), raw, rule, itemIndex);
 }

@@ -1,16 +1,11 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getPersonBySlug } from '../../api/registry';
 import { optionsCollection, pacedRequestOptions, personLocator } from '../../descriptions';
 import { readRunSettings } from '../../parameters/runSettings';
 import { readPersonSlug } from '../../parameters/identifierParameters';
-import { readToggle } from '../../parameters/toggleOption';
+import { readToggleParameter } from '../../parameters/toggleOption';
 import { pairRecords, runForEachItem } from '../../run/itemRunner';
 import { withCompanyStatus } from './companyStatus';
 
@@ -39,10 +34,9 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return await runForEachItem(this, readRunSettings(this), async (item) => {
 		const { itemIndex } = item;
 		const slug = readPersonSlug(this, itemIndex);
-		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		const companyStatus = readToggle(
-			this.getNode(),
-			options.companyStatus,
+		const companyStatus = readToggleParameter(
+			this,
+			'options.companyStatus',
 			{ label: 'Company Status', fallback: false, consequence: 'Nothing was read.' },
 			itemIndex,
 		);

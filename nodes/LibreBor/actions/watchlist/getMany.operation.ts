@@ -12,7 +12,7 @@ import {
 } from '../../descriptions';
 import { readLimit } from '../../parameters/listLimit';
 import { readOneItemAtATimeSettings, readRunSettings } from '../../parameters/runSettings';
-import { readToggle } from '../../parameters/toggleOption';
+import { readToggleParameter } from '../../parameters/toggleOption';
 import { withCompanyDetails } from './companyDetails';
 
 const displayOptions = { show: { resource: ['watchlist'], operation: ['getMany'] } };
@@ -45,9 +45,9 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const settings = version3 ? readRunSettings(this) : readOneItemAtATimeSettings(this);
 	return await runForEachItem(this, settings, async (item) => {
 		const limit = readLimit(this, item.itemIndex);
-		const details = readToggle(
-			this.getNode(),
-			this.getNodeParameter('options.companyDetails', item.itemIndex, false),
+		const details = readToggleParameter(
+			this,
+			'options.companyDetails',
 			{ label: 'Company Details', fallback: false, consequence: 'Nothing was read.' },
 			item.itemIndex,
 		);

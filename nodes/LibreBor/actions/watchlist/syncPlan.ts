@@ -8,7 +8,7 @@ import {
 import type { NodeRun } from '../../run/nodeRun';
 import { normalizeNif } from '../../identifiers/nif';
 import { readNumericOption } from '../../parameters/numericOption';
-import { readToggle } from '../../parameters/toggleOption';
+import { readToggleParameter } from '../../parameters/toggleOption';
 import { readItemNifs, type ItemError } from '../companyNif';
 
 export type SyncAction = 'follow' | 'unfollow' | 'keep';
@@ -54,16 +54,12 @@ export function readSyncSettings(context: IExecuteFunctions): SyncSettings {
 		consequence: NOTHING_CHANGED,
 	});
 	return {
-		unfollowOthers: readToggle(
-			context.getNode(),
-			context.getNodeParameter('unfollowOthers', 0, false),
-			{
-				label: 'Unfollow Others',
-				fallback: false,
-				consequence: NOTHING_CHANGED,
-			},
-		),
-		dryRun: readToggle(context.getNode(), options.dryRun, {
+		unfollowOthers: readToggleParameter(context, 'unfollowOthers', {
+			label: 'Unfollow Others',
+			fallback: false,
+			consequence: NOTHING_CHANGED,
+		}),
+		dryRun: readToggleParameter(context, 'options.dryRun', {
 			label: 'Dry Run',
 			fallback: false,
 			consequence: NOTHING_CHANGED,

@@ -4,7 +4,7 @@ import { readNif } from '../../../parameters/identifierParameters';
 import { asNodeError } from '../../../run/nodeErrors';
 import type { ItemRequest, RunSettings } from '../../../run/nodeRun';
 import { readNumericOption } from '../../../parameters/numericOption';
-import { readToggle } from '../../../parameters/toggleOption';
+import { readToggleParameter } from '../../../parameters/toggleOption';
 import { validateAccountsNif, validateYear } from '../../../parameters/validation';
 import { readNifsAhead } from '../../companyNif';
 import {
@@ -102,9 +102,9 @@ function readOrderToggle(
 	label: string,
 	itemIndex: number,
 ): boolean {
-	return readToggle(
-		context.getNode(),
-		context.getNodeParameter(`options.${option}`, itemIndex, false),
+	return readToggleParameter(
+		context,
+		`options.${option}`,
 		{ label, fallback: false, consequence: 'No order was sent.' },
 		itemIndex,
 	);

@@ -105,20 +105,27 @@ describe('Alert: Get Many filters', () => {
 		expect(withOffset.items).toHaveLength(2);
 	});
 
-	it('finds the picked company however the watch list writes its NIF', async () => {
-		const entity = sim().state.follow('B64717838');
-		const alert = sim().state.addAlert({ nif: 'B64717838' });
-		sim().injectFault({
-			method: 'GET',
-			path: '/v2/alerts/following/',
-			status: 200,
-			body: JSON.stringify({ entities: [{ ...entity, nif: 'ES-b64717838' }] }),
-			contentType: 'application/json',
-		});
-		const result = await runLibreBor(sim(), aboutCompany('list', 'B64717838'));
-		expect(result.error).toBeUndefined();
-		expect(idsOf(result)).toEqual([alert.id]);
-	});
+	it.each([
+		['B64717838', 'ES-b64717838'],
+		// A CIF whose check character is valid as a digit or as a letter.
+		['J99216582', 'J9921658B'],
+	])(
+		'finds the picked company %s however the watch list writes its NIF (%s)',
+		async (nif, listed) => {
+			const entity = sim().state.follow(nif);
+			const alert = sim().state.addAlert({ nif });
+			sim().injectFault({
+				method: 'GET',
+				path: '/v2/alerts/following/',
+				status: 200,
+				body: JSON.stringify({ entities: [{ ...entity, nif: listed }] }),
+				contentType: 'application/json',
+			});
+			const result = await runLibreBor(sim(), aboutCompany('list', nif));
+			expect(result.error).toBeUndefined();
+			expect(idsOf(result)).toEqual([alert.id]);
+		},
+	);
 
 	it('refuses a Created After that is not a date, before calling LibreBOR', async () => {
 		const result = await runLibreBor(sim(), getMany({ createdAfter: '={{ "last tuesday" }}' }));

@@ -83,6 +83,26 @@ describe('Watch List: Follow', () => {
 	});
 });
 
+// A CIF of these letters is valid with its check character as a digit or as a letter: J99216582
+// and J9921658B are one company, whichever the list was given.
+describe('Watch List: one company, its NIF spelt two ways', () => {
+	it('says a company is already followed when the list spells its check character otherwise', async () => {
+		sim().state.follow('J9921658B');
+		const result = await runLibreBor(sim(), change('follow', 'J99216582'));
+		expect(jsonOf(result)).toEqual([
+			{ result: 'success', nif: 'J99216582', change: 'already_followed' },
+		]);
+		expect(sim().requestsTo('POST', '/v2/alerts/follow/')).toHaveLength(0);
+	});
+
+	it('unfollows the company as the list writes it', async () => {
+		sim().state.follow('J9921658B');
+		const result = await runLibreBor(sim(), change('unfollow', 'J99216582'));
+		expect(jsonOf(result)).toEqual([{ result: 'success', nif: 'J99216582', change: 'unfollowed' }]);
+		expect(followed()).toEqual([]);
+	});
+});
+
 describe('Watch List answers that say they failed', () => {
 	it('fails a follow that LibreBOR answers with a result other than success, and does not count it as followed', async () => {
 		sim().injectFault({
@@ -101,6 +121,37 @@ describe('Watch List answers that say they failed', () => {
 		expect(result.items[0].error?.description).toContain('Unknown company');
 		expect(jsonOf(result)[1]).toMatchObject({ nif: 'B64717838', change: 'followed' });
 		expect(sim().requestsTo('POST', '/v2/alerts/follow/')).toHaveLength(2);
+	});
+
+	it('fails a follow answered without the "result" every change answers with, and says nothing was shown done', async () => {
+		sim().injectFault({
+			method: 'POST',
+			path: '/v2/alerts/follow/',
+			status: 200,
+			body: '{"detail":"Not found."}',
+			contentType: 'application/json',
+		});
+		const result = await runLibreBor(sim(), change('follow', 'B64717838'));
+		expect(result.error?.message).toBe(
+			'LibreBOR did not confirm POST /alerts/follow/: it answered with result "none"',
+		);
+		expect(result.error?.description).toContain('Nothing shows that the change was made.');
+		expect(followed()).toEqual([]);
+	});
+
+	it('fails an unfollow answered 404 by a web page, and leaves the company followed, not "not followed"', async () => {
+		sim().state.follow('J99216582');
+		sim().injectFault({
+			method: 'POST',
+			path: '/v2/alerts/unfollow/',
+			status: 404,
+			body: '<!doctype html><title>Not Found</title>',
+			contentType: 'text/html',
+		});
+		const result = await runLibreBor(sim(), change('unfollow', 'J99216582'));
+		expect(result.error?.message).toBe('LibreBOR did not find what was asked for (404)');
+		expect(result.error?.description).toContain('check the base URL of the credential');
+		expect(followed()).toEqual(['J99216582']);
 	});
 
 	it('gives each item its own error, with its own index, when the shared watch-list read fails', async () => {

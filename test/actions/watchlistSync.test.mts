@@ -54,6 +54,16 @@ describe('Watch List: Sync', () => {
 		expect(sim().requestsTo('GET', '/v2/alerts/following/')).toHaveLength(1);
 	});
 
+	it('keeps a company the input names with its NIF spelt otherwise than the list, and unfollows nothing', async () => {
+		sim().state.follow('J9921658B');
+		const result = await runLibreBor(sim(), sync(true), { items: rows('J99216582', 'J9921658B') });
+		expect(jsonOf(result)).toEqual([
+			{ nif: 'J99216582', name: nameOf('J9921658B'), action: 'keep', applied: false },
+		]);
+		expect(changesSent()).toEqual([]);
+		expect(followed()).toEqual(['J9921658B']);
+	});
+
 	it('with Unfollow Others, also unfollows what no item names, paired with every input item', async () => {
 		for (const nif of ['A86212420', 'J99216582', 'A28012342']) sim().state.follow(nif);
 		const result = await runLibreBor(sim(), sync(true), {

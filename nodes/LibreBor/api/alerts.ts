@@ -2,7 +2,7 @@ import { NodeOperationError, type IDataObject } from 'n8n-workflow';
 
 import type { AlertFilter, AlertFilterOptions } from '../alerts/alertFilter';
 import { isAlert, type LibreBorAlert } from '../alerts/alert';
-import { normalizeNif } from '../identifiers/nif';
+import { nifKey } from '../identifiers/nif';
 import type { RequestSettings } from '../run/nodeRun';
 import { notConfirmedError } from '../transport/errors';
 import {
@@ -93,9 +93,10 @@ export async function resolveAlertFilter(
 	request: RequestSettings,
 ): Promise<AlertFilter> {
 	if (!options.nif) return options;
+	const key = nifKey(options.nif);
 	const entities = await listWatchedEntities.call(this, request);
 	const entity = entities.find(
-		(watched) => typeof watched.nif === 'string' && normalizeNif(watched.nif) === options.nif,
+		(watched) => typeof watched.nif === 'string' && nifKey(watched.nif) === key,
 	);
 	if (!entity) {
 		throw new NodeOperationError(

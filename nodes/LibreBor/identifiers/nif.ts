@@ -9,6 +9,18 @@ export function normalizeNif(value: string): string {
 	return compact.startsWith('ES') && compact.length === 11 ? compact.slice(2) : compact;
 }
 
+/**
+ * What tells one company from another: the normalised NIF, with a CIF's check character in its
+ * digit form where both forms are valid (J99216582 and J9921658B are one company), so that two
+ * spellings of a NIF never count as two companies.
+ */
+export function nifKey(value: string): string {
+	const nif = normalizeNif(value);
+	const cif = /^([ABCDEFGHJNPQRSUVW])(\d{7})([A-J])$/.exec(nif);
+	if (!cif || CIF_LETTER_CONTROL_ONLY.includes(cif[1])) return nif;
+	return `${cif[1]}${cif[2]}${CIF_CONTROL_LETTERS.indexOf(cif[3])}`;
+}
+
 function dniLetter(digits: string): string {
 	return DNI_LETTERS[Number(digits) % 23];
 }

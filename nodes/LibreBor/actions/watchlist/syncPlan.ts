@@ -6,7 +6,7 @@ import {
 } from 'n8n-workflow';
 
 import type { NodeRun } from '../../run/nodeRun';
-import { normalizeNif } from '../../identifiers/nif';
+import { nifKey } from '../../identifiers/nif';
 import { readNumericOption } from '../../parameters/numericOption';
 import { readToggleParameter } from '../../parameters/toggleOption';
 import { readItemNifs, type ItemError } from '../companyNif';
@@ -24,7 +24,7 @@ export interface SyncStep {
 }
 
 export interface SyncInput {
-	/** Each valid NIF, normalised, with the first input item that names it, in input order. */
+	/** Each company named, by its first valid NIF (normalised), with the first input item that names it, in input order. */
 	named: Map<string, number>;
 	/** The items whose NIF is not valid or not known, with the error that says why (Continue On Fail only). */
 	invalid: Map<number, ItemError>;
@@ -75,10 +75,12 @@ export function readSyncSettings(context: IExecuteFunctions): SyncSettings {
  */
 export async function readSyncInput(context: IExecuteFunctions, run: NodeRun): Promise<SyncInput> {
 	const input: SyncInput = { named: new Map(), invalid: new Map() };
+	const keys = new Set<string>();
 	const nifs = await readItemNifs.call(context, run);
 	for (const [itemIndex, nif] of nifs.entries()) {
 		if (typeof nif === 'string') {
-			if (!input.named.has(nif)) input.named.set(nif, itemIndex);
+			if (!keys.has(nifKey(nif))) input.named.set(nif, itemIndex);
+			keys.add(nifKey(nif));
 			continue;
 		}
 		if (!context.continueOnFail()) throw nif;
@@ -100,23 +102,27 @@ export function planSync(
 	watched: IDataObject[],
 	unfollowOthers: boolean,
 ): SyncPlan {
-	const watchedByNif = new Map<string, IDataObject>();
+	// Keyed so that two spellings of one company's NIF are one company (see nifKey).
+	const watchedByKey = new Map<string, IDataObject>();
 	for (const entity of watched) {
 		if (typeof entity.nif !== 'string' || entity.nif.trim() === '') continue;
-		const nif = normalizeNif(entity.nif);
-		if (!watchedByNif.has(nif)) watchedByNif.set(nif, entity);
+		const key = nifKey(entity.nif);
+		if (!watchedByKey.has(key)) watchedByKey.set(key, entity);
 	}
 	const steps: SyncStep[] = [...input.named].map(([nif, itemIndex]) => ({
 		nif,
-		name: nameOf(watchedByNif.get(nif)),
-		action: watchedByNif.has(nif) ? 'keep' : 'follow',
+		name: nameOf(watchedByKey.get(nifKey(nif))),
+		action: watchedByKey.has(nifKey(nif)) ? 'keep' : 'follow',
 		itemIndex,
 	}));
-	const others = [...watchedByNif].filter(([nif]) => !input.named.has(nif));
+	const namedKeys = new Set([...input.named.keys()].map(nifKey));
+	const others = [...watchedByKey].filter(([key]) => !namedKeys.has(key));
 	if (!unfollowOthers) return { steps, unfollowsHeldBack: 0 };
 	if (input.named.size === 0 || input.invalid.size > 0)
 		return { steps, unfollowsHeldBack: others.length };
-	for (const [nif, entity] of others) steps.push({ nif, name: nameOf(entity), action: 'unfollow' });
+	// An unfollow names the company as the list writes it.
+	for (const [, entity] of others)
+		steps.push({ nif: String(entity.nif).trim(), name: nameOf(entity), action: 'unfollow' });
 	return { steps, unfollowsHeldBack: 0 };
 }
 

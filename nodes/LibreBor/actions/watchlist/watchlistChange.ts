@@ -7,7 +7,7 @@ import {
 
 import { listWatchedEntities } from '../../api/watchlist';
 import type { ItemRequest, RequestSettings } from '../../run/nodeRun';
-import { normalizeNif } from '../../identifiers/nif';
+import { nifKey } from '../../identifiers/nif';
 import { pairRecords, runForEachItem } from '../../run/itemRunner';
 import { readRunSettings } from '../../parameters/runSettings';
 import { readItemNif } from '../companyNif';
@@ -26,8 +26,13 @@ export interface WatchlistChange {
 	unchanged: string;
 }
 
-const nifsOf = (entities: IDataObject[]) =>
-	new Set(entities.map((entity) => normalizeNif(String(entity.nif ?? ''))));
+/** The watched companies by their key, each with its NIF as the list writes it. */
+function nifsOf(entities: IDataObject[]): Map<string, string> {
+	const nifs = new Map<string, string>();
+	for (const { nif } of entities)
+		if (typeof nif === 'string' && nif.trim() !== '') nifs.set(nifKey(nif), nif.trim());
+	return nifs;
+}
 
 /** Follow and Unfollow: one change per item, skipped when the list already is as wanted. */
 export async function executeWatchlistChange(
@@ -37,25 +42,28 @@ export async function executeWatchlistChange(
 	// The watch list is read once per execution, so that following a long list costs one extra
 	// request, and kept up to date as items change it. An item for a NIF that another item is
 	// changing right now waits for it.
-	let followed: Promise<Set<string>> | undefined;
+	let followed: Promise<Map<string, string>> | undefined;
 	const inFlight = new Map<string, Promise<unknown>>();
 	const changeUnlessDone = async (nif: string, item: ItemRequest) => {
 		followed ??= listWatchedEntities.call(this, { run: item.run }).then(nifsOf);
 		const nifs = await followed;
-		if (nifs.has(nif) === change.followedAfter) return undefined;
-		const answer = await sendConfirmed.call(this, change, nif, item);
-		if (change.followedAfter) nifs.add(nif);
-		else nifs.delete(nif);
+		const key = nifKey(nif);
+		const listed = nifs.get(key);
+		if ((listed !== undefined) === change.followedAfter) return undefined;
+		// An unfollow names the company as the list writes it.
+		const answer = await sendConfirmed.call(this, change, listed ?? nif, item);
+		if (change.followedAfter) nifs.set(key, nif);
+		else nifs.delete(key);
 		return answer;
 	};
 	return await runForEachItem(this, readRunSettings(this), async (item) => {
 		const { itemIndex } = item;
 		const nif = await readItemNif.call(this, item);
-		const current = (inFlight.get(nif) ?? Promise.resolve()).then(
+		const current = (inFlight.get(nifKey(nif)) ?? Promise.resolve()).then(
 			async () => await changeUnlessDone(nif, item),
 		);
 		inFlight.set(
-			nif,
+			nifKey(nif),
 			current.catch(() => undefined),
 		);
 		const answer = await current;
@@ -96,6 +104,6 @@ export async function sendConfirmed(
 	const { error } = refusal;
 	if (!(error instanceof NodeApiError) || !mayMeanAlreadyDone(error)) throw error;
 	const entities = await listWatchedEntities.call(this, request).catch(() => undefined);
-	if (!entities || nifsOf(entities).has(nif) !== change.followedAfter) throw error;
+	if (!entities || nifsOf(entities).has(nifKey(nif)) !== change.followedAfter) throw error;
 	return { result: 'success' };
 }

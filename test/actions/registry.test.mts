@@ -29,9 +29,9 @@ const companySearch = (query: string, more: INodeParameters = {}) => ({
 });
 
 describe('Company > Search', () => {
-	it('with Return All, reads every page, whether next_page is a number or a URL', async () => {
+	it('with Return All, reads every page, whether next_page is a number, a URL or a path', async () => {
 		sim().state.registry.addMany(25, 'TRANSPORTES RAPIDOS');
-		for (const form of ['number', 'url'] as const) {
+		for (const form of ['number', 'url', 'path'] as const) {
 			sim().clearLog();
 			sim().state.registry.nextPageForm = form;
 			const result = await runLibreBor(sim(), companySearch(' rapidos  ', { returnAll: true }));
@@ -200,6 +200,19 @@ describe('Company > Get and Get Incorporation', () => {
 		const bySlug = await runLibreBor(sim(), companyGet(locator('list', 'brisas-del-llobregat')));
 		expect(jsonOf(bySlug)).toEqual(jsonOf(byNif));
 		expect(sim().requestsTo('GET', '/v2/company/by-slug/')).toHaveLength(2);
+	});
+
+	it("tells a 404 page that is not LibreBOR's answer from a company LibreBOR does not have", async () => {
+		sim().injectFault({
+			method: 'GET',
+			path: '/v2/company/by-nif/*',
+			status: 404,
+			body: '<!doctype html><title>Not Found</title>',
+			contentType: 'text/html',
+		});
+		const result = await runLibreBor(sim(), companyGet(locator('nif', 'B64717838')));
+		expect(result.error?.message).toBe('LibreBOR did not find what was asked for (404)');
+		expect(result.error?.description).toContain('check the base URL of the credential');
 	});
 
 	it('fails on a company answer that holds no record', async () => {

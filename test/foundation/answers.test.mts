@@ -309,11 +309,22 @@ describe('A change LibreBOR does not confirm', () => {
 		);
 	});
 
-	it.each(['{}', '{"result":"success"}'])('takes %s as done', async (body) => {
+	it('takes {"result":"success"} as done', async () => {
+		const body = '{"result":"success"}';
 		sim().injectFault({ path: `${alerts}mark_as_read/*`, status: 200, body });
 		const result = await run(markAsRead);
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(1);
+	});
+
+	it('fails on {} (no result: the contract says every change answers with one), as not shown done', async () => {
+		const { message } = await answerOf(
+			{ path: `${alerts}mark_as_read/*`, status: 200, body: '{}' },
+			markAsRead,
+		);
+		expect(message).toBe(
+			`LibreBOR did not confirm GET /alerts/mark_as_read/${alertId}/: it answered with result "none"`,
+		);
 	});
 });
 

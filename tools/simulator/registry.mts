@@ -31,8 +31,11 @@ export function nameMatches(name: string, query: string): boolean {
 export class Registry {
 	/** Results per search page. */
 	pageSize = DEFAULT_PAGE_SIZE;
-	/** What next_page holds: a page number ("2") or a whole URL of the next page (both plausible). */
-	nextPageForm: 'number' | 'url' = 'number';
+	/**
+	 * What next_page holds: a page number ("2"), a whole URL of the next page, or its path and query
+	 * without the host (all plausible: the definition does not show it).
+	 */
+	nextPageForm: 'number' | 'url' | 'path' = 'number';
 	/** What next_page is on the last page: left out, an empty string or null (all plausible). */
 	lastPageForm: 'absent' | 'empty' | 'null' = 'null';
 	/** Results a search lists at most: the definition's 200; higher plays a LibreBOR that lists past it. */

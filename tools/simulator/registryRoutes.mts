@@ -68,7 +68,7 @@ function nextPage(
 	const url = new URL(`https://${request.headers.host}${request.path}`);
 	for (const [name, value] of Object.entries({ ...params, page: String(page) }))
 		url.searchParams.set(name, value);
-	return url.toString();
+	return registry.nextPageForm === 'url' ? url.toString() : `${url.pathname}${url.search}`;
 }
 
 function lastPage(registry: Registry): Record<string, unknown> {

@@ -5,6 +5,7 @@ import { nextPageOf } from './registryPaging';
 import { apiError, serverMessage } from '../transport/errors';
 import {
 	expectObject,
+	isServiceNotFound,
 	libreBorRequest,
 	unexpectedJson,
 	type ApiResponse,
@@ -63,7 +64,7 @@ async function searchPage(
 	request: RequestSettings,
 ): Promise<SearchPage> {
 	const response = await lookUp(context, path, request);
-	if (response.statusCode === 404)
+	if (isServiceNotFound(response))
 		throw notFound(response, `page ${page} of this search`, 'Run the search again.');
 	const answer = expectObject(response);
 	const results = answer[listKey];
@@ -109,7 +110,7 @@ async function getRecord(
 	missing: { what: string; todo: string; key?: string },
 ): Promise<IDataObject> {
 	const response = await lookUp(context, path, request);
-	if (response.statusCode === 404) throw notFound(response, missing.what, missing.todo);
+	if (isServiceNotFound(response)) throw notFound(response, missing.what, missing.todo);
 	return recordOf(response, missing.key);
 }
 

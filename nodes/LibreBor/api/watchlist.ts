@@ -4,6 +4,7 @@ import type { RequestSettings } from '../run/nodeRun';
 import {
 	expectObject,
 	expectSuccess,
+	isServiceNotFound,
 	libreBorRequest,
 	unexpectedJson,
 	type ApiResponse,
@@ -63,7 +64,7 @@ export async function unfollowCompany(
 	request: RequestSettings,
 ): Promise<IDataObject | undefined> {
 	const response = await postWatchlistChange(this, '/alerts/unfollow/', nif, request, [404]);
-	if (response.statusCode === 404)
+	if (isServiceNotFound(response))
 		return response.maybeDoneBefore ? { result: 'success' } : undefined;
 	return expectSuccess(response);
 }

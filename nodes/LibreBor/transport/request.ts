@@ -225,17 +225,29 @@ export function unexpectedJson(response: ApiResponse, value: unknown = response.
 
 /**
  * The JSON object of a call that changes something. Its `result` says `success` when LibreBOR
- * did it; any other `result` is a failure, whatever the status.
+ * did it, as the contract says every such answer does; any other `result`, or none, is a failure,
+ * whatever the status.
  */
 export function expectSuccess(response: ApiResponse): IDataObject {
 	const answer = expectObject(response);
-	if (typeof answer.result === 'string' && answer.result !== 'success') {
+	if (answer.result !== 'success') {
 		throw notConfirmedError(
 			response.errorContext,
 			response.statusCode,
 			response.body,
-			answer.result,
+			typeof answer.result === 'string' ? answer.result : 'none',
 		);
 	}
 	return answer;
+}
+
+/**
+ * Whether an accepted 404 is LibreBOR's own "not found" (JSON, as its API answers). A 404 of
+ * another kind (a web server's page: a base URL that misses the API) is an error that says so,
+ * not an answer about the company or record asked for.
+ */
+export function isServiceNotFound(response: ApiResponse): boolean {
+	if (response.statusCode !== 404) return false;
+	if (response.body.kind === 'json') return true;
+	throw statusError(response.errorContext, 404, response.body);
 }

@@ -51,6 +51,18 @@ describe('Retries of a read', () => {
 		},
 	);
 
+	// Read as dates by JavaScript's lenient parser, each would be a date years ago: "retry now".
+	it.each(['-1', '+5', '1,5'])(
+		'takes a Retry-After of "%s" as none: backs off 1 s, as without one',
+		async (retryAfter) => {
+			const alert = sim().state.addAlert();
+			sim().injectFault({ path: '/v2/alerts/', status: 429, retryAfter });
+			const { result, waitedMs } = await timed(getAlerts);
+			expect(waitedMs).toBe(SECOND);
+			expect(jsonOf(result).map((item) => item.id)).toEqual([alert.id]);
+		},
+	);
+
 	it('waits a Retry-After given as an HTTP date', async () => {
 		// An HTTP date has whole seconds: two seconds on, rounded up to one.
 		const retryAt = Math.ceil((virtualClock.now() + 2 * SECOND) / SECOND) * SECOND;

@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
 import { DEFAULT_PARALLEL_REQUESTS } from '../../nodes/LibreBor/pacing/pacer.ts';
 import { runListSearch } from '../../tools/engine/index.mts';
-import { copyOf, onAnotherWorker, savedWorkflow } from '../actions/orderRuns.mts';
+import { copyOf, onAnotherWorker, order, savedWorkflow } from '../actions/orderRuns.mts';
 import {
 	credentialsFor,
 	placedDocument,
@@ -295,6 +295,30 @@ describe('what a run learned of the limit, for the next runs with the same accou
 			expect((await runFrom(window, { ago: -60_000 })).maxInFlight).toBe(KNOWING_NOTHING);
 			const dayAgo = { ago: LEARNED_LIMIT_TTL_MS, from: 40 };
 			expect((await runFrom(window, dayAgo)).maxInFlight).toBe(KNOWING_NOTHING);
+		});
+
+		it("sends no order whose turn in a stored hour's window comes after the time budget, and says so; nothing is spent", async () => {
+			const workflow = savedWorkflow();
+			await followRun(9, 10_000, { workflow });
+			const [account] = Object.keys(libreBorLimits(workflow.staticData));
+			const hourly = {
+				capacity: 1,
+				windowMs: 3_600_000,
+				recentStarts: [virtualClock.now() - 1000],
+			};
+			const result = await runInVirtualTime(sim, order(), {
+				workflow: {
+					id: workflow.id,
+					staticData: {
+						global: { libreBorLimits: { [account]: { at: virtualClock.now(), limit: hourly } } },
+					},
+				},
+				nodeType: await onAnotherWorker(),
+			});
+			expect(result.error?.message).toBe(
+				"Not sent: LibreBOR's rate limit leaves room for it only after the run's time budget of 5 min; 0 of 1 items were done by then",
+			);
+			expect(sim().state.ordersReceived).toBe(0);
 		});
 
 		it('keeps the five accounts learned last, so that the static data stays small', async () => {

@@ -301,6 +301,18 @@ describe('a throttle without a Retry-After', () => {
 		expect((await next()).at - pacer.startedAt).toBe(150);
 	});
 
+	it('wakes a request already waiting in a pause it chose once an answer cuts the pause short', async () => {
+		const { pacer, next } = pacerWith(4);
+		const [a, b] = [await next(), await next()];
+		pacer.release(a, throttled());
+		const waiting = pacer.acquire();
+		expect(await settled(waiting)).toBe(false);
+		virtualClock.advance(100);
+		pacer.release(b, FINE);
+		expect(await settledOnceTimeMoves(waiting)).toBe(true);
+		expect(((await waiting) as PacedStart).at - pacer.startedAt).toBe(150);
+	});
+
 	it('keeps a pause LibreBOR asked for, whatever answers come in it', async () => {
 		const { pacer, next } = pacerWith(4);
 		const [a, b] = [await next(), await next()];
@@ -333,6 +345,47 @@ describe('a throttle without a Retry-After', () => {
 		pacer.release(first, throttled(100));
 		expect(pacer.retryWait(100)).toBeUndefined();
 		expect(pacer.stoppedBecause).toBe('noProgress');
+	});
+
+	it('counts the two minutes from the first request refused, not from a fine answer long before it (an idle account)', async () => {
+		const { pacer, next } = pacerWith(4);
+		pacer.release(await next(), FINE);
+		virtualClock.advance(180_000);
+		pacer.release(await next(), throttled(1000));
+		expect(pacer.retryWait(1000)).toBe(1000);
+	});
+
+	it('once a request stopped for lack of progress, sends one more alone, and stops the run once LibreBOR refuses it too', async () => {
+		const { pacer, next } = pacerWith(4);
+		const first = await next();
+		virtualClock.advance(121_000);
+		pacer.release(first, throttled(100));
+		expect(pacer.retryWait(100)).toBeUndefined();
+		const probe = await next();
+		const waiting = pacer.acquire();
+		expect(await settled(waiting)).toBe(false);
+		pacer.release(probe, throttled(100));
+		expect(pacer.retryWait(100)).toBeUndefined();
+		// Every other item of the run stops at once (Continue On Fail), not after a pause of its own.
+		expect(await settled(waiting)).toBe(true);
+		expect(await waiting).toBe(false);
+		expect(await pacer.acquire()).toBe(false);
+		expect(pacer.stoppedBecause).toBe('noProgress');
+	});
+
+	it('once a request stopped for lack of progress, goes on when the one sent alone after it is answered fine', async () => {
+		const { pacer, next } = pacerWith(4);
+		const first = await next();
+		virtualClock.advance(121_000);
+		pacer.release(first, throttled(100));
+		expect(pacer.retryWait(100)).toBeUndefined();
+		const probe = await next();
+		const waiting = pacer.acquire();
+		expect(await settled(waiting)).toBe(false);
+		pacer.release(probe, FINE);
+		expect(await settled(waiting)).toBe(true);
+		expect(await waiting).not.toBe(false);
+		expect(pacer.stoppedBecause).toBeUndefined();
 	});
 
 	it('keeps waiting at exactly two minutes without a fine answer', async () => {
@@ -771,8 +824,12 @@ describe('the runs of one account at once', () => {
 		// After the pause, a window of 12 at 1,100 ms: the next start would wait until 2,160 ms.
 		for (let start = 0; start < 12; start++) await next();
 		expect(await pacer.acquire(true)).toBe(false);
-		expect(pacer.stoppedBecause).toBe('budget');
-		expect(await pacer.acquire()).not.toBe(false);
+		expect(pacer.stoppedBecause).toBe('turnPastBudget');
+		const read = await pacer.acquire();
+		expect(read).not.toBe(false);
+		// The order's stop is its own: a throttle of another request is still waited out.
+		pacer.release(read as PacedStart, throttled(100));
+		expect(pacer.retryWait(100)).toBe(100);
 	});
 
 	it("send an order (sent once) into a window its account's other requests have left, and hold them meanwhile: a share's step waits too", async () => {

@@ -290,6 +290,24 @@ describe('one pacer for every request of a run', () => {
 		},
 	);
 
+	it('with Continue On Fail, fails the other items at once when LibreBOR refuses everything, each with the reason', async () => {
+		sim().injectFault({ ...FOLLOW, status: 429, times: Infinity });
+		const startedAt = virtualClock.now();
+		const result = await runInVirtualTime(sim, follow({ budgetMinutes: 60 }), {
+			items: nifItems(40),
+			continueOnFail: true,
+		});
+		expect(result.items).toHaveLength(40);
+		for (const item of result.items)
+			expect(item.error?.message).toMatch(
+				/stopped because LibreBOR refused every request for too long/,
+			);
+		// Six pauses without a fine answer, then one request alone, refused too: 9 requests in 15 s on
+		// this clock, where each of the 40 items waited out a pause of its own before (1,143 s, 47).
+		expect(virtualClock.now() - startedAt).toBeLessThan(60_000);
+		expect(sim().requestsTo('POST', '/v2/alerts/follow/').length).toBeLessThanOrEqual(10);
+	});
+
 	it('waits out a later 429 after the run stopped one item for lack of progress and then went on', async () => {
 		// Six pauses in a row without a fine answer fail the item being tried; the others then succeed.
 		sim().injectFault({ ...FOLLOW, status: 429, retryAfter: 0, times: 6 });

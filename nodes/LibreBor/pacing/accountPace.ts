@@ -66,6 +66,13 @@ export class AccountPace {
 	/** Whether LibreBOR asked for the pause (Retry-After), rather than the pacer chose it. */
 	private pauseAsked = false;
 	private lastFineAt: number;
+	/**
+	 * When the first request refused since the last fine answer started: an account that sent
+	 * nothing for a while (a document's long poll interval) has not been refused all that time.
+	 */
+	private refusedSince: number | undefined;
+	/** Aborted when a fine answer cuts a pause the pacer chose short: requests asleep in it wake. */
+	private pauseCut = new AbortController();
 	private throttledInARow = 0;
 	/** Whether requests got through just before the first throttle of those in a row. */
 	private inARowAfterFines = false;
@@ -151,15 +158,21 @@ export class AccountPace {
 		if (this.lead === 'sent' && start === this.leadStart) this.lead = 'none';
 		if (outcome.kind === 'fine') this.onFine(start);
 		if (outcome.kind === 'throttled') {
+			this.refusedSince ??= start.at;
 			this.model.refused(start);
 			this.onThrottled(outcome.retryAfterMs);
 		}
 		for (const run of this.runs) run.wakeWaiting();
 	}
 
+	/** Aborted when a pause the pacer chose is cut short (see onFine). */
+	get pauseCutSignal(): AbortSignal {
+		return this.pauseCut.signal;
+	}
+
 	/** Whether nothing got through for the account for too long: LibreBOR refuses everything. */
 	noProgress(time: number): boolean {
-		const sinceFine = time - this.lastFineAt;
+		const sinceFine = time - Math.max(this.lastFineAt, this.refusedSince ?? this.lastFineAt);
 		return (
 			sinceFine > NO_PROGRESS_LIMIT_MS ||
 			(this.pausesWithoutProgress >= MAX_PAUSES_WITHOUT_PROGRESS &&
@@ -187,13 +200,17 @@ export class AccountPace {
 
 	private onFine(start: PacedStart): void {
 		this.lastFineAt = now();
+		this.refusedSince = undefined;
 		this.throttledInARow = 0;
 		this.pausesWithoutProgress = 0;
 		this.model.fine(start, this.lastFineAt);
 		// A fine answer during a pause the pacer chose says LibreBOR takes requests: a short wait will do.
 		const short = this.model.halfWindowMs(true);
-		if (!this.pauseAsked && short !== undefined)
-			this.pausedUntil = Math.min(this.pausedUntil, this.lastFineAt + short);
+		if (this.pauseAsked || short === undefined || this.pausedUntil <= this.lastFineAt + short)
+			return;
+		this.pausedUntil = this.lastFineAt + short;
+		this.pauseCut.abort();
+		this.pauseCut = new AbortController();
 	}
 
 	private onThrottled(retryAfterMs: number | undefined): void {

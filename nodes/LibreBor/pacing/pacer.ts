@@ -48,8 +48,16 @@ export class Pacer implements PacedRun {
 	readonly startedAt: number;
 	/** The status of the last throttled answer (429 or 503), for the error once the run stops. */
 	lastThrottleStatus = 429;
-	/** Why throttled requests are no longer waited for, once they are not. */
-	stoppedBecause: 'budget' | 'noProgress' | undefined;
+	/**
+	 * Why throttled requests are no longer waited for, once they are not; `turnPastBudget`: a request
+	 * sent once got no place, its turn coming after the budget (the others may still go).
+	 */
+	stoppedBecause: 'budget' | 'noProgress' | 'turnPastBudget' | undefined;
+	/**
+	 * Once a request stopped for lack of progress, one more goes alone to see whether LibreBOR takes
+	 * requests again (the others wait for its answer); refused too, the rest of the run stops at once.
+	 */
+	private probeAfterStop: PacedStart | 'refused' | undefined;
 
 	constructor(readonly settings: PacerSettings) {
 		this.startedAt = now();
@@ -114,16 +122,22 @@ export class Pacer implements PacedRun {
 				return false;
 			}
 			const { pace } = this;
-			if (pace.pausedUntil - this.startedAt > this.settings.budgetMs) {
-				this.stoppedBecause = 'budget';
+			const time = now();
+			const stop = this.stopReason(time);
+			if (stop === 'probing') {
+				await this.waitForPlace(signal);
+				continue;
+			}
+			if (stop) {
+				this.stoppedBecause = stop;
 				// No release may come to wake the others: each of them stops here too.
 				for (const wake of this.waiting.splice(0)) wake();
 				return false;
 			}
-			const time = now();
 			const pause = pace.pausedUntil - time;
 			if (pause > 0) {
-				await sleep(pause, signal);
+				const cut = pace.pauseCutSignal;
+				await sleep(pause, signal ? AbortSignal.any([signal, cut]) : cut);
 				continue;
 			}
 			if (this.free <= 0 || pace.leadSent) {
@@ -138,7 +152,7 @@ export class Pacer implements PacedRun {
 			// A wait past the budget is not waited: LibreBOR decides, and its answer ends the run. A
 			// request sent once is not sent only to be refused: it stops unsent.
 			if (gap > 0 && sentOnce) {
-				this.stoppedBecause = 'budget';
+				this.stoppedBecause = 'turnPastBudget';
 				return false;
 			}
 			return this.start(time, sentOnce);
@@ -149,9 +163,13 @@ export class Pacer implements PacedRun {
 	release(start: PacedStart, outcome: PacedOutcome): void {
 		this.inFlight--;
 		if (outcome.kind === 'throttled') this.lastThrottleStatus = outcome.status;
+		if (start === this.probeAfterStop)
+			this.probeAfterStop = outcome.kind === 'throttled' ? 'refused' : undefined;
 		// Progress again: a later throttle is waited out, not failed at once.
-		if (outcome.kind === 'fine' && this.stoppedBecause === 'noProgress')
+		if (outcome.kind === 'fine' && this.stoppedBecause === 'noProgress') {
 			this.stoppedBecause = undefined;
+			this.probeAfterStop = undefined;
+		}
 		this.pace.answered(start, outcome);
 	}
 
@@ -168,6 +186,19 @@ export class Pacer implements PacedRun {
 		else if (this.stoppedBecause !== 'budget')
 			this.stoppedBecause = this.pace.noProgress(time) ? 'noProgress' : undefined;
 		return this.stoppedBecause ? undefined : wait;
+	}
+
+	/**
+	 * Why no request of the run may start now: the pause runs past its budget, or, once a throttled
+	 * request stopped for lack of progress, nothing gets through for the account still: one request
+	 * goes alone (`probing` while it is out), and once LibreBOR refuses it too, the run stops (with
+	 * Continue On Fail, the other items fail at once rather than each wait out a pause to be refused).
+	 */
+	private stopReason(time: number): 'budget' | 'noProgress' | 'probing' | undefined {
+		if (this.pace.pausedUntil - this.startedAt > this.settings.budgetMs) return 'budget';
+		if (this.stoppedBecause !== 'noProgress' || !this.pace.noProgress(time)) return undefined;
+		if (this.probeAfterStop === 'refused') return 'noProgress';
+		return this.probeAfterStop ? 'probing' : undefined;
 	}
 
 	wakeWaiting(): void {
@@ -231,6 +262,7 @@ export class Pacer implements PacedRun {
 		const start: PacedStart = sentOnce ? { at: time, sentOnce } : { at: time };
 		this.started = true;
 		this.inFlight++;
+		if (this.stoppedBecause === 'noProgress') this.probeAfterStop ??= start;
 		this.pace.started(start);
 		return start;
 	}

@@ -245,6 +245,24 @@ export function connectionError(context: ErrorContext, failure: ConnectionFailur
 	);
 }
 
+const budgetMinutesOf = (run: NodeRun) =>
+	Math.round((run.pacer.settings.budgetMs / 60_000) * 100) / 100;
+
+function itemsDoneOf(run: NodeRun): string {
+	const { done, total } = run.progress;
+	return total > 0 ? `${done} of ${total} items were done by then` : 'nothing more was sent';
+}
+
+/** A request sent once (an order) whose turn in the account's window would come after the run's time budget. */
+export function turnPastBudgetError(context: ErrorContext, run: NodeRun): NodeApiError {
+	return apiError(
+		context,
+		undefined,
+		`Not sent: LibreBOR's rate limit leaves room for it only after the run's time budget of ${budgetMinutesOf(run)} min; ${itemsDoneOf(run)}`,
+		"A request that spends money is sent only into room the account's rate limit leaves, never to be refused; nothing was sent for it. Raise the Time Budget option, or run it when the account is less busy (another execution may be spending its requests).",
+	);
+}
+
 /** A throttled request the run can no longer wait for: its time budget is spent or nothing gets through. */
 export function budgetSpentError(
 	context: ErrorContext,
@@ -252,14 +270,11 @@ export function budgetSpentError(
 	run: NodeRun,
 	retryAfterMs?: number,
 ): NodeApiError {
-	const minutes = Math.round((run.pacer.settings.budgetMs / 60_000) * 100) / 100;
 	const why =
 		run.pacer.stoppedBecause === 'budget'
-			? `the run's time budget of ${minutes} min is spent`
+			? `the run's time budget of ${budgetMinutesOf(run)} min is spent`
 			: 'LibreBOR refused every request for too long';
-	const { done: itemsDone, total } = run.progress;
-	const done =
-		total > 0 ? `${itemsDone} of ${total} items were done by then` : 'nothing more was sent';
+	const done = itemsDoneOf(run);
 	const what =
 		status === 429
 			? 'LibreBOR kept rate limiting the requests (429)'

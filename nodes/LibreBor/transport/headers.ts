@@ -22,12 +22,14 @@ export function declaredLength(headers: ResponseHeaders): number {
 
 /**
  * Milliseconds asked for by the Retry-After header (delta-seconds or an HTTP date), or undefined
- * when it is absent or unreadable.
+ * when it is absent or unreadable. A date has a time of day: without one ("-1", "+5", "1,5"),
+ * JavaScript's lenient date parser would read a date years ago, that is, "retry now".
  */
 export function retryAfterMs(headers: ResponseHeaders): number | undefined {
 	const text = headerText(headers, 'retry-after')?.trim();
 	if (text === undefined) return undefined;
 	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+	if (!/\d:\d\d/.test(text)) return undefined;
 	const date = Date.parse(text);
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now());
 }

@@ -1,7 +1,7 @@
 import { cancelledError, waitUnlessCancelled } from '../run/cancellation';
 import type { RequestSettings } from '../run/nodeRun';
 import type { PacedOutcome } from '../pacing/pacer';
-import { budgetSpentError, type ErrorContext } from './errors';
+import { budgetSpentError, turnPastBudgetError, type ErrorContext } from './errors';
 import { retryBackoffMs, withinRetryBudget } from './retryPolicy';
 
 /** How one try ended: its result, or the error to throw should it be the last. */
@@ -77,7 +77,11 @@ export async function withRetries<T>(
 			throw markNeverSent(cancelledError(errorContext.node, retryRun.what, errorContext.itemIndex));
 		}
 		if (start === false)
-			throw markNeverSent(budgetSpentError(errorContext, pacer.lastThrottleStatus, run));
+			throw markNeverSent(
+				pacer.stoppedBecause === 'turnPastBudget'
+					? turnPastBudgetError(errorContext, run)
+					: budgetSpentError(errorContext, pacer.lastThrottleStatus, run),
+			);
 		let outcome: TryOutcome<T> | undefined;
 		try {
 			outcome = await tryOnce();

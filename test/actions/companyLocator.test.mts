@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import { registryCompany } from '../../tools/simulator/registryData.mts';
 import { jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
 
 const sim = useSimulator();
@@ -145,6 +146,36 @@ describe('Version 3: Follow, Unfollow, Sync and Order take a company by name, NI
 		// By Slug, one without a word in it is still a slug.
 		const short = await runLibreBor(sim(), get('slug'), { items: [{ company: 'a1-b2' }] });
 		expect(short.error?.message).toBe('LibreBOR has no company with the slug "a1-b2" (404)');
+	});
+
+	it.each(['H2O SL', 'AB 2000 SL', 'GT 4 SL'])(
+		'takes the short slug of %s in By NIF as a slug, not as a mistyped NIF',
+		async (name) => {
+			const added = sim().state.registry.add(registryCompany(name, 'B64717838'));
+			const result = await runLibreBor(
+				sim(),
+				{ resource: 'company', operation: 'get', company: company('nif', '={{ $json.company }}') },
+				{ items: [{ company: added.slug }] },
+			);
+			expect(jsonOf(result)).toEqual([expect.objectContaining({ slug: added.slug })]);
+		},
+	);
+
+	it("refuses a person's NIF for a company look-up, before any request, pointing to Person and NIF", async () => {
+		for (const operation of ['get', 'getIncorporation']) {
+			const result = await runLibreBor(sim(), {
+				resource: 'company',
+				operation,
+				company: company('nif', '12345678z'),
+			});
+			expect(result.error?.message).toBe(
+				'The NIF "12345678Z" is a person\'s (DNI), and the registry looks companies up by a company\'s NIF',
+			);
+			expect((result.error as { description?: string }).description).toMatch(
+				/Person > Search, and NIF > Get Info/,
+			);
+		}
+		expect(sim().requests).toEqual([]);
 	});
 
 	it('unfollows a company by NIF, normalised, without looking it up', async () => {

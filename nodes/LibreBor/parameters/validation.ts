@@ -44,11 +44,11 @@ export function validateNif(node: INode, value: unknown, itemIndex: number): str
 export type CompanyReference = { nif: string } | { slug: string };
 
 /**
- * A company given in `mode` (list, nif or slug). A valid NIF is a NIF in every mode, and a value
- * with a word in it (three letters in a row, which no NIF has, ES prefix aside) a slug in every mode: a model that
- * fills the field ($fromAI) gets one mode, By NIF where n8n's editor moves an expression off From
- * List, and passes a search result's slug or a NIF alike. Anything else is checked as its mode says,
- * so a mistyped NIF is refused as one.
+ * A company given in `mode` (list, nif or slug). A valid NIF is a NIF in every mode, and anything
+ * else a slug, but in By NIF a value shaped as a NIF (at most a letter, 5 digits or more, at most a
+ * check character; an ES prefix aside), which is refused as the NIF mistyped that it is. A model
+ * that fills the field ($fromAI) gets one mode, By NIF where n8n's editor moves an expression off
+ * From List, and passes a search result's slug ("h2o", "ab-2000" too) or a NIF alike.
  */
 export function validateCompanyReference(
 	node: INode,
@@ -57,9 +57,22 @@ export function validateCompanyReference(
 ): CompanyReference {
 	const nif = normalizeNif(asText(value));
 	if (nif && !explainInvalidNif(nif)) return { nif };
-	const wordy = /[A-Z]{3}/.test(nif.replace(/^ES/, ''));
-	if (mode === 'nif' && !wordy) return { nif: validateNif(node, value, itemIndex) };
+	const nifShaped = /^[A-Z]?\d{5,}[A-Z0-9]?$/.test(nif.replace(/^ES/, ''));
+	if (mode === 'nif' && (nif === '' || nifShaped))
+		return { nif: validateNif(node, value, itemIndex) };
 	return { slug: validateSlug(node, value, itemIndex, 'company') };
+}
+
+/** A valid NIF that the registry's company look-ups take: not a person's. */
+export function validateCompanyNif(node: INode, nif: string, itemIndex: number): string {
+	const person = personNifKind(nif);
+	if (!person) return nif;
+	throw invalid(
+		node,
+		itemIndex,
+		`The NIF "${nif}" is a person's (${person}), and the registry looks companies up by a company's NIF`,
+		"Nothing was sent. Enter the company's NIF (CIF), which starts with a letter (B for an SL, A for an SA), or pick it by name (From List); for a person, use Person > Search, and NIF > Get Info tells what LibreBOR knows of any NIF.",
+	);
 }
 
 /** A valid NIF that a company's annual accounts can be ordered for: not a person's. */

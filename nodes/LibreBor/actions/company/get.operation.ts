@@ -5,6 +5,7 @@ import { getCompanyByNif, getCompanyBySlug } from '../../api/registry';
 import { companyLookupFields } from '../../descriptions';
 import { readRunSettings } from '../../parameters/runSettings';
 import { readCompanyReference } from '../../parameters/identifierParameters';
+import { validateCompanyNif } from '../../parameters/validation';
 import { pairRecords, runForEachItem } from '../../run/itemRunner';
 
 const displayOptions = {
@@ -16,10 +17,9 @@ export const description = updateDisplayOptions(displayOptions, companyLookupFie
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
 	return await runForEachItem(this, readRunSettings(this), async (item) => {
 		const company = readCompanyReference(this, item.itemIndex);
-		const record =
-			'nif' in company
-				? await getCompanyByNif.call(this, company.nif, item)
-				: await getCompanyBySlug.call(this, company.slug, item);
-		return pairRecords(item.itemIndex, [record]);
+		if ('slug' in company)
+			return pairRecords(item.itemIndex, [await getCompanyBySlug.call(this, company.slug, item)]);
+		const nif = validateCompanyNif(this.getNode(), company.nif, item.itemIndex);
+		return pairRecords(item.itemIndex, [await getCompanyByNif.call(this, nif, item)]);
 	});
 }

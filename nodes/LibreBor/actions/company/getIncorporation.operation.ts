@@ -5,6 +5,7 @@ import { getCompanyByNif, getIncorporation } from '../../api/registry';
 import { companyLookupFields } from '../../descriptions';
 import { readRunSettings } from '../../parameters/runSettings';
 import { readCompanyReference } from '../../parameters/identifierParameters';
+import { validateCompanyNif } from '../../parameters/validation';
 import { pairRecords, runForEachItem } from '../../run/itemRunner';
 import type { ItemRequest } from '../../run/nodeRun';
 
@@ -23,7 +24,8 @@ export const description = updateDisplayOptions(
 
 /** LibreBOR finds an incorporation by the company's slug: a NIF is looked up first. */
 async function slugOfCompany(this: IExecuteFunctions, nif: string, item: ItemRequest) {
-	const company = await getCompanyByNif.call(this, nif, item);
+	const companyNif = validateCompanyNif(this.getNode(), nif, item.itemIndex);
+	const company = await getCompanyByNif.call(this, companyNif, item);
 	if (typeof company.slug === 'string' && company.slug !== '') return company.slug;
 	throw new NodeOperationError(this.getNode(), `LibreBOR gave no slug for the company ${nif}`, {
 		itemIndex: item.itemIndex,

@@ -67,7 +67,7 @@ describe('Company > Search', () => {
 		expect(result.items).toHaveLength(200);
 		expect(pagesAsked()).toEqual(['1', '2', '3', '4']);
 		expect(hintsOf(result)).toEqual([
-			expect.stringMatching(/^LibreBOR lists only the first 200 of the 260 results/),
+			'LibreBOR lists only the first 200 of the 260 results of a search. Add words of the name, or a Province, to narrow it.',
 		]);
 		// A Limit of 200 gets all it asked for; a search of exactly 200 results, read to its
 		// 20th page of 10, is whole.
@@ -324,6 +324,27 @@ describe('Person and NIF', () => {
 		]);
 	});
 
+	it('says how to narrow a person search LibreBOR cut at 200 results, without a Province it does not have', async () => {
+		for (let index = 1; index <= 230; index++)
+			sim().state.registry.addPerson({
+				slug: `perez-${index}`,
+				name: `PEREZ ${index}`,
+				province: 'Madrid',
+				last_update: '2024-01-01',
+				posts: [],
+			});
+		const result = await runLibreBor(sim(), {
+			resource: 'person',
+			operation: 'search',
+			query: 'perez',
+			returnAll: true,
+		});
+		expect(result.items).toHaveLength(200);
+		expect(hintsOf(result)).toEqual([
+			'LibreBOR lists only the first 200 of the 230 results of a search. Add words of the name to narrow it.',
+		]);
+	});
+
 	it("gets a person by slug from an expression, with each post's company status on request", async () => {
 		const person = { resource: 'person', operation: 'get' };
 		const plain = await runLibreBor(
@@ -461,11 +482,14 @@ describe('Person and NIF', () => {
 			{ nif: '12345678', valid: false, nif_data: null },
 		]);
 		expect(result.items.slice(3).map((item) => item.error?.message)).toEqual([
-			'The NIF "null" cannot be checked',
+			'The NIF is empty',
 			'The NIF "123456789012345678901" cannot be checked',
 			`LibreBOR has no information on the NIF ${unknown} (404)`,
 		]);
-		expect(result.items[3].error?.description).toMatch(/^Enter a Spanish tax identifier/);
+		expect(result.items[3].error?.description).toMatch(
+			/^Enter the Spanish tax identifier to check/,
+		);
+		expect(result.items[4].error?.description).toMatch(/^Enter a Spanish tax identifier/);
 		expect(pairedItemsOf(result)).toEqual([0, 1, 2, 3, 4, 5].map((item) => ({ item })));
 		expect(sim().requestsTo('GET', '/v2/utils/nif-info/')).toHaveLength(4);
 	});
@@ -499,6 +523,18 @@ describe('Picking a company or a person by name in the editor', () => {
 			'transportes-rapidos-0012',
 		]);
 		expect(second.paginationToken).toBeUndefined();
+	});
+
+	it('fails at once, saying how long LibreBOR asked to wait, rather than keep the editor waiting out a throttle', async () => {
+		sim().injectFault({ method: 'GET', path: SEARCH, status: 429, retryAfter: 20 });
+		const startedAt = Date.now();
+		const error = await search('searchRegistryCompanies', 'brisas').catch(
+			(failed: unknown) => failed,
+		);
+		expect(Date.now() - startedAt).toBeLessThan(5_000);
+		expect((error as { description?: string }).description).toContain(
+			'LibreBOR asked to wait 20 s.',
+		);
 	});
 
 	it('asks nothing until a name is typed', async () => {

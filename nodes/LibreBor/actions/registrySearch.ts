@@ -51,10 +51,14 @@ function readQuery(context: IExecuteFunctions, itemIndex: number): string {
 	return query;
 }
 
-/** Company and Person > Search: one item per result, each item's search through the run's pacer. */
+/**
+ * Company and Person > Search: one item per result, each item's search through the run's pacer;
+ * `narrowing` says how to narrow a search LibreBOR cuts at 200 results.
+ */
 export async function executeSearch(
 	this: IExecuteFunctions,
 	search: (query: string, itemIndex: number) => PageFetcher,
+	narrowing: string,
 ): Promise<INodeExecutionData[]> {
 	let cappedTotal = 0;
 	const items = await runForEachItem(this, readRunSettings(this), async (item) => {
@@ -67,7 +71,7 @@ export async function executeSearch(
 	});
 	if (cappedTotal > 0)
 		this.addExecutionHints({
-			message: `LibreBOR lists only the first ${SEARCH_CAP} of the ${cappedTotal} results of a search. Add words of the name (or a province) to narrow it.`,
+			message: `LibreBOR lists only the first ${SEARCH_CAP} of the ${cappedTotal} results of a search. ${narrowing}`,
 			type: 'info',
 			location: 'outputPane',
 		});

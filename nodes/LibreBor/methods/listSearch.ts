@@ -7,7 +7,7 @@ import type {
 import { listUnreadAlerts } from '../api/alerts';
 import { listWatchedEntities } from '../api/watchlist';
 import { labelsOf, normalizeLabel } from '../alerts/alert';
-import { DEFAULT_RUN_SETTINGS, startNodeRun } from '../run/nodeRun';
+import { LIST_SEARCH_RUN_SETTINGS, startNodeRun } from '../run/nodeRun';
 
 /** Results per page: the editor asks for the next page as the user scrolls. */
 const PAGE_SIZE = 100;
@@ -37,7 +37,7 @@ export async function searchUnreadAlerts(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const alerts = await listUnreadAlerts.call(this, {
-		run: startNodeRun(this, DEFAULT_RUN_SETTINGS),
+		run: startNodeRun(this, LIST_SEARCH_RUN_SETTINGS),
 	});
 	const results: INodeListSearchItems[] = alerts
 		.filter((alert) => matches(filter, alert.entity_name, ...labelsOf(alert)))
@@ -61,7 +61,7 @@ export async function searchWatchedCompanies(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const entities = await listWatchedEntities.call(this, {
-		run: startNodeRun(this, DEFAULT_RUN_SETTINGS),
+		run: startNodeRun(this, LIST_SEARCH_RUN_SETTINGS),
 	});
 	const results: INodeListSearchItems[] = [];
 	for (const entity of entities) {

@@ -7,7 +7,7 @@ import type {
 
 import { searchCompanies, searchPeople, type SearchPage } from '../api/registry';
 import type { RequestSettings } from '../run/nodeRun';
-import { DEFAULT_RUN_SETTINGS, startNodeRun } from '../run/nodeRun';
+import { LIST_SEARCH_RUN_SETTINGS, startNodeRun } from '../run/nodeRun';
 import type { LibreBorFunctions } from '../transport/request';
 
 type RegistrySearch = (
@@ -40,7 +40,7 @@ function registryListSearch(search: RegistrySearch, detailsOf: (result: IDataObj
 		const query = (filter ?? '').trim();
 		if (query === '') return { results: [] };
 		const page = Math.max(1, Number.parseInt(paginationToken ?? '1', 10) || 1);
-		const request = { run: startNodeRun(this, DEFAULT_RUN_SETTINGS) };
+		const request = { run: startNodeRun(this, LIST_SEARCH_RUN_SETTINGS) };
 		const found = await search.call(this, { query }, page, request);
 		const results = found.results
 			.map((result) => listItem(result, detailsOf(result)))

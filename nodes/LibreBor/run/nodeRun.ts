@@ -18,8 +18,12 @@ export interface RunSettings {
 	timeoutMs: number;
 }
 
-export const DEFAULT_RUN_SETTINGS: RunSettings = {
-	pacing: DEFAULT_PACING,
+/**
+ * An editor's picker must answer while the user waits: a throttle it cannot wait out within
+ * 10 s fails it at once, with how long LibreBOR asked to wait.
+ */
+export const LIST_SEARCH_RUN_SETTINGS: RunSettings = {
+	pacing: { ...DEFAULT_PACING, budgetMs: 10_000 },
 	timeoutMs: DEFAULT_TIMEOUT_MS,
 };
 

@@ -28,10 +28,16 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	return await executeSearch.call(this, (query, itemIndex) => {
-		const province = String(this.getNodeParameter('options.province', itemIndex, '') ?? '').trim();
-		return async function (item, page) {
-			return await searchCompanies.call(this, { query, province }, page, item);
-		};
-	});
+	return await executeSearch.call(
+		this,
+		(query, itemIndex) => {
+			const province = String(
+				this.getNodeParameter('options.province', itemIndex, '') ?? '',
+			).trim();
+			return async function (item, page) {
+				return await searchCompanies.call(this, { query, province }, page, item);
+			};
+		},
+		'Add words of the name, or a Province, to narrow it.',
+	);
 }

@@ -25,6 +25,12 @@ export const description = updateDisplayOptions(displayOptions, properties);
 /** Normalised, but not refused when its check character is wrong: saying so is this operation's job. */
 function readNifToCheck(context: IExecuteFunctions, itemIndex: number): string {
 	const value = context.getNodeParameter('nif', itemIndex, '');
+	if (value === null || value === undefined || String(value).trim() === '')
+		throw new NodeOperationError(context.getNode(), 'The NIF is empty', {
+			itemIndex,
+			description:
+				'Enter the Spanish tax identifier to check, such as B64717838, 12345678Z or X1234567L.',
+		});
 	const nif =
 		typeof value === 'string' || typeof value === 'number' ? normalizeNif(String(value)) : '';
 	if (/^[A-Z0-9]{1,20}$/.test(nif)) return nif;

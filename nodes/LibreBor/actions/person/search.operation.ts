@@ -23,5 +23,6 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			async function (item, page) {
 				return await searchPeople.call(this, { query }, page, item);
 			},
+		'Add words of the name to narrow it.',
 	);
 }

@@ -4,11 +4,19 @@ import { followCompany, unfollowCompany } from '../../api/watchlist';
 import { settleTasks, type Settled } from '../../run/itemRunner';
 import type { NodeError } from '../../run/nodeErrors';
 import type { NodeRun } from '../../run/nodeRun';
+import { neverSent } from '../../transport/retryLoop';
 import type { SyncStep } from './syncPlan';
 import { sendConfirmed, type WatchlistChange } from './watchlistChange';
 
-/** How a change ended: made (`applied` false when LibreBOR had nothing left to change), failed, or never sent. */
-export type SyncOutcome = { applied: boolean } | { error: NodeError } | { notSent: true };
+/**
+ * How a change ended: made (`applied` false when LibreBOR had nothing left to change), failed, never
+ * sent, or sent and stopped before its answer (its outcome unknown).
+ */
+export type SyncOutcome =
+	| { applied: boolean }
+	| { error: NodeError }
+	| { notSent: true }
+	| { unanswered: true };
 
 /** Follow and Unfollow as their own operations send them, confirmed against the list when in doubt. */
 const CHANGES: Record<'follow' | 'unfollow', WatchlistChange> = {
@@ -51,14 +59,19 @@ function stoppedError(
 	error: NodeError,
 	outcomes: Map<SyncStep, SyncOutcome>,
 ): NodeError {
-	const made = [...outcomes].filter(([, outcome]) => 'applied' in outcome).map(([step]) => step);
-	const notMade = [...outcomes]
-		.filter(([, outcome]) => !('applied' in outcome))
-		.map(([step]) => step);
+	const stepsWhere = (kept: (outcome: SyncOutcome) => boolean) =>
+		[...outcomes].filter(([, outcome]) => kept(outcome)).map(([step]) => step);
+	const made = stepsWhere((outcome) => 'applied' in outcome);
+	const unanswered = stepsWhere((outcome) => 'unanswered' in outcome);
+	const notMade = stepsWhere((outcome) => !('applied' in outcome || 'unanswered' in outcome));
+	const unknown =
+		unanswered.length > 0
+			? ` Sent, then stopped with no sure answer (they may have been made; the watch list tells): ${listed(unanswered)}.`
+			: '';
 	return restated(
 		error,
 		`Sync stopped at the ${failed.action} of ${failed.nif}: ${error.message}`,
-		`${made.length} of ${outcomes.size} changes were made before it stopped: ${listed(made)}. Not made: ${listed(notMade)}. Run Sync again to make the rest: it only changes what still differs. ${error.description ?? ''}`.trim(),
+		`${made.length} of ${outcomes.size} changes were made before it stopped: ${listed(made)}. Not made: ${listed(notMade)}.${unknown} Run Sync again to make the rest: it only changes what still differs. ${error.description ?? ''}`.trim(),
 	);
 }
 
@@ -66,10 +79,10 @@ function stoppedError(
 function syncOutcome(
 	step: SyncStep,
 	settled: Settled<boolean>,
-	continueOnFail: boolean,
+	{ continueOnFail, sent }: { continueOnFail: boolean; sent: boolean },
 ): SyncOutcome {
 	if ('value' in settled) return { applied: settled.value };
-	if ('stopped' in settled) return { notSent: true };
+	if ('stopped' in settled) return sent ? { unanswered: true } : { notSent: true };
 	// An error item shows only its message: it names the change that failed.
 	const named = `The ${step.action} of ${step.nif} failed: ${settled.error.message}`;
 	return { error: continueOnFail ? restated(settled.error, named) : settled.error };
@@ -89,6 +102,8 @@ export async function applySyncSteps(
 		(step): step is SyncStep & { action: keyof typeof CHANGES } => step.action !== 'keep',
 	);
 	run.progress.total = changes.length;
+	// The changes whose request went out, and which failed or were stopped before their answer.
+	const sent = new Set<number>();
 	const settled = await settleTasks(
 		this,
 		run,
@@ -96,17 +111,22 @@ export async function applySyncSteps(
 		run.pacer.settings.ceiling,
 		async (index, changeRun) => {
 			const { action, nif, itemIndex } = changes[index];
-			const answer = await sendConfirmed.call(this, CHANGES[action], nif, {
-				run: changeRun,
-				itemIndex,
-			});
+			const answer = await sendConfirmed
+				.call(this, CHANGES[action], nif, { run: changeRun, itemIndex })
+				.catch((error: unknown) => {
+					if (!neverSent(error)) sent.add(index);
+					throw error;
+				});
 			return answer !== undefined;
 		},
 		(index) => changes[index].itemIndex,
 	);
 	const continueOnFail = this.continueOnFail();
 	const outcomes = new Map(
-		changes.map((step, index) => [step, syncOutcome(step, settled[index], continueOnFail)]),
+		changes.map((step, index) => [
+			step,
+			syncOutcome(step, settled[index], { continueOnFail, sent: sent.has(index) }),
+		]),
 	);
 	if (continueOnFail) return outcomes;
 	const failure = [...outcomes].find(([, outcome]) => 'error' in outcome);

@@ -537,6 +537,19 @@ describe('Picking a company or a person by name in the editor', () => {
 		);
 	});
 
+	it('asks for no page past the 200 results LibreBOR lists, even when it offers more', async () => {
+		sim().state.registry.addMany(260, 'GRUPO ENORME');
+		sim().state.registry.searchCap = Infinity;
+		sim().state.registry.pageSize = 50;
+		const tokens: Array<string | undefined> = [];
+		let token: string | undefined;
+		do {
+			token = (await search('searchRegistryCompanies', 'enorme', token)).paginationToken;
+			tokens.push(token);
+		} while (token !== undefined);
+		expect(tokens).toEqual(['2', '3', '4', undefined]);
+	});
+
 	it('asks nothing until a name is typed', async () => {
 		for (const filter of ['', '  ', undefined])
 			expect(await search('searchRegistryCompanies', filter)).toEqual({ results: [] });

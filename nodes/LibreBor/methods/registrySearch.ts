@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { searchCompanies, searchPeople, type SearchPage } from '../api/registry';
+import { SEARCH_CAP } from '../api/registryPaging';
 import type { RequestSettings } from '../run/nodeRun';
 import { LIST_SEARCH_RUN_SETTINGS, startNodeRun } from '../run/nodeRun';
 import type { LibreBorFunctions } from '../transport/request';
@@ -45,7 +46,9 @@ function registryListSearch(search: RegistrySearch, detailsOf: (result: IDataObj
 		const results = found.results
 			.map((result) => listItem(result, detailsOf(result)))
 			.filter((item) => item !== undefined);
-		return { results, paginationToken: found.nextPage?.toString() };
+		// Past LibreBOR's 200 results (its pages all of one size) the list asks for no page, as Search.
+		const pastCap = page * found.results.length >= SEARCH_CAP;
+		return { results, paginationToken: pastCap ? undefined : found.nextPage?.toString() };
 	};
 }
 

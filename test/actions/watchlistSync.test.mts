@@ -334,10 +334,23 @@ describe('Watch List: Sync', () => {
 		});
 		expect(result.error?.message).toMatch(/^Sync stopped at the unfollow of J99216582: .*\(400\)$/);
 		expect(descriptionOf(result.error)).toMatch(
-			/^0 of 2 changes were made before it stopped: none\. Not made: unfollow J99216582\. Sent, then stopped with no sure answer \(they may have been made; the watch list tells\): follow A86212420\. Run Sync again/,
+			/^0 of 2 changes were made before it stopped: none\. Not made: unfollow J99216582\. Stopped after an answer that may hide that it was made \(a server error; the watch list tells\): follow A86212420\. Run Sync again/,
 		);
 		expect(sim().requestsTo('POST', FOLLOW)).toHaveLength(1);
 		expect(followed()).toEqual(['A86212420', 'J99216582']);
+	});
+
+	it('lists as not made a change LibreBOR refused after another one stopped Sync', async () => {
+		sim().state.follow('J99216582');
+		// The follow's refusal comes after the unfollow's has stopped the run.
+		sim().injectFault({ method: 'POST', path: FOLLOW, status: 403, delayMs: 300 });
+		sim().injectFault({ method: 'POST', path: UNFOLLOW, ...BAD });
+		const result = await runLibreBor(sim(), sync(true, { concurrency: 2 }), {
+			items: rows('A86212420'),
+		});
+		expect(descriptionOf(result.error)).toMatch(
+			/^0 of 2 changes were made before it stopped: none\. Not made: follow A86212420, unfollow J99216582\. Run Sync again/,
+		);
 	});
 
 	it('with Continue On Fail, gives each failed change an error item and makes the others', async () => {

@@ -50,6 +50,17 @@ export function markNeverSent(error: Error): Error {
 	return error;
 }
 
+/** Errors of requests the run stopped after a try whose outcome is unknown (see outcomeUnknown). */
+const stoppedAfterUnsureTry = new WeakSet<Error>();
+
+/**
+ * Whether the request was stopped (a cancel, another item's failure) after a try that may have
+ * been carried out: a 5xx or a lost connection, its retry not sent. Nor done nor failed for sure.
+ */
+export function outcomeUnknown(error: unknown): boolean {
+	return error instanceof Error && stoppedAfterUnsureTry.has(error);
+}
+
 function pacedOutcome(outcome: TryOutcome<unknown> | undefined): PacedOutcome {
 	if (outcome && 'value' in outcome) return { kind: 'fine' };
 	if (outcome?.throttleStatus === undefined) return { kind: 'other' };
@@ -69,12 +80,19 @@ export async function withRetries<T>(
 	const { run } = request;
 	const { pacer } = run;
 	let waitedMs = 0;
+	// Whether a try may have been carried out without a sure answer (a 5xx, a lost connection).
+	let unsure = false;
+	const stopped = (error: Error) => {
+		if (unsure) stoppedAfterUnsureTry.add(error);
+		else markNeverSent(error);
+		return error;
+	};
 	for (let retry = 0; ; ) {
 		const start = await pacer.acquire(retryRun.sentOnce, run.cancelSignal);
 		// A request waiting in the pacer when the run stopped (a cancel, a failed item) is not sent.
 		if (run.cancelSignal?.aborted) {
 			if (start) pacer.release(start, { kind: 'other' });
-			throw markNeverSent(cancelledError(errorContext.node, retryRun.what, errorContext.itemIndex));
+			throw stopped(cancelledError(errorContext.node, retryRun.what, errorContext.itemIndex));
 		}
 		if (start === false)
 			throw markNeverSent(
@@ -90,6 +108,7 @@ export async function withRetries<T>(
 		}
 		if ('value' in outcome) return outcome.value;
 		const { retryAfterMs, throttleStatus } = outcome;
+		if (throttleStatus === undefined && !neverSent(outcome.error)) unsure = true;
 		if (throttleStatus !== undefined && !retryRun.sentOnce) {
 			if (pacer.retryWait(retryAfterMs) === undefined)
 				throw budgetSpentError(errorContext, throttleStatus, run, retryAfterMs);
@@ -100,6 +119,10 @@ export async function withRetries<T>(
 		const waitMs = retryAfterMs ?? retryBackoffMs(retry);
 		waitedMs += waitMs;
 		retry++;
-		await waitUnlessCancelled(errorContext.node, request, waitMs, retryRun.what);
+		await waitUnlessCancelled(errorContext.node, request, waitMs, retryRun.what).catch(
+			(error: Error) => {
+				throw stopped(error);
+			},
+		);
 	}
 }

@@ -4,19 +4,19 @@ import { followCompany, unfollowCompany } from '../../api/watchlist';
 import { settleTasks, type Settled } from '../../run/itemRunner';
 import type { NodeError } from '../../run/nodeErrors';
 import type { NodeRun } from '../../run/nodeRun';
-import { neverSent } from '../../transport/retryLoop';
+import { outcomeUnknown } from '../../transport/retryLoop';
 import type { SyncStep } from './syncPlan';
 import { sendConfirmed, type WatchlistChange } from './watchlistChange';
 
 /**
  * How a change ended: made (`applied` false when LibreBOR had nothing left to change), failed, never
- * sent, or sent and stopped before its answer (its outcome unknown).
+ * sent, or stopped after a try LibreBOR may have carried out (its outcome unknown).
  */
 export type SyncOutcome =
 	| { applied: boolean }
 	| { error: NodeError }
 	| { notSent: true }
-	| { unanswered: true };
+	| { unsure: true };
 
 /** Follow and Unfollow as their own operations send them, confirmed against the list when in doubt. */
 const CHANGES: Record<'follow' | 'unfollow', WatchlistChange> = {
@@ -62,11 +62,11 @@ function stoppedError(
 	const stepsWhere = (kept: (outcome: SyncOutcome) => boolean) =>
 		[...outcomes].filter(([, outcome]) => kept(outcome)).map(([step]) => step);
 	const made = stepsWhere((outcome) => 'applied' in outcome);
-	const unanswered = stepsWhere((outcome) => 'unanswered' in outcome);
-	const notMade = stepsWhere((outcome) => !('applied' in outcome || 'unanswered' in outcome));
+	const unsureSteps = stepsWhere((outcome) => 'unsure' in outcome);
+	const notMade = stepsWhere((outcome) => !('applied' in outcome || 'unsure' in outcome));
 	const unknown =
-		unanswered.length > 0
-			? ` Sent, then stopped with no sure answer (they may have been made; the watch list tells): ${listed(unanswered)}.`
+		unsureSteps.length > 0
+			? ` Stopped after an answer that may hide that it was made (a server error; the watch list tells): ${listed(unsureSteps)}.`
 			: '';
 	return restated(
 		error,
@@ -79,10 +79,10 @@ function stoppedError(
 function syncOutcome(
 	step: SyncStep,
 	settled: Settled<boolean>,
-	{ continueOnFail, sent }: { continueOnFail: boolean; sent: boolean },
+	{ continueOnFail, unsure }: { continueOnFail: boolean; unsure: boolean },
 ): SyncOutcome {
 	if ('value' in settled) return { applied: settled.value };
-	if ('stopped' in settled) return sent ? { unanswered: true } : { notSent: true };
+	if ('stopped' in settled) return unsure ? { unsure: true } : { notSent: true };
 	// An error item shows only its message: it names the change that failed.
 	const named = `The ${step.action} of ${step.nif} failed: ${settled.error.message}`;
 	return { error: continueOnFail ? restated(settled.error, named) : settled.error };
@@ -102,8 +102,8 @@ export async function applySyncSteps(
 		(step): step is SyncStep & { action: keyof typeof CHANGES } => step.action !== 'keep',
 	);
 	run.progress.total = changes.length;
-	// The changes whose request went out, and which failed or were stopped before their answer.
-	const sent = new Set<number>();
+	// The changes stopped after a try LibreBOR may have carried out (a 5xx, its retry not sent).
+	const unsure = new Set<number>();
 	const settled = await settleTasks(
 		this,
 		run,
@@ -114,7 +114,7 @@ export async function applySyncSteps(
 			const answer = await sendConfirmed
 				.call(this, CHANGES[action], nif, { run: changeRun, itemIndex })
 				.catch((error: unknown) => {
-					if (!neverSent(error)) sent.add(index);
+					if (outcomeUnknown(error)) unsure.add(index);
 					throw error;
 				});
 			return answer !== undefined;
@@ -125,7 +125,7 @@ export async function applySyncSteps(
 	const outcomes = new Map(
 		changes.map((step, index) => [
 			step,
-			syncOutcome(step, settled[index], { continueOnFail, sent: sent.has(index) }),
+			syncOutcome(step, settled[index], { continueOnFail, unsure: unsure.has(index) }),
 		]),
 	);
 	if (continueOnFail) return outcomes;

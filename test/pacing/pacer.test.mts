@@ -760,6 +760,28 @@ describe('the runs of one account at once', () => {
 		return runs;
 	}
 
+	it('send one request alone again at a later stop for lack of progress, after the other run got through', async () => {
+		const [a, b] = twoRunsOfOneAccount();
+		/** Refused after two minutes without a fine answer: the run stops. */
+		const stuck = async () => {
+			const first = await a.next();
+			virtualClock.advance(121_000);
+			a.pacer.release(first, throttled(100));
+			expect(a.pacer.retryWait(100)).toBeUndefined();
+		};
+		await stuck();
+		a.pacer.release(await a.next(), throttled(100));
+		expect(a.pacer.retryWait(100)).toBeUndefined();
+		// The other run gets through: the account makes progress, and the run's next throttle is waited out.
+		b.pacer.release(await b.next(), FINE);
+		a.pacer.release(await a.next(), throttled(100));
+		expect(a.pacer.retryWait(100)).toBe(100);
+		await stuck();
+		const probe = a.pacer.acquire();
+		expect(await settledOnceTimeMoves(probe)).toBe(true);
+		expect(await probe).not.toBe(false);
+	});
+
 	it('pause together for as long as LibreBOR asked of one of them', async () => {
 		const [a, b] = twoRunsOfOneAccount();
 		a.pacer.release(await a.next(), throttled(2000));

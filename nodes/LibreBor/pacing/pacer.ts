@@ -166,8 +166,8 @@ export class Pacer implements PacedRun {
 		if (start === this.probeAfterStop)
 			this.probeAfterStop = outcome.kind === 'throttled' ? 'refused' : undefined;
 		// Progress again: a later throttle is waited out, not failed at once.
-		if (outcome.kind === 'fine' && this.stoppedBecause === 'noProgress') {
-			this.stoppedBecause = undefined;
+		if (outcome.kind === 'fine') {
+			if (this.stoppedBecause === 'noProgress') this.stoppedBecause = undefined;
 			this.probeAfterStop = undefined;
 		}
 		this.pace.answered(start, outcome);
@@ -182,9 +182,12 @@ export class Pacer implements PacedRun {
 		const time = now();
 		// The throttle's release set the pause: Retry-After, or the backoff.
 		const wait = Math.max(this.pace.pausedUntil - time, retryAfterMs ?? 0, 0);
+		const wasStuck = this.stoppedBecause === 'noProgress';
 		if (time + wait - this.startedAt > this.settings.budgetMs) this.stoppedBecause = 'budget';
 		else if (this.stoppedBecause !== 'budget')
 			this.stoppedBecause = this.pace.noProgress(time) ? 'noProgress' : undefined;
+		// A stop for lack of progress that begins or ends: its probe is another's, or none.
+		if (wasStuck !== (this.stoppedBecause === 'noProgress')) this.probeAfterStop = undefined;
 		return this.stoppedBecause ? undefined : wait;
 	}
 
@@ -262,7 +265,8 @@ export class Pacer implements PacedRun {
 		const start: PacedStart = sentOnce ? { at: time, sentOnce } : { at: time };
 		this.started = true;
 		this.inFlight++;
-		if (this.stoppedBecause === 'noProgress') this.probeAfterStop ??= start;
+		if (this.stoppedBecause === 'noProgress' && this.pace.noProgress(time))
+			this.probeAfterStop ??= start;
 		this.pace.started(start);
 		return start;
 	}

@@ -138,7 +138,14 @@ describe('Version 3: Follow, Unfollow, Sync and Order take a company by name, NI
 		}
 		// A mistyped NIF is still refused as one in By NIF, before any request.
 		sim().reset();
-		for (const typo of ['B-6471783', 'ESB6471783']) {
+		for (const typo of [
+			'B-6471783',
+			'ESB6471783',
+			'B64O17838',
+			'BB4717838',
+			'12345678-ZZ',
+			'12345',
+		]) {
 			const mistyped = await runLibreBor(sim(), get('nif'), { items: [{ company: typo }] });
 			expect(mistyped.error?.message).toMatch(new RegExp(`^The NIF "${typo}" is not valid`));
 		}

@@ -45,10 +45,10 @@ export type CompanyReference = { nif: string } | { slug: string };
 
 /**
  * A company given in `mode` (list, nif or slug). A valid NIF is a NIF in every mode, and anything
- * else a slug, but in By NIF a value shaped as a NIF (at most a letter, 5 digits or more, at most a
- * check character; an ES prefix aside), which is refused as the NIF mistyped that it is. A model
- * that fills the field ($fromAI) gets one mode, By NIF where n8n's editor moves an expression off
- * From List, and passes a search result's slug ("h2o", "ab-2000" too) or a NIF alike.
+ * else a slug, but in By NIF a value that reads as a NIF mistyped (five digits or more, or digits
+ * only, and no three letters in a row, which no NIF has: B64O17838, B6471783), which is refused as
+ * one. A model that fills the field ($fromAI) gets one mode, By NIF where n8n's editor moves an
+ * expression off From List, and passes a search result's slug ("h2o", "ab-2000" too) or a NIF alike.
  */
 export function validateCompanyReference(
 	node: INode,
@@ -57,9 +57,10 @@ export function validateCompanyReference(
 ): CompanyReference {
 	const nif = normalizeNif(asText(value));
 	if (nif && !explainInvalidNif(nif)) return { nif };
-	const nifShaped = /^[A-Z]?\d{5,}[A-Z0-9]?$/.test(nif.replace(/^ES/, ''));
-	if (mode === 'nif' && (nif === '' || nifShaped))
-		return { nif: validateNif(node, value, itemIndex) };
+	const compact = nif.replace(/^ES/, '');
+	const digits = compact.replace(/\D/g, '').length;
+	const nifShaped = !/[A-Z]{3}/.test(compact) && (digits >= 5 || digits === compact.length);
+	if (mode === 'nif' && nifShaped) return { nif: validateNif(node, value, itemIndex) };
 	return { slug: validateSlug(node, value, itemIndex, 'company') };
 }
 

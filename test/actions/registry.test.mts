@@ -532,8 +532,8 @@ describe('Picking a company or a person by name in the editor', () => {
 			(failed: unknown) => failed,
 		);
 		expect(Date.now() - startedAt).toBeLessThan(5_000);
-		expect((error as { description?: string }).description).toContain(
-			'LibreBOR asked to wait 20 s.',
+		expect((error as Error).message).toBe(
+			'LibreBOR is rate limiting the account (429): try again in 20 s',
 		);
 	});
 

@@ -263,6 +263,22 @@ export function turnPastBudgetError(context: ErrorContext, run: NodeRun): NodeAp
 	);
 }
 
+/** An editor's list LibreBOR throttled longer than the editor can wait: no budget, items or options there to speak of. */
+function listThrottledError(
+	context: ErrorContext,
+	status: number,
+	retryAfterMs?: number,
+): NodeApiError {
+	const when =
+		retryAfterMs === undefined ? 'in a moment' : `in ${Math.ceil(retryAfterMs / 1000)} s`;
+	return apiError(
+		context,
+		status,
+		`LibreBOR is rate limiting the account (${status}): try again ${when}`,
+		"The list does not keep the editor waiting for LibreBOR's limit; the account's running executions may be spending its requests.",
+	);
+}
+
 /** A throttled request the run can no longer wait for: its time budget is spent or nothing gets through. */
 export function budgetSpentError(
 	context: ErrorContext,
@@ -270,6 +286,8 @@ export function budgetSpentError(
 	run: NodeRun,
 	retryAfterMs?: number,
 ): NodeApiError {
+	// A list search is the one run that learns no limit (see NodeRun).
+	if (!run.learnsLimits) return listThrottledError(context, status, retryAfterMs);
 	const why =
 		run.pacer.stoppedBecause === 'budget'
 			? `the run's time budget of ${budgetMinutesOf(run)} min is spent`

@@ -619,13 +619,23 @@ describe('Watch List > Get Many with Company Details', () => {
 		expect(sim().traffic.maxInFlight).toBeGreaterThan(1);
 	});
 
-	it('fails on a look-up LibreBOR refuses, rather than leave the details empty', async () => {
-		sim().state.follow('B64717838');
-		sim().injectFault({ method: 'GET', path: '/v2/company/by-slug/*', status: 403 });
-		const result = await runLibreBor(sim(), { ...getMany, options: { companyDetails: true } });
-		expect(result.error?.message).toMatch(/403/);
-		expect(result.items).toEqual([]);
-	});
+	it.each([
+		['refuses (403)', { status: 403 }, /403/],
+		[
+			'answers 404 with a web page, not its JSON',
+			{ status: 404, body: '<!doctype html><title>Not Found</title>', contentType: 'text/html' },
+			/^LibreBOR did not find what was asked for \(404\)$/,
+		],
+	])(
+		'fails on a look-up LibreBOR %s, rather than leave the details empty',
+		async (_case, fault, message) => {
+			sim().state.follow('B64717838');
+			sim().injectFault({ method: 'GET', path: '/v2/company/by-slug/*', ...fault });
+			const result = await runLibreBor(sim(), { ...getMany, options: { companyDetails: true } });
+			expect(result.error?.message).toMatch(message);
+			expect(result.items).toEqual([]);
+		},
+	);
 
 	it('adds nothing, and looks nothing up, without the option; before version 3, lists for one input item at a time', async () => {
 		sim().state.follow('B64717838');

@@ -1,11 +1,6 @@
-import {
-	NodeApiError,
-	NodeOperationError,
-	type IDataObject,
-	type IExecuteFunctions,
-} from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
-import { getCompanyByNif, getCompanyBySlug } from '../api/registry';
+import { getCompanyByNif, getCompanyBySlug, isNotFound } from '../api/registry';
 import { mapWithConcurrency } from '../run/concurrency';
 import {
 	readCompanyReference,
@@ -95,7 +90,7 @@ export async function findCompany(
 			? getCompanyBySlug.call(this, company.slug, item)
 			: getCompanyByNif.call(this, company.nif, item);
 	return await found.catch((error: unknown) => {
-		if (error instanceof NodeApiError && error.httpCode === '404') return undefined;
+		if (isNotFound(error)) return undefined;
 		throw error;
 	});
 }

@@ -32,15 +32,25 @@ async function lookUp(
 	);
 }
 
+/** The errors that are LibreBOR's own "not found" (see isNotFound). */
+const notFoundErrors = new WeakSet<Error>();
+
+/** Whether the error says LibreBOR has no such record: its own JSON 404, not a web page's. */
+export function isNotFound(error: unknown): boolean {
+	return error instanceof Error && notFoundErrors.has(error);
+}
+
 /** The 404 of a look-up, as "LibreBOR has no <what>" and what to do, with what LibreBOR said. */
 function notFound(response: ApiResponse, what: string, todo: string): NodeApiError {
 	const said = serverMessage(response.body);
-	return apiError(
+	const error = apiError(
 		response.errorContext,
 		404,
 		`LibreBOR has no ${what} (404)`,
 		`${todo}${said ? ` LibreBOR said: "${said}"` : ''}`,
 	);
+	notFoundErrors.add(error);
+	return error;
 }
 
 const COMPANY_BY_NAME =

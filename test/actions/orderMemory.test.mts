@@ -167,6 +167,35 @@ describe('Orders: Retry On Fail tries again what was not placed, and pays once',
 		expect(sim().state.ordersReceived).toBe(1);
 	});
 
+	it('waits for and downloads again, in the next try, an order reused from an earlier execution whose download failed', async () => {
+		const workflow = savedWorkflow();
+		await runLibreBor(sim(), order(), { workflow });
+		sim().injectFault({ origin: 'download', status: 404, body: '' });
+		const result = await runLibreBor(sim(), order({}, { download: true, pollInterval: 1 }), {
+			workflow,
+			retryOnFail: true,
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].binary?.data.fileName).toBe('cuentas-anuales-B64717838-2023.pdf');
+		expect(sim().state.ordersReceived).toBe(1);
+	});
+
+	it('downloads for an item asking for a larger file an order reused from an earlier execution, whose download failed for an earlier item', async () => {
+		const workflow = savedWorkflow();
+		sim().state.documentSizeBytes = 100_000;
+		const [company] = companies(1);
+		await runLibreBor(sim(), orderEach(), { workflow, items: [company] });
+		const options = { download: true, pollInterval: 1, maxDownloadMb: '={{ $json.mb }}' };
+		const result = await runLibreBor(sim(), orderEach(options), {
+			workflow,
+			items: [0.01, 1].map((mb) => ({ ...company, mb })),
+			continueOnFail: true,
+		});
+		expect(String(result.items[0].json.error)).toMatch(/ the Max Download Size of 0.01 MB$/);
+		expect(result.items[1].binary?.data.fileName).toBe(`cuentas-anuales-${company.nif}-2023.pdf`);
+		expect(sim().state.ordersReceived).toBe(1);
+	});
+
 	it('reuses it so also in a later run with Order Memory 0, which reuses no order of other executions', async () => {
 		sim().injectFault({ origin: 'download', status: 404, body: '' });
 		const executionId = 'one-execution';

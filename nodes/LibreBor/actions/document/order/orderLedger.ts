@@ -63,6 +63,12 @@ interface ExecutionOrders {
 	sent: number;
 	outcomes: Map<string, EarlierOrder>;
 	placed: Map<string, PlacedOrder>;
+	/**
+	 * Orders of the workflow's memory this execution reused: waited for and downloaded again when
+	 * that failed, as one it placed is, but never taken for one it placed (a later run with Order
+	 * Memory 0 reuses no order of another execution).
+	 */
+	reused: Map<string, PlacedOrder>;
 	touchedAt: number;
 }
 
@@ -77,6 +83,7 @@ function executionOrders(executionId: string | undefined): ExecutionOrders {
 		sent: 0,
 		outcomes: new Map(),
 		placed: new Map(),
+		reused: new Map(),
 		touchedAt: time,
 	};
 	if (executionId === undefined) return orders;
@@ -113,6 +120,8 @@ async function claimOrders<T extends { key: string }>(
 		for (const key of held) placed.abandon(key);
 		throw error;
 	});
+	for (const { order, claim } of claims)
+		if (claim.kind === 'reuse') execution.reused.set(order.key, claim.order);
 	return claims.map(({ order, claim }) => {
 		const verdict = verdicts.get(order.key) ?? 'cancelled';
 		if (claim.kind !== 'send' || verdict === 'send') return { order, claim };
@@ -140,6 +149,8 @@ export async function openOrderLedger(context: IExecuteFunctions, windowMs: numb
 		earlierOrder: (key: string) => execution.outcomes.get(key),
 		/** This order when this execution placed it (reused by a later run when its outcome failed, see above). */
 		placedThisExecution: (key: string) => execution.placed.get(key),
+		/** This order when this execution placed it or reused it from the workflow's memory. */
+		heldThisExecution: (key: string) => execution.placed.get(key) ?? execution.reused.get(key),
 		/**
 		 * Keeps an order's outcome for the items after it in this execution; a failed one only for
 		 * the items of its run when the order was not placed, or was placed (see above).
@@ -147,7 +158,7 @@ export async function openOrderLedger(context: IExecuteFunctions, windowMs: numb
 		keep(key: string, earlier: EarlierOrder) {
 			execution.outcomes.set(key, earlier);
 			earlier.outcome.catch(() => {
-				const known = notPlaced.has(key) || execution.placed.has(key);
+				const known = notPlaced.has(key) || execution.placed.has(key) || execution.reused.has(key);
 				if (known && execution.outcomes.get(key) === earlier) execution.outcomes.delete(key);
 			});
 		},

@@ -40,7 +40,7 @@ async function repeatOf(
 	job: OrderJob,
 	ledger: OrderLedger,
 ): Promise<OrderOutcome> {
-	const placed = () => ledger.placedThisExecution(orderKey(job.input));
+	const placed = () => ledger.heldThisExecution(orderKey(job.input));
 	const ended = await earlier.outcome.then(
 		(outcome) => ({ outcome }),
 		(error: unknown) => ({ error }),

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import type { IDataObject } from 'n8n-workflow';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 import { binaryFilePath } from '../../tools/engine/index.mts';
 import { jsonOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
@@ -72,6 +72,8 @@ describe('Download limits', () => {
 			expect(sim().requestsTo('GET', /^\/files\//, 'download')).toHaveLength(1);
 			// The transfer stopped: what left the host is what the connection's buffers held, not the file.
 			expect(sim().state.downloadBytesSent).toBeLessThan(16 * MB);
+			// And the node hung up, rather than leave the connection open with the file unread.
+			await vi.waitFor(() => expect(sim().state.downloadsOpen).toBe(0), { timeout: 3_000 });
 		},
 	);
 

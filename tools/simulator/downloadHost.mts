@@ -84,10 +84,15 @@ export function createDownloadHandler(state: SimulatorState): (request: LoggedRe
 				...(state.downloadChunked ? {} : { 'content-length': String(size) }),
 				'content-disposition': `attachment; filename="cuentas-anuales-${document.nif}-${document.year}.pdf"`,
 			},
-			body: () =>
-				pdfLikeStream(size, state.downloadBytesPerSecond, (bytes) => {
+			body: () => {
+				const stream = pdfLikeStream(size, state.downloadBytesPerSecond, (bytes) => {
 					state.downloadBytesSent += bytes;
-				}),
+				});
+				// Open until the file is sent or the client hangs up: one that stops reading keeps it.
+				state.downloadsOpen++;
+				stream.once('close', () => state.downloadsOpen--);
+				return stream;
+			},
 		};
 	};
 }

@@ -49,6 +49,8 @@ export class SimulatorState {
 	ordersReceived = 0;
 	/** Bytes of files the download host has handed to its connections. */
 	downloadBytesSent = 0;
+	/** Files the download host is still sending: their connection open, their client not gone. */
+	downloadsOpen = 0;
 
 	readonly companies = new CompanyDirectory();
 	/** The commercial registry the look-ups read (companies and people), with its paging settings. */

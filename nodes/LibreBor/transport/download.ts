@@ -8,6 +8,7 @@ import { findErrorCode } from './errorCauses';
 import { apiError, type ErrorContext } from './errors';
 import { declaredLength, headerText, mediaType, retryAfterMs } from './headers';
 import { outboundProtectionRefusal } from './outboundProtection';
+import { excerpt } from './responseBody';
 import { withRetries, type TryOutcome } from './retryLoop';
 import { RETRYABLE_STATUSES } from './retryPolicy';
 import {
@@ -51,7 +52,7 @@ function requireHttps(transfer: Transfer, link: string): URL {
 	try {
 		url = new URL(link);
 	} catch {
-		throw new NodeOperationError(node, `The download link "${link}" is not a valid URL`, {
+		throw new NodeOperationError(node, `The download link "${excerpt(link)}" is not a valid URL`, {
 			itemIndex,
 			description: `Get the document again with the Get operation (document ID ${transfer.documentId}).`,
 		});
@@ -72,22 +73,44 @@ function requireHttps(transfer: Transfer, link: string): URL {
 
 type Attempt = TryOutcome<IBinaryData>;
 
+/** One answer of the download host, and how to hang up on it (its body unread). */
+interface OpenAnswer {
+	response: StreamResponse;
+	/** The address it answered for, after any redirect. */
+	url: URL;
+	close(): void;
+}
+
 async function sendGet(
 	context: IExecuteFunctions,
 	transfer: Transfer,
 	url: URL,
 	guard: TransferGuard,
-): Promise<StreamResponse> {
-	return (await context.helpers.httpRequest({
+): Promise<OpenAnswer> {
+	// Each hop its own abort: destroying an unread body leaves its connection open.
+	const hop = new AbortController();
+	const response = (await context.helpers.httpRequest({
 		method: 'GET',
 		url: url.toString(),
+		// The file as it is: a gzip stream cut short but well framed would decode without an error.
+		headers: { 'accept-encoding': 'identity' },
 		encoding: 'stream',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 		disableFollowRedirect: true,
 		timeout: transfer.request.run.timeoutMs,
-		abortSignal: guard.signal,
+		abortSignal: AbortSignal.any([guard.signal, hop.signal]),
 	})) as StreamResponse;
+	const close = () => {
+		response.body.destroy();
+		hop.abort();
+	};
+	return { response, url, close };
+}
+
+/** Where a redirect points, as text for requireHttps to check (a Location that does not parse included). */
+function redirectTarget(location: string, from: URL): string {
+	return URL.canParse(location, from.href) ? new URL(location, from).toString() : location;
 }
 
 /** The 2xx answer for the link, following HTTPS redirects only. */
@@ -95,12 +118,12 @@ async function openFile(
 	context: IExecuteFunctions,
 	transfer: Transfer,
 	guard: TransferGuard,
-): Promise<{ response: StreamResponse } | Attempt> {
+): Promise<OpenAnswer | Attempt> {
 	let url = requireHttps(transfer, transfer.link);
 	for (let redirects = 0; ; redirects++) {
-		let response: StreamResponse;
+		let answer: OpenAnswer;
 		try {
-			response = await sendGet(context, transfer, url, guard);
+			answer = await sendGet(context, transfer, url, guard);
 		} catch (error) {
 			// No answer before the deadline is a timeout like any other, tried again; a cancel is not.
 			if (guard.stoppedBy === 'cancelled') throw transferStopped(transfer, guard.stoppedBy);
@@ -108,16 +131,16 @@ async function openFile(
 			if (refusal !== undefined) throw blockedByN8n(transfer, url, refusal);
 			return { error: unreachable(transfer, url, findErrorCode(error)), retryable: true };
 		}
-		const { statusCode, headers } = response;
+		const { statusCode, headers } = answer.response;
 		const location = headerText(headers, 'location');
 		if (statusCode >= 300 && statusCode < 400 && location && redirects < MAX_REDIRECTS) {
-			response.body.destroy();
-			url = requireHttps(transfer, new URL(location, url).toString());
+			answer.close();
+			url = requireHttps(transfer, redirectTarget(location, url));
 			continue;
 		}
-		if (statusCode >= 200 && statusCode < 300) return { response };
+		if (statusCode >= 200 && statusCode < 300) return answer;
 
-		response.body.destroy();
+		answer.close();
 		const error = apiError(
 			transfer.errorContext,
 			statusCode,
@@ -128,6 +151,23 @@ async function openFile(
 		// The pacer paces LibreBOR: a download host's 429 is retried like any other failure.
 		return { error, retryable: true, retryAfterMs: retryAfterMs(headers) };
 	}
+}
+
+/** Media types a file host sends for any file. */
+const GENERIC_TYPES = new Set(['application/octet-stream', 'binary/octet-stream']);
+
+/** A 200 that is a web page (a link expired, a sign-in), not the document's file. */
+function webPageInstead(transfer: Transfer) {
+	const { node, itemIndex } = transfer.errorContext;
+	return new NodeOperationError(
+		node,
+		`The download host answered with a web page, not the file of document ${transfer.documentId}`,
+		{
+			itemIndex,
+			description:
+				'Download links can expire. Get the document again with the Get operation for a fresh link, then download it.',
+		},
+	);
 }
 
 function blockedByN8n(transfer: Transfer, url: URL, refusal: string) {
@@ -196,20 +236,25 @@ async function downloadOnce(context: IExecuteFunctions, transfer: Transfer): Pro
 		const { response } = opened;
 		const declaredBytes = declaredLength(response.headers);
 		if (declaredBytes > transfer.maxBytes) {
-			response.body.destroy();
+			opened.close();
 			throw transferStopped(transfer, 'size', declaredBytes);
+		}
+		const type = mediaType(response.headers)?.toLowerCase();
+		if (type === 'text/html') {
+			opened.close();
+			throw webPageInstead(transfer);
 		}
 		guard.watch(response.body);
 		const fileName =
 			fileNameFromContentDisposition(headerText(response.headers, 'content-disposition')) ??
 			transfer.fallbackFileName;
-		const mimeType = mediaType(response.headers);
+		// A type that says nothing of the file: n8n takes it from the file name (a .pdf).
+		const mimeType = type === undefined || GENERIC_TYPES.has(type) ? undefined : type;
 		try {
 			return { value: await context.helpers.prepareBinaryData(response.body, fileName, mimeType) };
 		} catch (error) {
 			if (guard.stoppedBy) throw transferStopped(transfer, guard.stoppedBy);
-			const url = new URL(transfer.link);
-			return { error: unreachable(transfer, url, findErrorCode(error)), retryable: true };
+			return { error: unreachable(transfer, opened.url, findErrorCode(error)), retryable: true };
 		}
 	} finally {
 		guard.dispose();

@@ -199,6 +199,34 @@ describe('Download host: links', () => {
 		);
 	});
 
+	it('quotes at most 200 characters of a download link that is not a URL', async () => {
+		sim().state.downloadLinkOverride = () => `not a link ${'x'.repeat(100_000)}`;
+		const { documentId } = finishedDocument();
+		const result = await download(documentId);
+		expect(result.error?.message).toMatch(
+			/^The download link "not a link x+…?" is not a valid URL$/,
+		);
+		expect(result.error?.message.length).toBeLessThan(300);
+	});
+
+	it('quotes at most 40 characters of the status of a document finished without a link', async () => {
+		sim().state.finishedStatus = `done ${'x'.repeat(100_000)}`;
+		sim().state.downloadLinkOverride = () => null;
+		const { documentId } = finishedDocument();
+		const result = await download(documentId);
+		expect(result.error?.message).toMatch(
+			new RegExp(`^Document ${documentId} finished with status "done x+…?" and no download link$`),
+		);
+		expect(result.error?.message.length).toBeLessThan(150);
+	});
+
+	it('fails on a redirect to a Location that is not a URL, as on such a link', async () => {
+		const { documentId } = finishedDocument();
+		onHost({ status: 302, headers: { location: 'https://[bad' }, body: '' });
+		const result = await download(documentId);
+		expect(result.error?.message).toBe('The download link "https://[bad" is not a valid URL');
+	});
+
 	it('says why a plain http:// download link is refused', async () => {
 		sim().state.downloadLinkOverride = (document) => `http://localhost:1/files/${document.id}`;
 		const { documentId } = finishedDocument();
@@ -231,6 +259,12 @@ describe('Download host: file names', () => {
 		['attachment; filename=unquoted.pdf', 'unquoted.pdf'],
 		['attachment; filename=unquoted.pdf ; size=4096', 'unquoted.pdf'],
 		['attachment; filename = "spaced.pdf"', 'spaced.pdf'],
+		["attachment; filename*=UTF-8'es'r%C3%A9sum%C3%A9.pdf", 'résumé.pdf'],
+		["attachment; filename*=Utf-8''r%C3%A9sum%C3%A9.pdf", 'résumé.pdf'],
+		["attachment; filename*=iso-8859-1''r%E9sum%E9.pdf", 'résumé.pdf'],
+		['attachment; filename="say \\"cheese\\".pdf"', 'say "cheese".pdf'],
+		// A right-to-left override would show "cuentasfdp.exe" as "cuentasexe.pdf".
+		["attachment; filename*=UTF-8''cuentas%E2%80%AEfdp.exe", 'cuentasfdp.exe'],
 	])('takes the file name of %s', async (header, expected) => {
 		expect(await downloadedAs(header)).toBe(expected);
 	});
@@ -247,5 +281,41 @@ describe('Download host: file names', () => {
 		['cuts a name without an extension at 200', `${long}z`, 'a'.repeat(200)],
 	])('%s', async (_case, name, expected) => {
 		expect(await downloadedAs(`attachment; filename="${name}"`)).toBe(expected);
+	});
+});
+
+describe('Download host: what it answers with', () => {
+	it('asks for the file as it is, not compressed: a gzip stream cut short would decode without an error', async () => {
+		const { documentId } = finishedDocument();
+		expect((await download(documentId)).error).toBeUndefined();
+		expect(downloadRequests()[0].headers['accept-encoding']).toBe('identity');
+	});
+
+	it('stores a PDF the host sends as application/octet-stream as a PDF, from its name', async () => {
+		const { documentId } = finishedDocument();
+		onHost({ afterHandling: true, headers: { 'content-type': 'application/octet-stream' } });
+		const result = await download(documentId);
+		expect(result.items[0].binary?.data).toMatchObject({
+			mimeType: 'application/pdf',
+			fileName: 'cuentas-anuales-B64717838-2023.pdf',
+		});
+	});
+
+	it('fails on a web page answered instead of the file (a link expired), pointing to Get', async () => {
+		const { documentId } = finishedDocument();
+		onHost({ status: 200, contentType: 'text/html', body: '<html>Link expired</html>' });
+		const result = await download(documentId);
+		expect(result.error?.message).toBe(
+			`The download host answered with a web page, not the file of document ${documentId}`,
+		);
+		expect(descriptionOf(result.error)).toMatch(/Get the document again/);
+	});
+
+	it("names the file by the document ID when LibreBOR's record holds no NIF that reads as one", async () => {
+		const placed = placedDocument(sim());
+		placed.nif = 'B64717838\r\n../../evil';
+		onHost({ afterHandling: true, headers: { 'content-disposition': 'inline' } });
+		const result = await download(placed.id);
+		expect(result.items[0].binary?.data.fileName).toBe(`cuentas-anuales-${placed.id}.pdf`);
 	});
 });

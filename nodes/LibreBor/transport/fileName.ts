@@ -2,12 +2,13 @@ const MAX_FILE_NAME_LENGTH = 200;
 
 /**
  * A server's file name reduced to a safe base name: the part after the last path separator, without
- * control characters or leading dots, and short enough for any file system (extension kept).
+ * control or format characters (a right-to-left override shows "fdp.exe" as "exe.pdf") or leading
+ * dots, and short enough for any file system (extension kept).
  */
 function safeFileName(name: string): string | undefined {
 	const base = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
 	const clean = base
-		.replace(/\p{Cc}/gu, '')
+		.replace(/[\p{Cc}\p{Cf}]/gu, '')
 		.replace(/^[.\s]+/, '')
 		.trim();
 	if (!clean) return undefined;
@@ -17,18 +18,32 @@ function safeFileName(name: string): string | undefined {
 	return clean.slice(0, MAX_FILE_NAME_LENGTH - extension.length) + extension;
 }
 
+/** RFC 8187's percent-encoded value in its charset (UTF-8 or ISO-8859-1); undefined when badly encoded. */
+function decodeExtValue(charset: string, value: string): string | undefined {
+	if (charset.toLowerCase() === 'iso-8859-1')
+		return value.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) =>
+			String.fromCharCode(parseInt(hex, 16)),
+		);
+	try {
+		return decodeURIComponent(value);
+	} catch {
+		return undefined;
+	}
+}
+
 /** The file name of a Content-Disposition header (RFC 6266 `filename*` first), as a safe base name. */
 export function fileNameFromContentDisposition(header: string | undefined): string | undefined {
 	if (!header) return undefined;
-	const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
+	// charset'language'value, the language optional; any letter case.
+	const extended = /filename\*\s*=\s*(utf-8|iso-8859-1)'[^']*'([^;]+)/i.exec(header);
 	if (extended) {
-		try {
-			const decoded = safeFileName(decodeURIComponent(extended[1].trim().replace(/^"|"$/g, '')));
-			if (decoded) return decoded;
-		} catch {
-			// Badly encoded: fall back to the plain parameter.
-		}
+		const decoded = decodeExtValue(extended[1], extended[2].trim().replace(/^"|"$/g, ''));
+		const safe = decoded === undefined ? undefined : safeFileName(decoded);
+		if (safe) return safe;
 	}
-	const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/.exec(header);
-	return plain ? safeFileName((plain[2] ?? plain[1]).trim()) : undefined;
+	// A quoted name may escape a quote or a backslash with a backslash.
+	const plain = /filename\s*=\s*("((?:[^"\\]|\\.)*)"|[^;]+)/.exec(header);
+	if (!plain) return undefined;
+	const name = plain[2] === undefined ? plain[1] : plain[2].replace(/\\(.)/g, '$1');
+	return safeFileName(name.trim());
 }

@@ -6,6 +6,7 @@ import { now } from '../../time/clock';
 import type { ItemRequest } from '../../run/nodeRun';
 import { nextPollGap } from './pollGaps';
 import { downloadToBinary } from '../../transport/download';
+import { excerpt } from '../../transport/responseBody';
 import type { WaitSettings } from './documentOptions';
 
 const PROCESSING = 'processing';
@@ -73,7 +74,7 @@ function requireDownloadLink(
 	if (typeof link === 'string' && link.trim() !== '') return link.trim();
 	throw new NodeOperationError(
 		this.getNode(),
-		`Document ${job.documentId} finished with status "${String(record.status)}" and no download link`,
+		`Document ${job.documentId} finished with status "${excerpt(String(record.status), 40)}" and no download link`,
 		{
 			itemIndex: job.item.itemIndex,
 			description: `LibreBOR gave no file for it. Check document ID ${job.documentId} in the Documents section of the LibreBOR user panel, or contact LibreBOR support with it; Document > Get shows its status, and Download gets the file once it has a link.`,
@@ -81,11 +82,9 @@ function requireDownloadLink(
 	);
 }
 
+/** A file's name when the download host gives none: from LibreBOR's record when its NIF and year read as such, else from the document ID. */
 export function accountsFileName(nif: unknown, year: unknown, documentId: string): string {
-	return typeof nif === 'string' &&
-		nif &&
-		(typeof year === 'number' || typeof year === 'string') &&
-		year
+	return typeof nif === 'string' && /^[A-Za-z0-9]{1,20}$/.test(nif) && /^\d{4}$/.test(String(year))
 		? `cuentas-anuales-${nif}-${year}.pdf`
 		: `cuentas-anuales-${documentId}.pdf`;
 }

@@ -241,18 +241,20 @@ describe('years and document URLs', () => {
 		expect(sim().requests).toEqual([]);
 	});
 
-	it.each(['https://librebor.me/v2/documents/', 'not a url'])(
-		'says no document ID can be read from the URL %j, and asks for nothing',
-		async (value) => {
-			const result = await runLibreBor(sim(), {
-				resource: 'document',
-				operation: 'get',
-				documentId: { __rl: true, mode: 'url', value },
-			});
-			expect(result.error?.message).toMatch(/^No document ID can be read from the URL/);
-			expect(sim().requests).toEqual([]);
-		},
-	);
+	it.each([
+		'https://librebor.me/v2/documents/',
+		'not a url',
+		// Badly percent-encoded.
+		'https://librebor.me/v2/documents/%E0%A4%A/',
+	])('says no document ID can be read from the URL %j, and asks for nothing', async (value) => {
+		const result = await runLibreBor(sim(), {
+			resource: 'document',
+			operation: 'get',
+			documentId: { __rl: true, mode: 'url', value },
+		});
+		expect(result.error?.message).toMatch(/^No document ID can be read from the URL/);
+		expect(sim().requests).toEqual([]);
+	});
 });
 
 describe('number options from expressions', () => {

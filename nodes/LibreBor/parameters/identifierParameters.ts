@@ -70,7 +70,13 @@ function documentIdFromUrl(url: string): string | undefined {
 	const segments = parsed.pathname.split('/').filter((segment) => segment.length > 0);
 	const at = segments.findIndex((segment) => segment === 'documents' || segment === 'order');
 	const candidate = at >= 0 ? segments[at + 1] : undefined;
-	return candidate && candidate !== 'order' ? decodeURIComponent(candidate) : undefined;
+	if (!candidate || candidate === 'order') return undefined;
+	try {
+		return decodeURIComponent(candidate);
+	} catch {
+		// Badly percent-encoded: no ID can be read from it.
+		return undefined;
+	}
 }
 
 export function readDocumentId(context: IExecuteFunctions, itemIndex: number): string {

@@ -1,14 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { RequestSettings } from '../run/nodeRun';
+import type { ApiResponse, LibreBorFunctions } from '../transport/request';
 import {
 	expectObject,
 	expectSuccess,
 	isServiceNotFound,
 	libreBorRequest,
 	unexpectedJson,
-	type ApiResponse,
-	type LibreBorFunctions,
 } from '../transport/request';
 
 export async function listWatchedEntities(

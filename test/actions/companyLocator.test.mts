@@ -145,6 +145,8 @@ describe('Version 3: Follow, Unfollow, Sync and Order take a company by name, NI
 			'BB4717838',
 			'12345678-ZZ',
 			'12345',
+			'B12345',
+			'1234',
 		]) {
 			const mistyped = await runLibreBor(sim(), get('nif'), { items: [{ company: typo }] });
 			expect(mistyped.error?.message).toMatch(new RegExp(`^The NIF "${typo}" is not valid`));

@@ -91,7 +91,8 @@ describe('Company > Search', () => {
 				total_results: 40,
 				next_page: nextPage,
 			});
-		for (const body of [page('1'), page('2', [])]) {
+		// A page it already read, an empty page, and a URL that does not parse.
+		for (const body of [page('1'), page('2', []), page('https://[bad?page=2')]) {
 			sim().clearLog();
 			sim().injectFault({ method: 'GET', path: SEARCH, status: 200, body });
 			const stuck = await runLibreBor(sim(), companySearch('una', { returnAll: true }));

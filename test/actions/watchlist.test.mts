@@ -103,6 +103,28 @@ describe('Watch List: one company, its NIF spelt two ways', () => {
 	});
 });
 
+describe('Watch List: a list LibreBOR writes otherwise', () => {
+	it('unfollows a company the list writes padded with spaces, past one it lists without a NIF', async () => {
+		const entity = sim().state.follow('J99216582');
+		sim().injectFault({
+			method: 'GET',
+			path: FOLLOWING,
+			status: 200,
+			body: JSON.stringify({
+				entities: [
+					{ name: 'KNOWN BY NAME ONLY SL', nif: null },
+					{ ...entity, nif: ' J99216582 ' },
+				],
+			}),
+			contentType: 'application/json',
+		});
+		const result = await runLibreBor(sim(), change('unfollow', 'J99216582'));
+		expect(jsonOf(result)).toEqual([{ result: 'success', nif: 'J99216582', change: 'unfollowed' }]);
+		const sent = sim().requestsTo('POST', '/v2/alerts/unfollow/');
+		expect(sent.map((request) => request.form)).toEqual([{ nif: 'J99216582', type: 'company' }]);
+	});
+});
+
 describe('Watch List answers that say they failed', () => {
 	it('fails a follow that LibreBOR answers with a result other than success, and does not count it as followed', async () => {
 		sim().injectFault({

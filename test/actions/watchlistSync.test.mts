@@ -64,6 +64,30 @@ describe('Watch List: Sync', () => {
 		expect(followed()).toEqual(['J9921658B']);
 	});
 
+	it('unfollows, as the list writes them, NIFs that only look like a named one, padded or not', async () => {
+		sim().injectFault({
+			method: 'GET',
+			path: FOLLOWING,
+			status: 200,
+			body: JSON.stringify({
+				entities: [
+					{ name: 'A', nif: ' XJ9921658B ' },
+					{ name: 'B', nif: 'J9921658BX' },
+					{ name: 'C', nif: null },
+				],
+			}),
+			contentType: JSON_TYPE,
+		});
+		const result = await runLibreBor(sim(), sync(true, { dryRun: true }), {
+			items: rows('J99216582'),
+		});
+		expect(jsonOf(result).map(({ nif, action }) => `${action} ${String(nif)}`)).toEqual([
+			'follow J99216582',
+			'unfollow XJ9921658B',
+			'unfollow J9921658BX',
+		]);
+	});
+
 	it('with Unfollow Others, also unfollows what no item names, paired with every input item', async () => {
 		for (const nif of ['A86212420', 'J99216582', 'A28012342']) sim().state.follow(nif);
 		const result = await runLibreBor(sim(), sync(true), {

@@ -71,12 +71,13 @@ function documentIdFromUrl(url: string): string | undefined {
 	const at = segments.findIndex((segment) => segment === 'documents' || segment === 'order');
 	const candidate = at >= 0 ? segments[at + 1] : undefined;
 	if (!candidate || candidate === 'order') return undefined;
+	let documentId: string | undefined;
 	try {
-		return decodeURIComponent(candidate);
+		documentId = decodeURIComponent(candidate);
 	} catch {
 		// Badly percent-encoded: no ID can be read from it.
-		return undefined;
 	}
+	return documentId;
 }
 
 export function readDocumentId(context: IExecuteFunctions, itemIndex: number): string {

@@ -25,7 +25,7 @@ export const description = updateDisplayOptions(displayOptions, properties);
 /** Normalised, but not refused when its check character is wrong: saying so is this operation's job. */
 function readNifToCheck(context: IExecuteFunctions, itemIndex: number): string {
 	const value = context.getNodeParameter('nif', itemIndex, '');
-	if (value === null || value === undefined || String(value).trim() === '')
+	if (String(value ?? '').trim() === '')
 		throw new NodeOperationError(context.getNode(), 'The NIF is empty', {
 			itemIndex,
 			description:

@@ -15,8 +15,7 @@ import { sendConfirmed, type WatchlistChange } from './watchlistChange';
 export type SyncOutcome =
 	| { applied: boolean }
 	| { error: NodeError }
-	| { notSent: true }
-	| { unsure: true };
+	| { stopped: 'unsent' | 'unsure' };
 
 /** Follow and Unfollow as their own operations send them, confirmed against the list when in doubt. */
 const CHANGES: Record<'follow' | 'unfollow', WatchlistChange> = {
@@ -62,8 +61,9 @@ function stoppedError(
 	const stepsWhere = (kept: (outcome: SyncOutcome) => boolean) =>
 		[...outcomes].filter(([, outcome]) => kept(outcome)).map(([step]) => step);
 	const made = stepsWhere((outcome) => 'applied' in outcome);
-	const unsureSteps = stepsWhere((outcome) => 'unsure' in outcome);
-	const notMade = stepsWhere((outcome) => !('applied' in outcome || 'unsure' in outcome));
+	const isUnsure = (outcome: SyncOutcome) => 'stopped' in outcome && outcome.stopped === 'unsure';
+	const unsureSteps = stepsWhere(isUnsure);
+	const notMade = stepsWhere((outcome) => !('applied' in outcome || isUnsure(outcome)));
 	const unknown =
 		unsureSteps.length > 0
 			? ` Stopped after an answer that may hide that it was made (a server error; the watch list tells): ${listed(unsureSteps)}.`
@@ -82,7 +82,7 @@ function syncOutcome(
 	{ continueOnFail, unsure }: { continueOnFail: boolean; unsure: boolean },
 ): SyncOutcome {
 	if ('value' in settled) return { applied: settled.value };
-	if ('stopped' in settled) return unsure ? { unsure: true } : { notSent: true };
+	if ('stopped' in settled) return { stopped: unsure ? 'unsure' : 'unsent' };
 	// An error item shows only its message: it names the change that failed.
 	const named = `The ${step.action} of ${step.nif} failed: ${settled.error.message}`;
 	return { error: continueOnFail ? restated(settled.error, named) : settled.error };

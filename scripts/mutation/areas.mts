@@ -62,6 +62,10 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 			'actions/downloadLimits',
 			'actions/orderAnswers',
 			'actions/watchlist',
+			// A Sync stopped after a 5xx its retry did not follow (retryLoop.ts's unsure tries), and a
+			// picker's throttle (errors.ts).
+			'actions/watchlistSync',
+			'actions/registry',
 			'pacing/executionsAtOnce',
 			'pacing/hourlyQuota',
 			'pacing/learnedLimits',

@@ -301,6 +301,13 @@ describe('Download host: what it answers with', () => {
 		});
 	});
 
+	it('keeps a type the host names for the file, whatever its name', async () => {
+		const { documentId } = finishedDocument();
+		onHost({ afterHandling: true, headers: { 'content-type': 'application/zip' } });
+		const result = await download(documentId);
+		expect(result.items[0].binary?.data.mimeType).toBe('application/zip');
+	});
+
 	it('fails on a web page answered instead of the file (a link expired), pointing to Get', async () => {
 		const { documentId } = finishedDocument();
 		onHost({ status: 200, contentType: 'text/html', body: '<html>Link expired</html>' });

@@ -101,11 +101,8 @@ async function sendGet(
 		timeout: transfer.request.run.timeoutMs,
 		abortSignal: AbortSignal.any([guard.signal, hop.signal]),
 	})) as StreamResponse;
-	const close = () => {
-		response.body.destroy();
-		hop.abort();
-	};
-	return { response, url, close };
+	// Aborting the request ends its body too, and hangs up.
+	return { response, url, close: () => hop.abort() };
 }
 
 /** Where a redirect points, as text for requireHttps to check (a Location that does not parse included). */

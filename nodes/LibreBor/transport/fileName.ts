@@ -24,11 +24,13 @@ function decodeExtValue(charset: string, value: string): string | undefined {
 		return value.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) =>
 			String.fromCharCode(parseInt(hex, 16)),
 		);
+	let decoded: string | undefined;
 	try {
-		return decodeURIComponent(value);
+		decoded = decodeURIComponent(value);
 	} catch {
-		return undefined;
+		// Badly encoded: none.
 	}
+	return decoded;
 }
 
 /** The file name of a Content-Disposition header (RFC 6266 `filename*` first), as a safe base name. */
@@ -45,5 +47,5 @@ export function fileNameFromContentDisposition(header: string | undefined): stri
 	const plain = /filename\s*=\s*("((?:[^"\\]|\\.)*)"|[^;]+)/.exec(header);
 	if (!plain) return undefined;
 	const name = plain[2] === undefined ? plain[1] : plain[2].replace(/\\(.)/g, '$1');
-	return safeFileName(name.trim());
+	return safeFileName(name);
 }

@@ -373,6 +373,34 @@ describe('a throttle without a Retry-After', () => {
 		expect(pacer.stoppedBecause).toBe('noProgress');
 	});
 
+	it('once a request stopped for lack of progress, waits for the answer to the one sent alone, not to one sent before', async () => {
+		const { pacer, next } = pacerWith(4);
+		const [first, older] = [await next(), await next()];
+		virtualClock.advance(121_000);
+		pacer.release(first, throttled(100));
+		expect(pacer.retryWait(100)).toBeUndefined();
+		const probe = await next();
+		const waiting = pacer.acquire();
+		pacer.release(older, throttled(100));
+		expect(await settled(pacer.acquire())).toBe(false);
+		expect(await settledOnceTimeMoves(waiting)).toBe(false);
+		pacer.release(probe, FINE);
+		expect(await settledOnceTimeMoves(waiting)).toBe(true);
+		expect(await waiting).not.toBe(false);
+	});
+
+	it('once a request stopped for lack of progress, sends another alone when the first got no answer of LibreBOR (a network error)', async () => {
+		const { pacer, next } = pacerWith(4);
+		const first = await next();
+		virtualClock.advance(121_000);
+		pacer.release(first, throttled(100));
+		expect(pacer.retryWait(100)).toBeUndefined();
+		pacer.release(await next(), { kind: 'other' });
+		const again = pacer.acquire();
+		expect(await settledOnceTimeMoves(again)).toBe(true);
+		expect(await again).not.toBe(false);
+	});
+
 	it('once a request stopped for lack of progress, goes on when the one sent alone after it is answered fine', async () => {
 		const { pacer, next } = pacerWith(4);
 		const first = await next();

@@ -56,6 +56,7 @@ export class Pacer implements PacedRun {
 	/**
 	 * Once a request stopped for lack of progress, one more goes alone to see whether LibreBOR takes
 	 * requests again (the others wait for its answer); refused too, the rest of the run stops at once.
+	 * The first request started since a stop began (retryWait clears it then), or what it was answered.
 	 */
 	private probeAfterStop: PacedStart | 'refused' | undefined;
 
@@ -265,8 +266,7 @@ export class Pacer implements PacedRun {
 		const start: PacedStart = sentOnce ? { at: time, sentOnce } : { at: time };
 		this.started = true;
 		this.inFlight++;
-		if (this.stoppedBecause === 'noProgress' && this.pace.noProgress(time))
-			this.probeAfterStop ??= start;
+		this.probeAfterStop ??= start;
 		this.pace.started(start);
 		return start;
 	}

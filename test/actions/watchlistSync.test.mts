@@ -364,6 +364,18 @@ describe('Watch List: Sync', () => {
 		expect(followed()).toEqual(['A86212420', 'J99216582']);
 	});
 
+	it('lists as not made a change waiting out a 429 when another one stops Sync: a throttle comes before LibreBOR acts', async () => {
+		sim().state.follow('J99216582');
+		sim().injectFault({ method: 'POST', path: FOLLOW, status: 429, retryAfter: 5 });
+		sim().injectFault({ method: 'POST', path: UNFOLLOW, ...BAD, delayMs: 100 });
+		const result = await runLibreBor(sim(), sync(true, { concurrency: 2 }), {
+			items: rows('A86212420'),
+		});
+		expect(descriptionOf(result.error)).toMatch(
+			/^0 of 2 changes were made before it stopped: none\. Not made: follow A86212420, unfollow J99216582\. Run Sync again/,
+		);
+	});
+
 	it('lists as not made a change LibreBOR refused after another one stopped Sync', async () => {
 		sim().state.follow('J99216582');
 		// The follow's refusal comes after the unfollow's has stopped the run.

@@ -207,8 +207,6 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 			'actions/documentPolling',
 			'actions/documentWaits',
 			'actions/downloadLimits',
-			// The file's name when the host gives none, and a status quoted cut short (documentFlow.ts).
-			'actions/downloadAnswers',
 			'actions/orderAccounts',
 			'actions/orderAnswers',
 			'actions/orderBatch',

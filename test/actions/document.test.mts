@@ -309,6 +309,12 @@ describe('Document: the name of a file the download host does not name', () => {
 		['B64717838', 0, 'cuentas-anuales-doc-7.pdf'],
 		['B64717838', undefined, 'cuentas-anuales-doc-7.pdf'],
 		['B64717838', { year: 2023 }, 'cuentas-anuales-doc-7.pdf'],
+		// What LibreBOR's record holds goes into a file name only when it reads as a NIF and a year.
+		['B64717838\r\n../../evil', 2023, 'cuentas-anuales-doc-7.pdf'],
+		['../B64717838', 2023, 'cuentas-anuales-doc-7.pdf'],
+		['B64717838', '2023/..', 'cuentas-anuales-doc-7.pdf'],
+		['B64717838', '..2023', 'cuentas-anuales-doc-7.pdf'],
+		['B64717838', 20231, 'cuentas-anuales-doc-7.pdf'],
 	])('names the accounts of NIF %o and year %o %s', (nif, year, name) => {
 		expect(accountsFileName(nif, year, 'doc-7')).toBe(name);
 	});

@@ -447,6 +447,12 @@ describe('Person and NIF', () => {
 		},
 	);
 
+	it('says a NIF of spaces is empty, and asks nothing', async () => {
+		const result = await runLibreBor(sim(), { resource: 'nif', operation: 'getInfo', nif: '   ' });
+		expect(result.error?.message).toBe('The NIF is empty');
+		expect(sim().requests).toEqual([]);
+	});
+
 	it("gets a NIF's information, LibreBOR's word on an invalid one, and refuses what is no NIF", async () => {
 		const unknown = 'A58818501';
 		sim().injectFault({

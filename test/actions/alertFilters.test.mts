@@ -1,7 +1,13 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { hintsOf, jsonOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
+import {
+	answerWatchList,
+	hintsOf,
+	jsonOf,
+	runLibreBor,
+	useSimulator,
+} from '../support/libreBor.mts';
 
 const sim = useSimulator();
 const getMany = (options: INodeParameters, output = 'alert'): INodeParameters => ({
@@ -114,13 +120,7 @@ describe('Alert: Get Many filters', () => {
 		async (nif, listed) => {
 			const entity = sim().state.follow(nif);
 			const alert = sim().state.addAlert({ nif });
-			sim().injectFault({
-				method: 'GET',
-				path: '/v2/alerts/following/',
-				status: 200,
-				body: JSON.stringify({ entities: [{ ...entity, nif: listed }] }),
-				contentType: 'application/json',
-			});
+			answerWatchList(sim(), [{ ...entity, nif: listed }]);
 			const result = await runLibreBor(sim(), aboutCompany('list', nif));
 			expect(result.error).toBeUndefined();
 			expect(idsOf(result)).toEqual([alert.id]);
@@ -148,13 +148,7 @@ describe('Alert: Get Many, company filter when LibreBOR leaves out a slug or a n
 		const entity = sim().state.follow('B64717838');
 		// A followed person (no NIF) comes first.
 		const person = { type: 'person', name: 'GARCIA LOPEZ MARIA', slug: 'garcia-lopez-maria' };
-		sim().injectFault({
-			method: 'GET',
-			path: '/v2/alerts/following/',
-			status: 200,
-			body: JSON.stringify({ entities: [person, { ...entity, ...changes }] }),
-			contentType: 'application/json',
-		});
+		answerWatchList(sim(), [person, { ...entity, ...changes }]);
 		const noSlug = { entity_slug: undefined };
 		const alerts: Record<string, { id: string }> = {
 			renamed: sim().state.addAlert({ nif: 'B64717838', entity_name: 'BRISAS DEL BESOS SL' }),

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { LibreBor } from '../../nodes/LibreBor/LibreBor.node.ts';
 import { companyNifs } from '../../scripts/bench/nifs.mts';
 import { runListSearch } from '../../tools/engine/index.mts';
-import { credentialsFor, useSimulator } from '../support/libreBor.mts';
+import { answerWatchList, credentialsFor, useSimulator } from '../support/libreBor.mts';
 
 const sim = useSimulator();
 
@@ -138,13 +138,7 @@ describe('Company list (Unfollow, Order, From List)', () => {
 			{ type: 'company', slug: 'brisas-del-llobregat-sl', nif: 'B64717838' },
 			{ type: 'company', nif: 'A86212420' },
 		];
-		sim().injectFault({
-			method: 'GET',
-			path: '/v2/alerts/following/',
-			status: 200,
-			body: JSON.stringify({ entities }),
-			contentType: 'application/json',
-		});
+		answerWatchList(sim(), entities);
 		expect((await search('searchWatchedCompanies')).results).toEqual([
 			{ name: 'brisas-del-llobregat-sl (B64717838)', value: 'B64717838' },
 			{ name: 'A86212420 (A86212420)', value: 'A86212420' },

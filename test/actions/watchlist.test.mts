@@ -1,7 +1,13 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
+import {
+	answerWatchList,
+	jsonOf,
+	pairedItemsOf,
+	runLibreBor,
+	useSimulator,
+} from '../support/libreBor.mts';
 
 const sim = useSimulator();
 /** A Follow or Unfollow of one NIF (or expression), with its options. */
@@ -106,18 +112,10 @@ describe('Watch List: one company, its NIF spelt two ways', () => {
 describe('Watch List: a list LibreBOR writes otherwise', () => {
 	it('unfollows a company the list writes padded with spaces, past one it lists without a NIF', async () => {
 		const entity = sim().state.follow('J99216582');
-		sim().injectFault({
-			method: 'GET',
-			path: FOLLOWING,
-			status: 200,
-			body: JSON.stringify({
-				entities: [
-					{ name: 'KNOWN BY NAME ONLY SL', nif: null },
-					{ ...entity, nif: ' J99216582 ' },
-				],
-			}),
-			contentType: 'application/json',
-		});
+		answerWatchList(sim(), [
+			{ name: 'KNOWN BY NAME ONLY SL', nif: null },
+			{ ...entity, nif: ' J99216582 ' },
+		]);
 		const result = await runLibreBor(sim(), change('unfollow', 'J99216582'));
 		expect(jsonOf(result)).toEqual([{ result: 'success', nif: 'J99216582', change: 'unfollowed' }]);
 		const sent = sim().requestsTo('POST', '/v2/alerts/unfollow/');

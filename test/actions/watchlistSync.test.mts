@@ -2,7 +2,14 @@ import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { companyNifs } from '../../scripts/bench/nifs.mts';
-import { hintsOf, jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
+import {
+	answerWatchList,
+	hintsOf,
+	jsonOf,
+	pairedItemsOf,
+	runLibreBor,
+	useSimulator,
+} from '../support/libreBor.mts';
 
 const sim = useSimulator();
 const FOLLOW = '/v2/alerts/follow/';
@@ -65,19 +72,11 @@ describe('Watch List: Sync', () => {
 	});
 
 	it('unfollows, as the list writes them, NIFs that only look like a named one, padded or not', async () => {
-		sim().injectFault({
-			method: 'GET',
-			path: FOLLOWING,
-			status: 200,
-			body: JSON.stringify({
-				entities: [
-					{ name: 'A', nif: ' XJ9921658B ' },
-					{ name: 'B', nif: 'J9921658BX' },
-					{ name: 'C', nif: null },
-				],
-			}),
-			contentType: JSON_TYPE,
-		});
+		answerWatchList(sim(), [
+			{ name: 'A', nif: ' XJ9921658B ' },
+			{ name: 'B', nif: 'J9921658BX' },
+			{ name: 'C', nif: null },
+		]);
 		const result = await runLibreBor(sim(), sync(true, { dryRun: true }), {
 			items: rows('J99216582'),
 		});
@@ -367,7 +366,8 @@ describe('Watch List: Sync', () => {
 	it('lists as not made a change waiting out a 429 when another one stops Sync: a throttle comes before LibreBOR acts', async () => {
 		sim().state.follow('J99216582');
 		sim().injectFault({ method: 'POST', path: FOLLOW, status: 429, retryAfter: 5 });
-		sim().injectFault({ method: 'POST', path: UNFOLLOW, ...BAD, delayMs: 100 });
+		// A refusal of access, final at once (no second look at the watch list).
+		sim().injectFault({ method: 'POST', path: UNFOLLOW, status: 403 });
 		const result = await runLibreBor(sim(), sync(true, { concurrency: 2 }), {
 			items: rows('A86212420'),
 		});
@@ -380,7 +380,8 @@ describe('Watch List: Sync', () => {
 		sim().state.follow('J99216582');
 		// The follow's refusal comes after the unfollow's has stopped the run.
 		sim().injectFault({ method: 'POST', path: FOLLOW, status: 403, delayMs: 300 });
-		sim().injectFault({ method: 'POST', path: UNFOLLOW, ...BAD });
+		// A refusal of access, final at once (no second look at the watch list).
+		sim().injectFault({ method: 'POST', path: UNFOLLOW, status: 403 });
 		const result = await runLibreBor(sim(), sync(true, { concurrency: 2 }), {
 			items: rows('A86212420'),
 		});

@@ -167,3 +167,14 @@ export const hintsOf = (result: ActionResult) =>
 			? hint.message
 			: `${hint.type} at ${hint.location}: ${hint.message}`,
 	);
+
+/** The next read of the watch list answers `entities`, as LibreBOR might write them. */
+export function answerWatchList(sim: Simulator, entities: unknown[]): void {
+	sim.injectFault({
+		method: 'GET',
+		path: '/v2/alerts/following/',
+		status: 200,
+		body: JSON.stringify({ entities }),
+		contentType: 'application/json',
+	});
+}

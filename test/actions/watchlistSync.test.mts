@@ -2,14 +2,8 @@ import type { INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { companyNifs } from '../../scripts/bench/nifs.mts';
-import {
-	answerWatchList,
-	hintsOf,
-	jsonOf,
-	pairedItemsOf,
-	runLibreBor,
-	useSimulator,
-} from '../support/libreBor.mts';
+import { hintsOf, jsonOf, pairedItemsOf, runLibreBor, useSimulator } from '../support/libreBor.mts';
+import { answerWatchList } from '../support/libreBor.mts';
 
 const sim = useSimulator();
 const FOLLOW = '/v2/alerts/follow/';
@@ -363,23 +357,12 @@ describe('Watch List: Sync', () => {
 		expect(followed()).toEqual(['A86212420', 'J99216582']);
 	});
 
-	it('lists as not made a change waiting out a 429 when another one stops Sync: a throttle comes before LibreBOR acts', async () => {
+	it.each([
+		['waiting out a 429 (a throttle comes before LibreBOR acts)', { status: 429, retryAfter: 5 }],
+		['that LibreBOR refused after the stop', { status: 403, delayMs: 300 }],
+	])('lists as not made a follow %s when an unfollow stops Sync', async (_case, fault) => {
 		sim().state.follow('J99216582');
-		sim().injectFault({ method: 'POST', path: FOLLOW, status: 429, retryAfter: 5 });
-		// A refusal of access, final at once (no second look at the watch list).
-		sim().injectFault({ method: 'POST', path: UNFOLLOW, status: 403 });
-		const result = await runLibreBor(sim(), sync(true, { concurrency: 2 }), {
-			items: rows('A86212420'),
-		});
-		expect(descriptionOf(result.error)).toMatch(
-			/^0 of 2 changes were made before it stopped: none\. Not made: follow A86212420, unfollow J99216582\. Run Sync again/,
-		);
-	});
-
-	it('lists as not made a change LibreBOR refused after another one stopped Sync', async () => {
-		sim().state.follow('J99216582');
-		// The follow's refusal comes after the unfollow's has stopped the run.
-		sim().injectFault({ method: 'POST', path: FOLLOW, status: 403, delayMs: 300 });
+		sim().injectFault({ method: 'POST', path: FOLLOW, ...fault });
 		// A refusal of access, final at once (no second look at the watch list).
 		sim().injectFault({ method: 'POST', path: UNFOLLOW, status: 403 });
 		const result = await runLibreBor(sim(), sync(true, { concurrency: 2 }), {

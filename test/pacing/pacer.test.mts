@@ -66,6 +66,16 @@ async function measured(budgetMs = 300_000, account?: string) {
 	return paced;
 }
 
+/** A pacer whose first request, refused after two minutes without a fine answer, stopped for lack of progress. */
+async function stoppedForLackOfProgress() {
+	const paced = pacerWith(4);
+	const first = await paced.next();
+	virtualClock.advance(121_000);
+	paced.pacer.release(first, throttled(100));
+	expect(paced.pacer.retryWait(100)).toBeUndefined();
+	return paced;
+}
+
 /** Whether `promise` has settled once the clock has moved on to every wake due. */
 async function settledOnceTimeMoves(promise: Promise<unknown>): Promise<boolean> {
 	for (;;) {
@@ -339,11 +349,7 @@ describe('a throttle without a Retry-After', () => {
 	});
 
 	it('gives up after two minutes without a fine answer, even between short pauses', async () => {
-		const { pacer, next } = pacerWith(4);
-		const first = await next();
-		virtualClock.advance(121_000);
-		pacer.release(first, throttled(100));
-		expect(pacer.retryWait(100)).toBeUndefined();
+		const { pacer } = await stoppedForLackOfProgress();
 		expect(pacer.stoppedBecause).toBe('noProgress');
 	});
 
@@ -356,11 +362,7 @@ describe('a throttle without a Retry-After', () => {
 	});
 
 	it('once a request stopped for lack of progress, sends one more alone, and stops the run once LibreBOR refuses it too', async () => {
-		const { pacer, next } = pacerWith(4);
-		const first = await next();
-		virtualClock.advance(121_000);
-		pacer.release(first, throttled(100));
-		expect(pacer.retryWait(100)).toBeUndefined();
+		const { pacer, next } = await stoppedForLackOfProgress();
 		const probe = await next();
 		const waiting = pacer.acquire();
 		expect(await settled(waiting)).toBe(false);
@@ -390,11 +392,7 @@ describe('a throttle without a Retry-After', () => {
 	});
 
 	it('once a request stopped for lack of progress, sends another alone when the first got no answer of LibreBOR (a network error)', async () => {
-		const { pacer, next } = pacerWith(4);
-		const first = await next();
-		virtualClock.advance(121_000);
-		pacer.release(first, throttled(100));
-		expect(pacer.retryWait(100)).toBeUndefined();
+		const { pacer, next } = await stoppedForLackOfProgress();
 		pacer.release(await next(), { kind: 'other' });
 		const again = pacer.acquire();
 		expect(await settledOnceTimeMoves(again)).toBe(true);
@@ -402,11 +400,7 @@ describe('a throttle without a Retry-After', () => {
 	});
 
 	it('once a request stopped for lack of progress, goes on when the one sent alone after it is answered fine', async () => {
-		const { pacer, next } = pacerWith(4);
-		const first = await next();
-		virtualClock.advance(121_000);
-		pacer.release(first, throttled(100));
-		expect(pacer.retryWait(100)).toBeUndefined();
+		const { pacer, next } = await stoppedForLackOfProgress();
 		const probe = await next();
 		const waiting = pacer.acquire();
 		expect(await settled(waiting)).toBe(false);

@@ -97,6 +97,30 @@ describe('what a run learned of the limit, for the next runs with the same accou
 		},
 	);
 
+	it(
+		'paces a second run under a token bucket by its refill, as the first found it: not slower than the first, no 429, in another process too',
+		{ timeout: 60_000 },
+		async () => {
+			sim().traffic.rateLimit = { shape: 'token-bucket', requests: 20, windowMs: 1000 };
+			const workflow = savedWorkflow();
+			const first = await followRun(100, 0, { workflow });
+			const [stored] = Object.values(libreBorLimits(workflow.staticData));
+			expect(stored).toMatchObject({ limit: { capacity: 20, refill: 'confirmed' } });
+
+			// Kept to a window of 20 a second, the 101st request waited for a sixth: 5,400 ms against 4,360.
+			virtualClock.advance(1_000);
+			const second = await followRun(100, 100, { workflow });
+			expect(second.throttled).toBe(0);
+			expect(second.ms).toBeLessThanOrEqual(first.ms);
+
+			virtualClock.advance(1_000);
+			const elsewhere = { workflow: { id: workflow.id, staticData: copyOf(workflow.staticData) } };
+			const third = await followRun(100, 200, { ...elsewhere, nodeType: await onAnotherWorker() });
+			expect(third.throttled).toBe(0);
+			expect(third.ms).toBeLessThanOrEqual(first.ms);
+		},
+	);
+
 	it('keeps what a run of items waiting for documents learned: the next Download run draws no 429, in another process too', async () => {
 		sim().traffic.rateLimit = { shape: 'sliding-log-drf', requests: 20, windowMs: 1000 };
 		const workflow = savedWorkflow();

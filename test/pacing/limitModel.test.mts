@@ -952,3 +952,90 @@ describe('what a run starts from', () => {
 		expect(model.learned?.told).toBe(true);
 	});
 });
+
+/**
+ * Twelve at once, told a Retry-After of 1 s; at 1,100 ms ten of the next window's got through and
+ * two were refused: 10 a window of 1,020 ms, fewer than the first burst got through. The starts of
+ * the next window, at 2,200 ms, fill it.
+ */
+function fewerThanTheFirstBurst(): LimitModel {
+	const model = twelveAtOnce({ told: true });
+	fines(model, 10, 1100);
+	refusal(model, 1100);
+	model.throttled(1150, 1000, 1000);
+	expect(model.learned).toMatchObject({ capacity: 10, windowMs: 1020 });
+	expect(startsAtOnce(model, 2200)).toBe(10);
+	return model;
+}
+
+/** `fewerThanTheFirstBurst`, its trial (at 2,302 ms, a refill of 102 ms later) let through. */
+function aBucketConfirmed(): LimitModel {
+	const model = fewerThanTheFirstBurst();
+	const trial = { at: 2302 };
+	model.started(trial);
+	model.fine(trial, 2352);
+	return model;
+}
+
+describe('a limiter that refills as it goes (a token bucket)', () => {
+	it('tries one request a refill after a full window when the first burst got more through than the window holds', () => {
+		const model = fewerThanTheFirstBurst();
+		// A sliding log would wait for the window: 2,200 + 1,020 ms.
+		expect(nextStartAt(model, 2200)).toBe(2302);
+		model.started({ at: 2302 });
+		expect(model.learned?.refill).toBe('possible');
+		// The others look again a refill later while the trial is out.
+		expect(nextStartAt(model, 2302)).toBe(2404);
+	});
+
+	it('paces one request a refill once the trial got through, and says so to the next run', () => {
+		const model = aBucketConfirmed();
+		// A window's worth started in the last window: the bucket holds no token at 2,352 ms, and
+		// refills one every 102 ms.
+		expect(nextStartAt(model, 2352)).toBe(2454);
+		model.started({ at: 2454 });
+		expect(nextStartAt(model, 2454)).toBe(2556);
+		// Nothing started for a window: the bucket is full again, no fuller.
+		expect(startsAtOnce(model, 3700)).toBe(10);
+		expect(model.learned?.refill).toBe('confirmed');
+	});
+
+	it("keeps the window that held when the trial is refused (a sliding log's), and tries no more", () => {
+		const model = fewerThanTheFirstBurst();
+		const trial = { at: 2302 };
+		model.started(trial);
+		model.refused(trial);
+		model.throttled(2302, 1000, 1000);
+		expect(model.learned).toMatchObject({ capacity: 10, windowMs: 1020, refill: 'ruledOut' });
+		expect(startsAtOnce(model, 3302)).toBe(10);
+		expect(nextStartAt(model, 3302)).toBe(4322);
+	});
+
+	it('goes back to the window that held when a request paced as a bucket is refused', () => {
+		const model = aBucketConfirmed();
+		refusal(model, 2454);
+		model.throttled(2454, 1000, 1000);
+		expect(model.learned).toMatchObject({ capacity: 10, windowMs: 1020, refill: 'ruledOut' });
+		expect(startsAtOnce(model, 3454)).toBe(10);
+		expect(nextStartAt(model, 3454)).toBe(4474);
+	});
+
+	it('tries no refill when the first burst got no more through than the window holds (a sliding log)', () => {
+		const model = twelveAtOnce({ told: true });
+		expect(startsAtOnce(model, 1100)).toBe(12);
+		expect(nextStartAt(model, 1100)).toBe(2110);
+		expect(model.learned?.refill).toBeUndefined();
+	});
+
+	it("starts a run from an earlier run's confirmed refill: the bucket less that run's starts of the last window", () => {
+		const recentStarts = [9000, 9100, 9200, 9300];
+		const learned = { capacity: 10, windowMs: 1000, recentStarts, told: true };
+		const model = new LimitModel(9500, { ...learned, refill: 'confirmed' });
+		expect(startsAtOnce(model, 9500)).toBe(6);
+		expect(nextStartAt(model, 9500)).toBe(9600);
+		// Without the refill, the window waits for the oldest start to be a window old.
+		const window = new LimitModel(9500, learned);
+		expect(startsAtOnce(window, 9500)).toBe(6);
+		expect(nextStartAt(window, 9500)).toBe(10_000);
+	});
+});

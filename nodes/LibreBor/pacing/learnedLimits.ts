@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { now } from '../time/clock';
+import type { Refill } from './bucketRefill';
 import type { LearnedLimit } from './limitModel';
 import { HOUR_MS } from '../time/units';
 
@@ -20,6 +21,7 @@ const STORE_KEY = 'libreBorLimits';
 const MAX_CAPACITY = 1000;
 const MAX_WINDOW_MS = 2 * HOUR_MS;
 const MAX_IN_FLIGHT = 1000;
+const REFILLS: Refill[] = ['possible', 'confirmed', 'ruledOut'];
 
 interface Remembered {
 	/** When it was learned or last confirmed (epoch milliseconds). */
@@ -45,7 +47,7 @@ const isCount = (value: unknown, most: number): value is number =>
 function validLimit(value: unknown): LearnedLimit | undefined {
 	const limit = value as LearnedLimit | undefined;
 	if (!limit || typeof limit !== 'object') return undefined;
-	const { capacity, windowMs, inFlight, recentStarts, told } = limit;
+	const { capacity, windowMs, inFlight, recentStarts, told, refill } = limit;
 	if (inFlight !== undefined) return isCount(inFlight, MAX_IN_FLIGHT) ? { inFlight } : undefined;
 	const validWindow =
 		isCount(capacity, MAX_CAPACITY) &&
@@ -56,7 +58,8 @@ function validLimit(value: unknown): LearnedLimit | undefined {
 	const starts = Array.isArray(recentStarts)
 		? recentStarts.filter((start): start is number => Number.isFinite(start)).slice(-capacity)
 		: [];
-	return { capacity, windowMs, recentStarts: starts, told: told === true };
+	const known = REFILLS.includes(refill as Refill) ? { refill } : {};
+	return { capacity, windowMs, recentStarts: starts, told: told === true, ...known };
 }
 
 function validRemembered(value: unknown, time: number): Remembered | undefined {

@@ -1,3 +1,4 @@
+import { BucketRefill, type Refill } from './bucketRefill';
 import { StartWindow } from './startWindow';
 import { MAX_PROBE_SPACING, WindowProbe, type PacedStart } from './windowProbe';
 import { WindowShare } from './windowShare';
@@ -13,6 +14,8 @@ export interface LearnedLimit {
 	recentStarts?: number[];
 	/** Whether LibreBOR's Retry-After gave the window: its edges then need two windows of proof. */
 	told?: boolean;
+	/** Whether the limiter refills as it goes (see bucketRefill.ts). */
+	refill?: Refill;
 	/** A run had this many requests in flight and no answer was a throttle. */
 	inFlight?: number;
 }
@@ -91,7 +94,7 @@ export class LimitModel {
 	 * after it got through in the same burst, and each raises the capacity, up to `upTo`.
 	 */
 	private lateFines:
-		| { before: number; counted: number; upTo: number; recorded: boolean }
+		| { before: number; counted: number; upTo: number; recorded: boolean; first?: true }
 		| undefined;
 	/** When the fine answers came before the first window was measured (the newest MAX_EARLY_FINES). */
 	private earlyFines: number[] = [];
@@ -99,11 +102,15 @@ export class LimitModel {
 	private share: WindowShare | undefined;
 	/** The most requests a told window let through at once and held (see WINDOWS_TO_HOLD). */
 	private mostHeld = 0;
+	/** The requests of the run's first burst LibreBOR let through, late answers included, when it told the window. */
+	private firstBurst = 0;
+	private refill: BucketRefill;
 
 	constructor(startedAt: number, learned?: LearnedLimit) {
 		this.cycleStartedAt = startedAt;
-		const { capacity, windowMs, recentStarts = [], told = false } = learned ?? {};
+		const { capacity, windowMs, recentStarts = [], told = false, refill } = learned ?? {};
 		this.told = told;
+		this.refill = new BucketRefill(refill);
 		if (capacity && windowMs) {
 			// Starts of earlier runs still count while their window lasts.
 			const recent = recentStarts.filter((at) => at > startedAt - windowMs && at <= startedAt);
@@ -127,6 +134,7 @@ export class LimitModel {
 			windowMs: this.probe.heldMs ?? this.window.windowMs,
 			recentStarts: this.window.recentStarts,
 			told: this.told,
+			...(this.refill.state && { refill: this.refill.state }),
 		};
 	}
 
@@ -157,7 +165,7 @@ export class LimitModel {
 	waitMs(time: number, held = false): number {
 		const { window } = this;
 		if (!window) return 0;
-		if (!held) return this.probe.waitMs(window, time);
+		if (!held) return this.refill.waitMs(window, time, this.probe.waitMs(window, time));
 		const measuredMs = Math.max(window.windowMs, this.probe.heldMs ?? 0);
 		const heldMs = this.told ? measuredMs : this.wholeSecondsOf(measuredMs);
 		const newest = window.newestStart;
@@ -180,13 +188,17 @@ export class LimitModel {
 	started(start: PacedStart): void {
 		this.cycle.firstStartAt ??= start.at;
 		if (!this.window) return;
-		this.probe.started(this.window, start);
+		if (this.refill.state === undefined && !this.probe.active && this.refillPossible(this.window))
+			this.refill.state = 'possible';
+		if (!this.refill.engaged) this.probe.started(this.window, start);
+		this.refill.started(this.window, start, !start.sentOnce);
 		this.window.record(start.at, start);
 	}
 
 	/** LibreBOR refused the request: the limits modelled do not count it. */
 	refused(start: PacedStart): void {
 		this.window?.forget(start);
+		this.refill.refused(start);
 		this.lastRefusedAt = start.at;
 	}
 
@@ -197,11 +209,13 @@ export class LimitModel {
 		const { window, lateFines } = this;
 		if (window && lateFines && start.at <= lateFines.before) {
 			lateFines.counted++;
+			if (lateFines.first && this.told) this.firstBurst = lateFines.counted;
 			window.capacity = Math.max(window.capacity, Math.min(lateFines.upTo, lateFines.counted));
 			if (lateFines.recorded) window.record(answeredAt);
 			this.evidence++;
 			return;
 		}
+		this.refill.fine(start);
 		this.cycle.fines++;
 		if (window && this.told && this.cycle.fines >= WINDOWS_TO_HOLD * window.capacity)
 			this.held(window.capacity);
@@ -229,7 +243,7 @@ export class LimitModel {
 			this.waiting = undefined;
 		}
 		this.share?.fine(window);
-		if (!start.sentOnce) this.probe.fine(window, start, this.told);
+		if (!start.sentOnce && !this.refill.engaged) this.probe.fine(window, start, this.told);
 	}
 
 	/**
@@ -250,7 +264,11 @@ export class LimitModel {
 		this.probe.interrupted();
 		const { window } = this;
 		if (window) this.share?.throttled(window);
+		const refill = this.refill.throttled();
 		if (!window) this.firstMeasure(time, cycle, cycleMs, retryAfterMs);
+		// The trial's refusal tells nothing of the window; one while the bucket paced ends that: the
+		// window that held paces again, and its next burst tells whether the limit fell.
+		else if (refill) return;
 		else if (this.probe.active) this.probe.failed(window);
 		else if (cycle.fines === 0 && retryAfterMs === undefined && window.capacity > 1) {
 			// A window's first request refused: wait for LibreBOR to take requests again.
@@ -311,6 +329,14 @@ export class LimitModel {
 		return capacity === 1 || capacity <= Math.ceil(this.mostHeld / 2);
 	}
 
+	/**
+	 * Worth trying the window's limiter as a token bucket: a told window of the run's own whose first
+	 * burst got more through at once than it does now (not a share, whose others took the rest).
+	 */
+	private refillPossible(window: StartWindow): boolean {
+		return this.told && !this.share && window.capacity > 1 && this.firstBurst > window.capacity;
+	}
+
 	/** A told window held `capacity` at once. */
 	private held(capacity: number) {
 		this.mostHeld = Math.max(this.mostHeld, capacity);
@@ -346,7 +372,14 @@ export class LimitModel {
 			if (this.told) this.held(fines);
 			const burst = long ? this.earlyFines : [];
 			this.measure(new StartWindow(fines, windowMs, burst), fines, spacing);
-			this.lateFines = { before: time, counted: fines, upTo: Infinity, recorded: long };
+			this.lateFines = {
+				before: time,
+				counted: fines,
+				upTo: Infinity,
+				recorded: long,
+				first: true,
+			};
+			if (this.told) this.firstBurst = fines;
 		} else if (fines > 0 && retryAfterMs !== undefined) {
 			// LibreBOR let these through and said when it takes more: as many again then, at least.
 			// Few before a Retry-After tell of a window others spend too (the account's executions in

@@ -57,6 +57,11 @@ export class StartWindow {
 		return this.starts.at(-1)?.at;
 	}
 
+	/** How many of the starts counted are later than `time`. */
+	startsSince(time: number): number {
+		return this.starts.filter(({ at }) => at > time).length;
+	}
+
 	/** Counts a start; `request` names it for `forget` and `settle`, which find it by it alone. */
 	record(at: number, request?: object): void {
 		this.starts.push({ at, request });

@@ -3,7 +3,12 @@ import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow'
 import type { RequestSettings } from '../run/nodeRun';
 import { apiError, serverMessage, unexpectedBodyError } from '../transport/errors';
 import { excerpt } from '../transport/responseBody';
-import { libreBorRequest, type ApiRequest, type ApiResponse } from '../transport/request';
+import {
+	isPageNotFound,
+	libreBorRequest,
+	type ApiRequest,
+	type ApiResponse,
+} from '../transport/request';
 
 /**
  * The spec shows the document endpoints under /documents/ and, in some examples, under
@@ -30,18 +35,14 @@ export interface OrderRequest {
 }
 
 /**
- * A 404 that can only mean the path is unknown to the server: a page, not a JSON answer.
- * A JSON 404 (even a bare `{"detail": "Not found."}`) may be about the company or the
- * document, and an order must never be sent a second time on a guess.
+ * An order goes to the alias only on a 404 that can only mean the path is unknown to the server
+ * (`isPageNotFound`): a JSON 404 (even a bare `{"detail": "Not found."}`) may be about the
+ * company or the document, and an order must never be sent a second time on a guess. For reading
+ * a document, also a bare JSON `detail` 404 is taken as a missing route: retrying a read costs nothing.
  */
-function isMissingRoute(response: ApiResponse): boolean {
-	return response.statusCode === 404 && response.body.kind !== 'json';
-}
-
-/** For reading a document, also a bare JSON `detail` 404 is taken as a missing route: retrying a read costs nothing. */
 function isMissingReadRoute(response: ApiResponse): boolean {
 	if (response.statusCode !== 404) return false;
-	if (response.body.kind !== 'json') return true;
+	if (isPageNotFound(response)) return true;
 	const value = response.json as IDataObject | undefined;
 	return (
 		!!value &&
@@ -86,7 +87,7 @@ export async function orderAnnualAccounts(
 	const lostAnswer = lostOrderAnswer(order);
 	const send = { method: 'POST', form, retry: 'never', acceptStatuses: [404], lostAnswer } as const;
 	const paths: [string, string] = [PATHS.primary.order, PATHS.alias.order];
-	const response = await sendWithAlias(this, send, paths, isMissingRoute, request);
+	const response = await sendWithAlias(this, send, paths, isPageNotFound, request);
 	const answer = response.json as IDataObject | undefined;
 	if (response.statusCode === 404) {
 		const said = serverMessage(response.body);

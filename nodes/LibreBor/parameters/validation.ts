@@ -64,28 +64,29 @@ export function validateCompanyReference(
 	return { slug: validateSlug(node, value, itemIndex, 'company') };
 }
 
-/** A valid NIF that the registry's company look-ups take: not a person's. */
-export function validateCompanyNif(node: INode, nif: string, itemIndex: number): string {
-	const person = personNifKind(nif);
-	if (!person) return nif;
-	throw invalid(
-		node,
-		itemIndex,
-		`The NIF "${nif}" is a person's (${person}), and the registry looks companies up by a company's NIF`,
-		"Nothing was sent. Enter the company's NIF (CIF), which starts with a letter (B for an SL, A for an SA), or pick it by name (From List); for a person, use Person > Search, and NIF > Get Info tells what LibreBOR knows of any NIF.",
-	);
-}
+/** Why a person's NIF is refused, and what to do, for what the company's NIF is for. */
+const PERSON_NIF_REFUSED = {
+	lookUp: {
+		why: "the registry looks companies up by a company's NIF",
+		todo: "Nothing was sent. Enter the company's NIF (CIF), which starts with a letter (B for an SL, A for an SA), or pick it by name (From List); for a person, use Person > Search, and NIF > Get Info tells what LibreBOR knows of any NIF.",
+	},
+	accounts: {
+		why: 'only companies file annual accounts',
+		todo: "No order was sent. Enter the company's NIF (CIF), which starts with a letter (B for an SL, A for an SA), for example B64717838; Company > Search finds a company by its name.",
+	},
+} as const;
 
-/** A valid NIF that a company's annual accounts can be ordered for: not a person's. */
-export function validateAccountsNif(node: INode, nif: string, itemIndex: number): string {
+/** A valid NIF that is a company's, as a registry look-up (`lookUp`) or an order of its `accounts` takes it. */
+export function validateCompanyNif(
+	node: INode,
+	nif: string,
+	itemIndex: number,
+	purpose: keyof typeof PERSON_NIF_REFUSED = 'lookUp',
+): string {
 	const person = personNifKind(nif);
 	if (!person) return nif;
-	throw invalid(
-		node,
-		itemIndex,
-		`The NIF "${nif}" is a person's (${person}), and only companies file annual accounts`,
-		"No order was sent. Enter the company's NIF (CIF), which starts with a letter (B for an SL, A for an SA), for example B64717838; Company > Search finds a company by its name.",
-	);
+	const { why, todo } = PERSON_NIF_REFUSED[purpose];
+	throw invalid(node, itemIndex, `The NIF "${nif}" is a person's (${person}), and ${why}`, todo);
 }
 
 /** An identifier that goes into a URL path, checked against its expected form. */

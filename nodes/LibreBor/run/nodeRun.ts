@@ -55,8 +55,12 @@ export interface NodeRun {
 	 * save over it (see learnedLimits.ts).
 	 */
 	readonly limitStore?: IDataObject;
-	/** Whether the run starts from, and adds to, what runs learned of the account's limit: not a list search, which must answer at once. */
-	readonly learnsLimits: boolean;
+	/**
+	 * A list search of the editor, which answers while the user waits: it neither starts from nor
+	 * adds to what runs learned of the account's limit, and a throttle it cannot wait out fails it
+	 * saying when to try again (see LIST_SEARCH_RUN_SETTINGS).
+	 */
+	readonly forEditor: boolean;
 }
 
 /** What a trigger polls from: a poll (version 1) or a trigger that schedules its own polls (version 2). */
@@ -77,7 +81,7 @@ export function startNodeRun(context: RunContext, settings: RunSettings, itemsTo
 			execution && execution.getMode() !== 'retry'
 				? execution.getWorkflowStaticData('global')
 				: undefined,
-		learnsLimits: execution !== undefined || isTriggerContext(context),
+		forEditor: execution === undefined && !isTriggerContext(context),
 	};
 }
 

@@ -286,8 +286,7 @@ export function budgetSpentError(
 	run: NodeRun,
 	retryAfterMs?: number,
 ): NodeApiError {
-	// A list search is the one run that learns no limit (see NodeRun).
-	if (!run.learnsLimits) return listThrottledError(context, status, retryAfterMs);
+	if (run.forEditor) return listThrottledError(context, status, retryAfterMs);
 	const why =
 		run.pacer.stoppedBecause === 'budget'
 			? `the run's time budget of ${budgetMinutesOf(run)} min is spent`

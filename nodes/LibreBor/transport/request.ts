@@ -117,7 +117,7 @@ async function buildOptions(
 	const { baseUrl } = resolved;
 	// The run starts from what earlier runs learned of this account's limit (first request only).
 	const { run } = settings;
-	if (run.learnsLimits && !run.pacer.knowsAccount) {
+	if (!run.forEditor && !run.pacer.knowsAccount) {
 		run.pacer.useAccount({ account: accountKey(credentials), store: run.limitStore });
 	}
 	const options: IHttpRequestOptions = {
@@ -247,7 +247,10 @@ export function expectSuccess(response: ApiResponse): IDataObject {
  * not an answer about the company or record asked for.
  */
 export function isServiceNotFound(response: ApiResponse): boolean {
-	if (response.statusCode !== 404) return false;
-	if (response.body.kind === 'json') return true;
-	throw statusError(response.errorContext, 404, response.body);
+	if (isPageNotFound(response)) throw statusError(response.errorContext, 404, response.body);
+	return response.statusCode === 404;
 }
+
+/** A 404 that is not a JSON answer: a web server's page, so a path the server does not know. */
+export const isPageNotFound = (response: ApiResponse): boolean =>
+	response.statusCode === 404 && response.body.kind !== 'json';

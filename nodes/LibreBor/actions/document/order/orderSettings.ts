@@ -5,7 +5,7 @@ import { asNodeError } from '../../../run/nodeErrors';
 import type { ItemRequest, RunSettings } from '../../../run/nodeRun';
 import { readNumericOption } from '../../../parameters/numericOption';
 import { readToggleParameter } from '../../../parameters/toggleOption';
-import { validateAccountsNif, validateYear } from '../../../parameters/validation';
+import { validateCompanyNif, validateYear } from '../../../parameters/validation';
 import { readNifsAhead } from '../../companyNif';
 import {
 	readBinaryPropertyName,
@@ -50,7 +50,12 @@ export interface OrderJob extends ItemOrder {
 function nifOf(context: IExecuteFunctions, itemIndex: number, nifs?: Array<string | Error>) {
 	const given = nifs?.[itemIndex];
 	if (given instanceof Error) throw given;
-	return validateAccountsNif(context.getNode(), given ?? readNif(context, itemIndex), itemIndex);
+	return validateCompanyNif(
+		context.getNode(),
+		given ?? readNif(context, itemIndex),
+		itemIndex,
+		'accounts',
+	);
 }
 
 /** Every item's order, read before any is sent so that a bad value costs nothing. */

@@ -81,6 +81,13 @@ describe('in the workflow static data', () => {
 		// Told by a Retry-After only when the run that learned it wrote so.
 		expect(storedNow({ capacity: 1, windowMs: 1000, told: true })?.told).toBe(true);
 		expect(storedNow({ capacity: 1, windowMs: 1000, told: 'true' })?.told).toBe(false);
+		// Whether the limiter refills, as a run wrote it, and only for a told window (bucketRefill.ts).
+		const told = { capacity: 10, windowMs: 1000, told: true };
+		for (const refill of ['possible', 'confirmed', 'ruledOut'])
+			expect(storedNow({ ...told, refill })?.refill).toBe(refill);
+		for (const refill of ['yes', true, 1])
+			expect(storedNow({ ...told, refill })).not.toHaveProperty('refill');
+		expect(storedNow({ ...told, told: false, refill: 'confirmed' })).not.toHaveProperty('refill');
 		expect(storedNow({ capacity: 1000, windowMs: 0.5 })).toMatchObject({ capacity: 1000 });
 		expect(storedNow({ inFlight: 1 })).toEqual({ inFlight: 1 });
 		expect(storedNow({ inFlight: 1000 })).toEqual({ inFlight: 1000 });

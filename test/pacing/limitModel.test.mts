@@ -955,8 +955,8 @@ describe('what a run starts from', () => {
 
 /**
  * Twelve at once, told a Retry-After of 1 s; at 1,100 ms ten of the next window's got through and
- * two were refused: 10 a window of 1,020 ms, fewer than the first burst got through. The starts of
- * the next window, at 2,200 ms, fill it.
+ * one was refused: 10 a window of 1,020 ms, fewer than the first burst got through. Then a window
+ * of ten answered fine (at 2,250 ms), and the next window's starts, at 3,270 ms, fill it.
  */
 function fewerThanTheFirstBurst(): LimitModel {
 	const model = twelveAtOnce({ told: true });
@@ -964,66 +964,142 @@ function fewerThanTheFirstBurst(): LimitModel {
 	refusal(model, 1100);
 	model.throttled(1150, 1000, 1000);
 	expect(model.learned).toMatchObject({ capacity: 10, windowMs: 1020 });
-	expect(startsAtOnce(model, 2200)).toBe(10);
+	fines(model, 10, 2200);
+	expect(startsAtOnce(model, 3270)).toBe(10);
 	return model;
 }
 
-/** `fewerThanTheFirstBurst`, its trial (at 2,302 ms, a refill of 102 ms later) let through. */
+/** `fewerThanTheFirstBurst`, its trial (at 3,372 ms, a refill of 102 ms later) let through. */
 function aBucketConfirmed(): LimitModel {
 	const model = fewerThanTheFirstBurst();
-	const trial = { at: 2302 };
+	const trial = { at: 3372 };
 	model.started(trial);
-	model.fine(trial, 2352);
+	model.fine(trial, 3422);
 	return model;
 }
 
 describe('a limiter that refills as it goes (a token bucket)', () => {
 	it('tries one request a refill after a full window when the first burst got more through than the window holds', () => {
 		const model = fewerThanTheFirstBurst();
-		// A sliding log would wait for the window: 2,200 + 1,020 ms.
-		expect(nextStartAt(model, 2200)).toBe(2302);
-		model.started({ at: 2302 });
+		// A sliding log would wait for the window: 3,270 + 1,020 ms.
+		expect(nextStartAt(model, 3270)).toBe(3372);
+		model.started({ at: 3372 });
 		expect(model.learned?.refill).toBe('possible');
 		// The others look again a refill later while the trial is out.
-		expect(nextStartAt(model, 2302)).toBe(2404);
+		expect(nextStartAt(model, 3372)).toBe(3474);
+	});
+
+	it('tries no refill before a window was answered fine since the last pause: its burst may be over the limit', () => {
+		const model = twelveAtOnce({ told: true });
+		fines(model, 10, 1100);
+		refusal(model, 1100);
+		model.throttled(1150, 1000, 1000);
+		expect(startsAtOnce(model, 2200)).toBe(10);
+		expect(nextStartAt(model, 2200)).toBe(3220);
 	});
 
 	it('paces one request a refill once the trial got through, and says so to the next run', () => {
 		const model = aBucketConfirmed();
-		// A window's worth started in the last window: the bucket holds no token at 2,352 ms, and
+		// A window's worth started in the last window: the bucket holds no token at 3,422 ms, and
 		// refills one every 102 ms.
-		expect(nextStartAt(model, 2352)).toBe(2454);
-		model.started({ at: 2454 });
-		expect(nextStartAt(model, 2454)).toBe(2556);
+		expect(nextStartAt(model, 3422)).toBe(3524);
+		model.started({ at: 3524 });
+		expect(nextStartAt(model, 3524)).toBe(3626);
 		// Nothing started for a window: the bucket is full again, no fuller.
-		expect(startsAtOnce(model, 3700)).toBe(10);
+		expect(startsAtOnce(model, 4800)).toBe(10);
 		expect(model.learned?.refill).toBe('confirmed');
 	});
 
 	it("keeps the window that held when the trial is refused (a sliding log's), and tries no more", () => {
 		const model = fewerThanTheFirstBurst();
-		const trial = { at: 2302 };
+		const trial = { at: 3372 };
 		model.started(trial);
 		model.refused(trial);
-		model.throttled(2302, 1000, 1000);
+		model.throttled(3372, 1000, 1000);
 		expect(model.learned).toMatchObject({ capacity: 10, windowMs: 1020, refill: 'ruledOut' });
-		expect(startsAtOnce(model, 3302)).toBe(10);
-		expect(nextStartAt(model, 3302)).toBe(4322);
+		expect(startsAtOnce(model, 4372)).toBe(10);
+		expect(nextStartAt(model, 4372)).toBe(5392);
+	});
+
+	it("forgets a trial another request's throttle overtook: its answer tells nothing, and the next throttle is measured", () => {
+		const model = fewerThanTheFirstBurst();
+		const trial = { at: 3372 };
+		model.started(trial);
+		// Another request's refusal began a pause; the trial's came within it, drawing no throttle.
+		refusal(model, 3372);
+		model.throttled(3400, 1000, 1000);
+		model.refused(trial);
+		expect(model.learned?.refill).toBe('possible');
+		// Five through after the pause, then refused, told 2 s: five at once, no sooner than told.
+		fines(model, 5, 4420);
+		refusal(model, 4500);
+		model.throttled(4500, 2000, 2000);
+		expect(model.learned).toMatchObject({ capacity: 5, windowMs: 2010 });
+	});
+
+	it("takes a trial answered fine after another request's throttle for nothing, and tries again once a window held", () => {
+		const model = fewerThanTheFirstBurst();
+		const trial = { at: 3372 };
+		model.started(trial);
+		refusal(model, 3372);
+		model.throttled(3380, 1000, 1000);
+		model.fine(trial, 3422);
+		expect(model.learned).toMatchObject({ windowMs: 1030, refill: 'possible' });
+		fines(model, 10, 4420);
+		expect(startsAtOnce(model, 5500)).toBe(10);
+		expect(nextStartAt(model, 5500)).toBe(5603);
+		const again = { at: 5603 };
+		model.started(again);
+		model.fine(again, 5653);
+		expect(model.learned?.refill).toBe('confirmed');
+	});
+
+	it('tries the refill only right after the window filled: later, a refusal would cost more than the window waits', () => {
+		const model = fewerThanTheFirstBurst();
+		expect(nextStartAt(model, 3474)).toBe(3474);
+		expect(nextStartAt(model, 3475)).toBe(4290);
+	});
+
+	it('tries again once a window passed without an answer to the trial (a server error, a lost connection)', () => {
+		const model = fewerThanTheFirstBurst();
+		model.started({ at: 3372 });
+		// The window's ten and the trial: nine may start at 4,290 ms, the tenth when the trial's start left.
+		expect(startsAtOnce(model, 4290)).toBe(9);
+		expect(startsAtOnce(model, 4392)).toBe(1);
+		expect(nextStartAt(model, 4400)).toBe(4494);
+		const again = { at: 4494 };
+		model.started(again);
+		model.fine(again, 4544);
+		expect(model.learned?.refill).toBe('confirmed');
+	});
+
+	it('tries no refill of a window it finds a share of one others spend too', () => {
+		const model = fewerThanTheFirstBurst();
+		model.started({ at: 3372 });
+		refusal(model, 3372);
+		model.throttled(3380, 1000, 1000);
+		// Five through after the pause before LibreBOR told the run to wait: half of what held, or less.
+		fines(model, 5, 4420);
+		refusal(model, 4420);
+		model.throttled(4470, 1000, 1000);
+		expect(model.learned).toMatchObject({ capacity: 5 });
+		expect(model.learned?.refill).toBeUndefined();
 	});
 
 	it('goes back to the window that held when a request paced as a bucket is refused', () => {
 		const model = aBucketConfirmed();
-		refusal(model, 2454);
-		model.throttled(2454, 1000, 1000);
+		refusal(model, 3524);
+		model.throttled(3524, 1000, 1000);
 		expect(model.learned).toMatchObject({ capacity: 10, windowMs: 1020, refill: 'ruledOut' });
-		expect(startsAtOnce(model, 3454)).toBe(10);
-		expect(nextStartAt(model, 3454)).toBe(4474);
+		expect(startsAtOnce(model, 4524)).toBe(10);
+		expect(nextStartAt(model, 4524)).toBe(5544);
 	});
 
 	it('tries no refill when the first burst got no more through than the window holds (a sliding log)', () => {
 		const model = twelveAtOnce({ told: true });
-		expect(startsAtOnce(model, 1100)).toBe(12);
-		expect(nextStartAt(model, 1100)).toBe(2110);
+		fines(model, 12, 1100);
+		expect(startsAtOnce(model, 2160)).toBe(12);
+		expect(nextStartAt(model, 2160)).toBe(3170);
 		expect(model.learned?.refill).toBeUndefined();
 	});
 

@@ -22,13 +22,17 @@ export class BucketRefill {
 	private trial: PacedStart | undefined;
 	/** The bucket as this run's starts left it, once the refill is confirmed. */
 	private bucket: { level: number; at: number } | undefined;
-	/** Set when the trial was refused, until the throttle it drew is handled. */
+	/** Set when the trial was refused, until the throttle it drew, or any other event. */
 	private refusedTrial = false;
 
 	constructor(public state?: Refill) {}
 
-	/** Milliseconds until a start fits, given `windowWait`, the window's own. */
-	waitMs(window: StartWindow, time: number, windowWait: number): number {
+	/**
+	 * Milliseconds until a start fits, given `windowWait`, the window's own; the trial only when it
+	 * `mayTry`, as `started` is told.
+	 */
+	waitMs(window: StartWindow, time: number, windowWait: number, mayTry: boolean): number {
+		this.forgetUnansweredTrial(window, time);
 		if (this.state === 'confirmed') {
 			const level = this.levelAt(window, time);
 			return level >= 1 ? 0 : Math.ceil((1 - level) * tokenMs(window));
@@ -36,8 +40,12 @@ export class BucketRefill {
 		const newest = window.newestStart;
 		if (this.state !== 'possible' || windowWait === 0 || newest === undefined) return windowWait;
 		// While the trial is out, look again a refill later: once it is let through, the bucket paces.
-		const next = this.trial ? time + tokenMs(window) : newest + tokenMs(window);
-		return Math.min(windowWait, Math.max(0, Math.ceil(next - time)));
+		if (this.trial) return Math.min(windowWait, Math.ceil(tokenMs(window)));
+		// The trial goes right after the window's newest start, where a sliding log's Retry-After is
+		// about what the window waits anyway; later in the window a refusal would cost more.
+		const trialAt = newest + tokenMs(window);
+		if (!mayTry || time > trialAt + tokenMs(window)) return windowWait;
+		return Math.min(windowWait, Math.max(0, Math.ceil(trialAt - time)));
 	}
 
 	/** Whether the refill is being tried or paces the run: the window is not probed meanwhile. */
@@ -47,9 +55,11 @@ export class BucketRefill {
 
 	/**
 	 * Before the window counts `start`, which takes a token; the trial, when only the trial lets the
-	 * start go now and it `mayTry` (not a request sent once).
+	 * start go now and it `mayTry`.
 	 */
 	started(window: StartWindow, start: PacedStart, mayTry: boolean): void {
+		this.refusedTrial = false;
+		this.forgetUnansweredTrial(window, start.at);
 		if (this.state === 'confirmed') {
 			this.bucket = { level: this.levelAt(window, start.at) - 1, at: start.at };
 		} else if (mayTry && this.state === 'possible' && !this.trial && window.waitMs(start.at) > 0) {
@@ -58,30 +68,49 @@ export class BucketRefill {
 	}
 
 	fine(start: PacedStart): void {
+		this.refusedTrial = false;
 		if (start !== this.trial) return;
 		this.trial = undefined;
 		this.state = 'confirmed';
 	}
 
+	/**
+	 * LibreBOR refused `start`. The throttle the trial's refusal draws, if any, follows at once (none
+	 * when it came within a pause): any other event first means it was not the trial's.
+	 */
 	refused(start: PacedStart): void {
-		if (start !== this.trial) return;
+		this.refusedTrial = start === this.trial;
+		if (!this.refusedTrial) return;
 		this.trial = undefined;
 		this.state = 'ruledOut';
-		this.refusedTrial = true;
 	}
 
 	/**
 	 * A throttle: `trial` when the trial drew it; `paced` when the bucket paced the run, which rules
-	 * the refill out (the limit fell, or others spend it too).
+	 * the refill out (the limit fell, or others spend it too). Another request's throttle while the
+	 * trial is out leaves the trial's answer telling nothing: it is tried again later.
 	 */
 	throttled(): 'trial' | 'paced' | undefined {
 		const trial = this.refusedTrial;
 		this.refusedTrial = false;
 		this.bucket = undefined;
+		this.trial = undefined;
 		if (trial) return 'trial';
 		if (this.state !== 'confirmed') return undefined;
 		this.state = 'ruledOut';
 		return 'paced';
+	}
+
+	/** The window turned out a share of one others spend too: their starts are not this run's to count. */
+	withdraw(): void {
+		if (this.state !== 'possible') return;
+		this.state = undefined;
+		this.trial = undefined;
+	}
+
+	/** A trial no answer settled within a window (a server error, a lost connection) is tried again later. */
+	private forgetUnansweredTrial(window: StartWindow, time: number): void {
+		if (this.trial && time - this.trial.at > window.windowMs) this.trial = undefined;
 	}
 
 	/**

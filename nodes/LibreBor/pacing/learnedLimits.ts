@@ -58,7 +58,8 @@ function validLimit(value: unknown): LearnedLimit | undefined {
 	const starts = Array.isArray(recentStarts)
 		? recentStarts.filter((start): start is number => Number.isFinite(start)).slice(-capacity)
 		: [];
-	const known = REFILLS.includes(refill as Refill) ? { refill } : {};
+	// Only a told window is ever tried as a bucket (see LimitModel).
+	const known = told === true && REFILLS.includes(refill as Refill) ? { refill } : {};
 	return { capacity, windowMs, recentStarts: starts, told: told === true, ...known };
 }
 

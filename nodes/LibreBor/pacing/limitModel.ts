@@ -165,7 +165,10 @@ export class LimitModel {
 	waitMs(time: number, held = false): number {
 		const { window } = this;
 		if (!window) return 0;
-		if (!held) return this.refill.waitMs(window, time, this.probe.waitMs(window, time));
+		if (!held) {
+			const windowWait = this.probe.waitMs(window, time);
+			return this.refill.waitMs(window, time, windowWait, this.windowHeldThisCycle(window));
+		}
 		const measuredMs = Math.max(window.windowMs, this.probe.heldMs ?? 0);
 		const heldMs = this.told ? measuredMs : this.wholeSecondsOf(measuredMs);
 		const newest = window.newestStart;
@@ -191,7 +194,8 @@ export class LimitModel {
 		if (this.refill.state === undefined && !this.probe.active && this.refillPossible(this.window))
 			this.refill.state = 'possible';
 		if (!this.refill.engaged) this.probe.started(this.window, start);
-		this.refill.started(this.window, start, !start.sentOnce);
+		const mayTry = !start.sentOnce && this.windowHeldThisCycle(this.window);
+		this.refill.started(this.window, start, mayTry);
 		this.window.record(start.at, start);
 	}
 
@@ -206,6 +210,7 @@ export class LimitModel {
 	fine(start: PacedStart, answeredAt: number): void {
 		const tookMs = answeredAt - start.at;
 		this.lastAnswerMs = tookMs;
+		this.refill.fine(start);
 		const { window, lateFines } = this;
 		if (window && lateFines && start.at <= lateFines.before) {
 			lateFines.counted++;
@@ -215,7 +220,6 @@ export class LimitModel {
 			this.evidence++;
 			return;
 		}
-		this.refill.fine(start);
 		this.cycle.fines++;
 		if (window && this.told && this.cycle.fines >= WINDOWS_TO_HOLD * window.capacity)
 			this.held(window.capacity);
@@ -315,7 +319,10 @@ export class LimitModel {
 		this.measure(window, Math.max(fines, Math.min(this.evidence, MIN_FINES)), RARE_PROBES);
 		this.lateFines = { before: time, counted: fines, upTo: held, recorded: false };
 		this.told = true;
-		if (this.fellToAShare(window.capacity)) this.share ??= new WindowShare();
+		if (this.fellToAShare(window.capacity)) {
+			this.share ??= new WindowShare();
+			this.refill.withdraw();
+		}
 	}
 
 	/**
@@ -335,6 +342,14 @@ export class LimitModel {
 	 */
 	private refillPossible(window: StartWindow): boolean {
 		return this.told && !this.share && window.capacity > 1 && this.firstBurst > window.capacity;
+	}
+
+	/**
+	 * Whether a window's worth of answers came fine since the last pause: its burst is within the
+	 * limit, so a request a refill after the next is a fair trial of the refill.
+	 */
+	private windowHeldThisCycle(window: StartWindow): boolean {
+		return this.cycle.fines >= window.capacity;
 	}
 
 	/** A told window held `capacity` at once. */

@@ -77,6 +77,7 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 	pacing: {
 		mutate: [
 			'nodes/LibreBor/pacing/accountPace.ts',
+			'nodes/LibreBor/pacing/bucketRefill.ts',
 			'nodes/LibreBor/run/concurrency.ts',
 			'nodes/LibreBor/pacing/inFlightLimit.ts',
 			'nodes/LibreBor/run/itemRunner.ts',

@@ -10,7 +10,7 @@ import {
 } from 'n8n-workflow';
 
 import { searchWatchedCompanies } from './methods';
-import { triggerProperties, upgradeNotice } from './trigger/description';
+import { batchNotice, triggerProperties, upgradeNotice } from './trigger/description';
 import { TRIGGER_DESCRIPTION_COMMON, TRIGGER_SUBTITLE } from './trigger/nodeDescription';
 import { pollV1 } from './trigger/pollV1';
 import { pollTimesProperty } from './trigger/pollSchedule';
@@ -51,11 +51,19 @@ class LibreBorTriggerV1 implements INodeType {
 }
 
 /**
- * Version 2: a trigger that schedules its own polls, so that each batch of alerts can go out under
- * a deduplication key, which n8n stores with the execution and refuses a second time: each alert
- * starts one execution, also when n8n restarts at any moment (docs/trigger.md).
+ * Versions 2 and 3: a trigger that schedules its own polls, so that what it emits goes out under a
+ * deduplication key, which n8n stores with the execution and refuses a second time (docs/trigger.md).
  */
-class LibreBorTriggerV2 implements INodeType {
+abstract class SelfScheduledTrigger {
+	methods = { listSearch: { searchWatchedCompanies } };
+
+	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
+		return await startTrigger(this);
+	}
+}
+
+/** Version 2 emits a poll's new alerts together, under the key of that batch. */
+class LibreBorTriggerV2 extends SelfScheduledTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		...TRIGGER_BASE,
 		// n8n's lint rules read these three here.
@@ -64,21 +72,32 @@ class LibreBorTriggerV2 implements INodeType {
 		subtitle: TRIGGER_SUBTITLE,
 		version: 2,
 		...TRIGGER_DESCRIPTION_COMMON,
+		properties: [batchNotice, pollTimesProperty, ...triggerProperties],
+	};
+}
+
+/**
+ * Version 3 emits each alert under its own key, which n8n refuses again whatever the trigger's
+ * saved state says, also when an execution saved the static data it started with over a later one.
+ */
+class LibreBorTriggerV3 extends SelfScheduledTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		...TRIGGER_BASE,
+		// n8n's lint rules read these three here.
+		icon: TRIGGER_BASE.icon,
+		group: ['trigger'],
+		subtitle: TRIGGER_SUBTITLE,
+		version: 3,
+		...TRIGGER_DESCRIPTION_COMMON,
 		properties: [pollTimesProperty, ...triggerProperties],
 	};
-
-	methods = { listSearch: { searchWatchedCompanies } };
-
-	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
-		return await startTrigger(this);
-	}
 }
 
 export class LibreBorTrigger extends VersionedNodeType {
 	constructor() {
 		super(
-			{ 1: new LibreBorTriggerV1(), 2: new LibreBorTriggerV2() },
-			{ ...TRIGGER_BASE, defaultVersion: 2 },
+			{ 1: new LibreBorTriggerV1(), 2: new LibreBorTriggerV2(), 3: new LibreBorTriggerV3() },
+			{ ...TRIGGER_BASE, defaultVersion: 3 },
 		);
 	}
 }

@@ -119,18 +119,18 @@ describe('n8n-nodes-librebor installed into a real n8n', () => {
 		expect(types.map((type) => type.name)).toContain(`${libreBorNodeType}Tool`);
 	});
 
-	it('offers the LibreBOR Trigger with its icons: version 2 for new nodes, version 1 polling for saved ones', async () => {
+	it('offers the LibreBOR Trigger with its icons: version 3 for new nodes, versions 2 and 1 (polling) for saved ones', async () => {
 		const versions = (await rest.nodeTypes())
 			.filter((type) => type.name === libreBorTriggerNodeType)
 			.sort((a, b) => Number(a.version) - Number(b.version));
 
-		expect(versions.map(({ version }) => version)).toEqual([1, 2]);
+		expect(versions.map(({ version }) => version)).toEqual([1, 2, 3]);
 		for (const node of versions) {
 			expect(node).toMatchObject({ displayName: 'LibreBOR Trigger', inputs: [] });
 			expect(node.usableAsTool).toBeFalsy();
 			await expectIconsServed(node as unknown as IconDescription);
 		}
-		expect(versions.map(({ polling }) => polling === true)).toEqual([true, false]);
+		expect(versions.map(({ polling }) => polling === true)).toEqual([true, false, false]);
 	});
 
 	it('offers the LibreBOR API credential with a hidden password', async () => {

@@ -31,9 +31,10 @@ const nextPollTimeoutMs = 150_000;
 const trigger = 'New Alert';
 const DUPLICATE_KEY_REFUSED = 'Scheduled execution skipped: duplicate deduplication key';
 
-// Version 1 is a poll node: the scheduler runs its polls, its state is a durable cursor. Version 2
-// schedules its own polls, as under n8n's default mode, and emits under deduplication keys.
-describe.each([1, 2])(
+// Version 1 is a poll node: the scheduler runs its polls, its state is a durable cursor. Version 3
+// (as version 2, which trigger.e2e.test.mts runs) schedules its own polls, as under n8n's default
+// mode, and emits under deduplication keys, each alert under its own.
+describe.each([1, 3])(
 	"LibreBOR Trigger version %s under n8n's durable scheduler and durable poll cursors",
 	(version) => {
 		const workflowId = `libreBorTrigDur${version}`;
@@ -88,7 +89,7 @@ describe.each([1, 2])(
 				await n8n.rest.activateWorkflow(workflowId);
 				await activationPoll;
 				// That poll emitted nothing: version 1 keeps its baseline itself, as n8n stored no cursor;
-				// n8n saved version 2's at activation.
+				// n8n saved version 3's at activation.
 				first = sim.state.addAlert({ nif: 'B64717838', label: 'Nombramientos' });
 
 				[firstExecution] = await waitForExecutions(1);
@@ -99,7 +100,7 @@ describe.each([1, 2])(
 		);
 
 		it(
-			'after a restart, marks that alert and emits only the new one: from the cursor n8n committed (version 1), or as n8n refuses the batch emitted again (version 2)',
+			'after a restart, marks that alert and emits only the new one: from the cursor n8n committed (version 1), or as n8n refuses the alert emitted again (version 3)',
 			async () => {
 				await n8n.stop();
 				const second = sim.state.addAlert({ nif: 'J99216582', label: 'Revocaciones' });
@@ -108,7 +109,7 @@ describe.each([1, 2])(
 				const executions = await waitForExecutions(2);
 				expect(executions).toHaveLength(2);
 				expect(nodeOutputJson(executions[1].run, trigger)).toEqual([triggerAlertItem(second)]);
-				// Marked at a poll once n8n reported its execution: version 2 hears of it from the batch
+				// Marked at a poll once n8n reported its execution: version 3 hears of it from the alert
 				// it emitted again at the restart, so at the poll after that one.
 				await markedAndListed(sim, [first], nextPollTimeoutMs);
 				expect(sim.state.alerts.isUnread(first.id)).toBe(false);

@@ -90,9 +90,9 @@ describe('the receipt of an emission', () => {
 		expect(receiptOf(context, 'next')).toBe('waiting');
 	});
 
-	it('is gone once forgotten, and the oldest go past 1,000', () => {
+	it('is gone once forgotten, and the oldest go past 10,000', () => {
 		const { context, emit } = pollContext();
-		for (let token = 0; token <= 1000; token++) {
+		for (let token = 0; token <= 10_000; token++) {
 			emitWithReceipt(context, String(token));
 			emit();
 		}
@@ -100,6 +100,6 @@ describe('the receipt of an emission', () => {
 		expect(receiptOf(context, '1')).toBe('waiting');
 		forgetReceipt(context, '1');
 		expect(receiptOf(context, '1')).toBeUndefined();
-		expect(receiptOf(context, '1000')).toBe('waiting');
+		expect(receiptOf(context, '10000')).toBe('waiting');
 	});
 });

@@ -112,7 +112,7 @@ describe('LibreBOR Trigger filters', () => {
 	});
 
 	it('shows one notice at a time, and names its Output choices as version 2 of the LibreBOR node does', () => {
-		const { description } = triggerVersion(2);
+		const { description } = triggerVersion(3);
 		const noticesShown = (markAsRead: boolean) => {
 			const values = { options: { markAsRead } };
 			return description.properties.filter(

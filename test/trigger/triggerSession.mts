@@ -27,6 +27,7 @@ export const TRIGGER_KINDS: Array<[string, TriggerSessionOptions]> = [
 	['version 1, static data', { cursorStorage: 'static-data' }],
 	['version 1, durable cursor', { cursorStorage: 'durable-cursor' }],
 	['version 2, static data', { version: 2 }],
+	['version 3, static data', { version: 3 }],
 ];
 
 /**
@@ -34,7 +35,7 @@ export const TRIGGER_KINDS: Array<[string, TriggerSessionOptions]> = [
  * which saves a poll's state before it creates the execution and cannot tell whether it did.
  */
 export const mayRepeatAfterRestart = (kind: TriggerSessionOptions): boolean =>
-	kind.version !== 2 && kind.cursorStorage === 'static-data';
+	kind.version === undefined && kind.cursorStorage === 'static-data';
 
 /** API paths as the simulator logs them (below the /v2 version segment). */
 export const ALERTS_PATH = '/v2/alerts/';

@@ -10,8 +10,11 @@ import { TriggerNodeSession } from './triggerNodeSession.mts';
 /** Where n8n keeps a poll's state: its static data, or a durable poll cursor. */
 export const CURSOR_STORAGES: CursorStorage[] = ['static-data', 'durable-cursor'];
 
-/** The trigger's versions: 1 polls as n8n's poll nodes do, 2 schedules its own polls. */
-export type TriggerVersion = 1 | 2;
+/**
+ * The trigger's versions: 1 polls as n8n's poll nodes do, 2 and 3 schedule their own polls (2 emits
+ * a poll's alerts together, 3 each alert on its own).
+ */
+export type TriggerVersion = 1 | 2 | 3;
 
 export interface TriggerSessionOptions {
 	parameters?: INodeParameters;
@@ -19,7 +22,7 @@ export interface TriggerSessionOptions {
 	staticData?: IDataObject;
 	/** With the 'scheduler' storage: the budget n8n gives each scheduled poll; `null`: an n8n before poll budgets. */
 	pollBudgetMs?: number | null;
-	/** Version 1 unless said: a version 2 session keeps its state in static data only. */
+	/** Version 1 unless said: a session of version 2 or 3 keeps its state in static data only. */
 	version?: TriggerVersion;
 }
 
@@ -37,8 +40,13 @@ export function triggerSession(
 		credentials: credentialsFor(sim),
 		staticData: options.staticData,
 	};
-	if (options.version === 2)
-		return new TriggerNodeSession({ ...common, nodeType: triggerVersion(2) });
+	const { version = 1 } = options;
+	if (version > 1)
+		return new TriggerNodeSession({
+			...common,
+			nodeType: triggerVersion(version),
+			typeVersion: version,
+		});
 	return createPollSession({
 		...common,
 		nodeType: triggerVersion(1),

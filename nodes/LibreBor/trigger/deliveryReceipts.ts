@@ -14,8 +14,12 @@ export type Receipt = 'waiting' | 'stored' | 'notStored';
 
 /** Receipts per trigger (workflow and node), by the emission's token. Process memory on purpose. */
 const receiptsByTrigger = new Map<string, Map<string, Receipt>>();
-/** Receipts kept per trigger at most: far more emissions than are ever in flight at once. */
-const MAX_RECEIPTS = 1000;
+/**
+ * Receipts kept per trigger at most: more emissions than are in flight at once, also for version 3,
+ * which emits each alert on its own (a receipt is settled once its execution ends). One forgotten
+ * is only emitted again under its key, which n8n refuses.
+ */
+const MAX_RECEIPTS = 10_000;
 
 /**
  * Version 2's receipts, per activation: an emission of an earlier activation is emitted again
@@ -78,8 +82,10 @@ function receiptTaker(
 ): EmissionDone {
 	const receipts = receiptsOf(context);
 	receipts.set(token, 'waiting');
-	for (const old of [...receipts.keys()].slice(0, Math.max(0, receipts.size - MAX_RECEIPTS)))
+	for (const old of receipts.keys()) {
+		if (receipts.size <= MAX_RECEIPTS) break;
 		receipts.delete(old);
+	}
 	const done = deferred();
 	done.promise.then(
 		(run) => {

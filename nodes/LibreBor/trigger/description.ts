@@ -65,6 +65,15 @@ export const triggerProperties: INodeProperties[] = [
 ];
 
 /** Version 1's pointer to version 2. */
+/** Version 2 starts one execution per poll, which a rolled-back saved state can repeat (docs/trigger.md). */
+export const batchNotice: INodeProperties = {
+	displayName:
+		'This version starts one execution per poll. A newer version starts one per alert, which stays exactly once also when another execution of the workflow saves older static data: add a new LibreBOR Trigger to use it',
+	name: 'batchNotice',
+	type: 'notice',
+	default: '',
+};
+
 export const upgradeNotice: INodeProperties = {
 	displayName:
 		'A newer version of this trigger emits each alert exactly once, also across n8n restarts: add a new LibreBOR Trigger to use it',

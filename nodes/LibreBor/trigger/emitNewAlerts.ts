@@ -88,7 +88,7 @@ async function emitOnce(this: ITriggerFunctions, settings: TriggerSettings): Pro
 	const held = repeats.filter(({ again }) => again === 'held').map(({ delivery }) => delivery);
 	const emissions = [
 		...repeats.flatMap(({ again }) => (typeof again === 'object' ? [again] : [])),
-		...newEmission(this, round.newAlerts, settings),
+		...newEmissions(this, round.newAlerts, settings),
 	];
 	writePollState(
 		staticData,
@@ -144,13 +144,16 @@ function repeated(
 	return { items: flagged, delivery: [key, alerts.map(alertKey), emittedAtMs] };
 }
 
-function newEmission(
+/** The new alerts, together (version 2) or each on its own (version 3), under the key of what goes out. */
+function newEmissions(
 	context: ITriggerFunctions,
 	alerts: LibreBorAlert[],
 	settings: TriggerSettings,
 ): Emission[] {
-	const { items, carried } = itemsOfNewAlerts(context, alerts, settings);
-	if (items.length === 0) return [];
-	const key = emissionKey(context, carried);
-	return [{ items, delivery: [key, carried, now()] }];
+	const batches = settings.executionPerAlert ? alerts.map((alert) => [alert]) : [alerts];
+	return batches.flatMap((batch) => {
+		const { items, carried } = itemsOfNewAlerts(context, batch, settings);
+		if (items.length === 0) return [];
+		return [{ items, delivery: [emissionKey(context, carried), carried, now()] }];
+	});
 }

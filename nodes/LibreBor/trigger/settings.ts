@@ -17,6 +17,8 @@ export interface TriggerSettings {
 	/** Labels, company and creation time an alert must match to be emitted. */
 	filter: AlertFilter;
 	includeExisting: boolean;
+	/** Each alert starts an execution of its own, under its own key (version 3); else a poll's new alerts start one. */
+	executionPerAlert: boolean;
 	/** The poll: its pacer and time budget, and the timeout of its requests. */
 	run: NodeRun;
 }
@@ -71,6 +73,7 @@ export async function readTriggerSettings(
 			fallback: false,
 			consequence: 'The poll read nothing.',
 		}),
+		executionPerAlert: this.getNode().typeVersion >= 3,
 		run,
 	};
 }

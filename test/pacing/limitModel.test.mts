@@ -985,8 +985,9 @@ describe('a limiter that refills as it goes (a token bucket)', () => {
 		expect(nextStartAt(model, 3270)).toBe(3372);
 		model.started({ at: 3372 });
 		expect(model.learned?.refill).toBe('possible');
-		// The others look again a refill later while the trial is out.
+		// The others look again a refill later while the trial is out, and none goes as a second trial.
 		expect(nextStartAt(model, 3372)).toBe(3474);
+		expect(nextStartAt(model, 3474)).toBe(3576);
 	});
 
 	it('tries no refill before a window was answered fine since the last pause: its burst may be over the limit', () => {
@@ -1008,6 +1009,21 @@ describe('a limiter that refills as it goes (a token bucket)', () => {
 		// Nothing started for a window: the bucket is full again, no fuller.
 		expect(startsAtOnce(model, 4800)).toBe(10);
 		expect(model.learned?.refill).toBe('confirmed');
+	});
+
+	it('counts the bucket from the starts of the last window when it begins to pace: full after a pause', () => {
+		const model = aBucketConfirmed();
+		expect(startsAtOnce(model, 4500)).toBe(10);
+	});
+
+	it('probes no narrower window while the bucket paces: 400 requests, one a refill', () => {
+		const model = aBucketConfirmed();
+		let time = 3422;
+		for (let request = 0; request < 400; request++) {
+			time = nextStartAt(model, time);
+			fines(model, 1, time);
+		}
+		expect(time).toBe(3524 + 399 * 102);
 	});
 
 	it("keeps the window that held when the trial is refused (a sliding log's), and tries no more", () => {
@@ -1084,6 +1100,20 @@ describe('a limiter that refills as it goes (a token bucket)', () => {
 		model.throttled(4470, 1000, 1000);
 		expect(model.learned).toMatchObject({ capacity: 5 });
 		expect(model.learned?.refill).toBeUndefined();
+		fines(model, 5, 5480);
+		expect(model.learned?.refill).toBeUndefined();
+	});
+
+	it('keeps a refill ruled out when the window turns out a share', () => {
+		const model = fewerThanTheFirstBurst();
+		const trial = { at: 3372 };
+		model.started(trial);
+		model.refused(trial);
+		model.throttled(3372, 1000, 1000);
+		fines(model, 5, 4420);
+		refusal(model, 4420);
+		model.throttled(4470, 1000, 1000);
+		expect(model.learned).toMatchObject({ capacity: 5, refill: 'ruledOut' });
 	});
 
 	it('goes back to the window that held when a request paced as a bucket is refused', () => {

@@ -35,15 +35,15 @@ export class BucketRefill {
 		this.forgetUnansweredTrial(window, time);
 		if (this.state === 'confirmed') {
 			const level = this.levelAt(window, time);
-			return level >= 1 ? 0 : Math.ceil((1 - level) * tokenMs(window));
+			return Math.max(0, Math.ceil((1 - level) * tokenMs(window)));
 		}
-		const newest = window.newestStart;
-		if (this.state !== 'possible' || windowWait === 0 || newest === undefined) return windowWait;
+		if (this.state !== 'possible' || windowWait === 0) return windowWait;
 		// While the trial is out, look again a refill later: once it is let through, the bucket paces.
 		if (this.trial) return Math.min(windowWait, Math.ceil(tokenMs(window)));
-		// The trial goes right after the window's newest start, where a sliding log's Retry-After is
-		// about what the window waits anyway; later in the window a refusal would cost more.
-		const trialAt = newest + tokenMs(window);
+		// The trial goes right after the window's newest start (a window that makes a start wait holds
+		// one), where a sliding log's Retry-After is about what the window waits anyway; later in the
+		// window a refusal would cost more.
+		const trialAt = (window.newestStart ?? time) + tokenMs(window);
 		if (!mayTry || time > trialAt + tokenMs(window)) return windowWait;
 		return Math.min(windowWait, Math.max(0, Math.ceil(trialAt - time)));
 	}

@@ -337,11 +337,12 @@ export class LimitModel {
 	}
 
 	/**
-	 * Worth trying the window's limiter as a token bucket: a told window of the run's own whose first
-	 * burst got more through at once than it does now (not a share, whose others took the rest).
+	 * Worth trying the window's limiter as a token bucket: a told window (only such a first burst is
+	 * counted) of the run's own whose first burst got more through at once than it does now (not a
+	 * share, whose others took the rest; a told window of one request is one).
 	 */
 	private refillPossible(window: StartWindow): boolean {
-		return this.told && !this.share && window.capacity > 1 && this.firstBurst > window.capacity;
+		return !this.share && this.firstBurst > window.capacity;
 	}
 
 	/**

@@ -165,6 +165,7 @@ export const MUTATION_AREAS: Record<string, MutationArea> = {
 			'trigger/deduplicationKeys',
 			'trigger/deliveryReceipts',
 			'trigger/exactlyOnce',
+			'trigger/executionPerAlert',
 			'trigger/failures',
 			'trigger/filters',
 			'trigger/knownAlerts',

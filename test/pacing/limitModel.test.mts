@@ -969,11 +969,17 @@ function fewerThanTheFirstBurst(): LimitModel {
 	return model;
 }
 
-/** `fewerThanTheFirstBurst`, its trial (at 3,372 ms, a refill of 102 ms later) let through. */
-function aBucketConfirmed(): LimitModel {
+/** `fewerThanTheFirstBurst`, and its trial, started at 3,372 ms (a refill of 102 ms later), unanswered. */
+function aTrialOut(): { model: LimitModel; trial: PacedStart } {
 	const model = fewerThanTheFirstBurst();
 	const trial = { at: 3372 };
 	model.started(trial);
+	return { model, trial };
+}
+
+/** `aTrialOut`, the trial let through. */
+function aBucketConfirmed(): LimitModel {
+	const { model, trial } = aTrialOut();
 	model.fine(trial, 3422);
 	return model;
 }
@@ -1027,9 +1033,7 @@ describe('a limiter that refills as it goes (a token bucket)', () => {
 	});
 
 	it("keeps the window that held when the trial is refused (a sliding log's), and tries no more", () => {
-		const model = fewerThanTheFirstBurst();
-		const trial = { at: 3372 };
-		model.started(trial);
+		const { model, trial } = aTrialOut();
 		model.refused(trial);
 		model.throttled(3372, 1000, 1000);
 		expect(model.learned).toMatchObject({ capacity: 10, windowMs: 1020, refill: 'ruledOut' });
@@ -1038,9 +1042,7 @@ describe('a limiter that refills as it goes (a token bucket)', () => {
 	});
 
 	it("forgets a trial another request's throttle overtook: its answer tells nothing, and the next throttle is measured", () => {
-		const model = fewerThanTheFirstBurst();
-		const trial = { at: 3372 };
-		model.started(trial);
+		const { model, trial } = aTrialOut();
 		// Another request's refusal began a pause; the trial's came within it, drawing no throttle.
 		refusal(model, 3372);
 		model.throttled(3400, 1000, 1000);
@@ -1054,9 +1056,7 @@ describe('a limiter that refills as it goes (a token bucket)', () => {
 	});
 
 	it("takes a trial answered fine after another request's throttle for nothing, and tries again once a window held", () => {
-		const model = fewerThanTheFirstBurst();
-		const trial = { at: 3372 };
-		model.started(trial);
+		const { model, trial } = aTrialOut();
 		refusal(model, 3372);
 		model.throttled(3380, 1000, 1000);
 		model.fine(trial, 3422);
@@ -1064,9 +1064,7 @@ describe('a limiter that refills as it goes (a token bucket)', () => {
 		fines(model, 10, 4420);
 		expect(startsAtOnce(model, 5500)).toBe(10);
 		expect(nextStartAt(model, 5500)).toBe(5603);
-		const again = { at: 5603 };
-		model.started(again);
-		model.fine(again, 5653);
+		fines(model, 1, 5603);
 		expect(model.learned?.refill).toBe('confirmed');
 	});
 
@@ -1077,21 +1075,17 @@ describe('a limiter that refills as it goes (a token bucket)', () => {
 	});
 
 	it('tries again once a window passed without an answer to the trial (a server error, a lost connection)', () => {
-		const model = fewerThanTheFirstBurst();
-		model.started({ at: 3372 });
+		const { model } = aTrialOut();
 		// The window's ten and the trial: nine may start at 4,290 ms, the tenth when the trial's start left.
 		expect(startsAtOnce(model, 4290)).toBe(9);
 		expect(startsAtOnce(model, 4392)).toBe(1);
 		expect(nextStartAt(model, 4400)).toBe(4494);
-		const again = { at: 4494 };
-		model.started(again);
-		model.fine(again, 4544);
+		fines(model, 1, 4494);
 		expect(model.learned?.refill).toBe('confirmed');
 	});
 
 	it('tries no refill of a window it finds a share of one others spend too', () => {
-		const model = fewerThanTheFirstBurst();
-		model.started({ at: 3372 });
+		const { model } = aTrialOut();
 		refusal(model, 3372);
 		model.throttled(3380, 1000, 1000);
 		// Five through after the pause before LibreBOR told the run to wait: half of what held, or less.
@@ -1105,9 +1099,7 @@ describe('a limiter that refills as it goes (a token bucket)', () => {
 	});
 
 	it('keeps a refill ruled out when the window turns out a share', () => {
-		const model = fewerThanTheFirstBurst();
-		const trial = { at: 3372 };
-		model.started(trial);
+		const { model, trial } = aTrialOut();
 		model.refused(trial);
 		model.throttled(3372, 1000, 1000);
 		fines(model, 5, 4420);

@@ -2,12 +2,17 @@
 // against the n8n-core the tests run: when n8n changes one of them, this file fails first.
 import { PollContext, TriggerContext } from 'n8n-core';
 import type { INodeExecutionData, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
+import {
+	ManualExecutionCancelledError,
+	TimeoutExecutionCancelledError,
+	Workflow,
+} from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import {
 	interceptNextPollEmit,
 	isTriggerContext,
+	namesItsExecution,
 	savedBeforeExecution,
 } from '../../nodes/LibreBor/run/n8nInternals.ts';
 import { LibreBorTrigger } from '../../nodes/LibreBor/LibreBorTrigger.node.ts';
@@ -28,6 +33,13 @@ const workflow = () =>
 const additionalData = {} as IWorkflowExecuteAdditionalData;
 
 describe("n8n's internals the nodes rely on", () => {
+	it("finds the execution in n8n's error for one it cancelled, and in no other error", () => {
+		expect(namesItsExecution(new ManualExecutionCancelledError('42'))).toBe(true);
+		expect(namesItsExecution(new TimeoutExecutionCancelledError('42'))).toBe(true);
+		expect(namesItsExecution(new Error('no execution'))).toBe(false);
+		expect(namesItsExecution(undefined)).toBe(false);
+	});
+
 	it('tells a poll or trigger context by the emit function n8n gives it', () => {
 		const poll = new PollContext(workflow(), node, additionalData, 'trigger', 'activate');
 		const trigger = new TriggerContext(workflow(), node, additionalData, 'trigger', 'activate');

@@ -30,6 +30,14 @@ export function savedBeforeExecution(staticData: IDataObject): boolean {
 }
 
 /**
+ * Whether an error n8n rejects an emission's done promise with names the execution it created (an
+ * execution cancelled, or ended before its end was awaited): n8n's own errors keep its id in `extra`.
+ */
+export function namesItsExecution(error: unknown): boolean {
+	return (error as { extra?: IDataObject | null } | undefined)?.extra?.executionId !== undefined;
+}
+
+/**
  * Hands the next emission of a poll to `intercept` before n8n's own `__emit`, once: the first call
  * puts n8n's back. An interception left by an emission n8n dropped is replaced, never stacked.
  */

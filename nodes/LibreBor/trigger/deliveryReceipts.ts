@@ -1,11 +1,6 @@
-import type {
-	IDataObject,
-	INodeExecutionData,
-	IPollFunctions,
-	ITriggerFunctions,
-} from 'n8n-workflow';
+import type { INodeExecutionData, IPollFunctions, ITriggerFunctions } from 'n8n-workflow';
 
-import { interceptNextPollEmit, type EmissionDone } from '../run/n8nInternals';
+import { interceptNextPollEmit, namesItsExecution, type EmissionDone } from '../run/n8nInternals';
 import type { PollingFunctions } from '../run/nodeRun';
 import { triggerKey } from './emissionKey';
 
@@ -40,11 +35,6 @@ function receiptsOf(context: PollingFunctions): Map<string, Receipt> {
 		receiptsByTrigger.set(key, receipts);
 	}
 	return receipts;
-}
-
-/** n8n's own error for an execution it created (cancelled, or ended before its end was awaited). */
-function namesAnExecution(error: unknown): boolean {
-	return (error as { extra?: IDataObject | null } | undefined)?.extra?.executionId !== undefined;
 }
 
 function deferred(): EmissionDone {
@@ -93,7 +83,7 @@ function receiptTaker(
 			passOn?.resolve(run);
 		},
 		(error: Error) => {
-			receipts.set(token, namesAnExecution(error) ? 'stored' : 'notStored');
+			receipts.set(token, namesItsExecution(error) ? 'stored' : 'notStored');
 			passOn?.reject(error);
 		},
 	);

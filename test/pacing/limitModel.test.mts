@@ -953,16 +953,22 @@ describe('what a run starts from', () => {
 	});
 });
 
+/** Twelve at once, told a Retry-After of 1 s; at 1,100 ms ten of the next window's through, one refused. */
+function tenOfTheNextWindow(): LimitModel {
+	const model = twelveAtOnce({ told: true });
+	fines(model, 10, 1100);
+	refusal(model, 1100);
+	model.throttled(1150, 1000, 1000);
+	return model;
+}
+
 /**
  * Twelve at once, told a Retry-After of 1 s; at 1,100 ms ten of the next window's got through and
  * one was refused: 10 a window of 1,020 ms, fewer than the first burst got through. Then a window
  * of ten answered fine (at 2,250 ms), and the next window's starts, at 3,270 ms, fill it.
  */
 function fewerThanTheFirstBurst(): LimitModel {
-	const model = twelveAtOnce({ told: true });
-	fines(model, 10, 1100);
-	refusal(model, 1100);
-	model.throttled(1150, 1000, 1000);
+	const model = tenOfTheNextWindow();
 	expect(model.learned).toMatchObject({ capacity: 10, windowMs: 1020 });
 	fines(model, 10, 2200);
 	expect(startsAtOnce(model, 3270)).toBe(10);
@@ -997,10 +1003,7 @@ describe('a limiter that refills as it goes (a token bucket)', () => {
 	});
 
 	it('tries no refill before a window was answered fine since the last pause: its burst may be over the limit', () => {
-		const model = twelveAtOnce({ told: true });
-		fines(model, 10, 1100);
-		refusal(model, 1100);
-		model.throttled(1150, 1000, 1000);
+		const model = tenOfTheNextWindow();
 		expect(startsAtOnce(model, 2200)).toBe(10);
 		expect(nextStartAt(model, 2200)).toBe(3220);
 	});

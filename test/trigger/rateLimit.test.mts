@@ -2,14 +2,19 @@
 // share one virtual clock, so that the limit's windows and the pacer's waits fall at exact times
 // however busy the machine is (in real time, a loaded machine sent the marks in bunches and was
 // refused twice as often as an idle one).
+import type { NodeApiError } from 'n8n-workflow';
 import { describe, expect, it, vi } from 'vitest';
+
+import { ACTIVATION_POLL_BUDGET_MS } from '../../nodes/LibreBor/trigger/startTrigger.ts';
 
 import {
 	activatedSession,
+	ALERTS_PATH,
 	alertIdsOf,
 	TRIGGER_KINDS,
 	MARK_AS_READ,
 	markedIds,
+	triggerSession,
 	unreadIds,
 	useSimulator,
 } from './triggerSession.mts';
@@ -40,3 +45,49 @@ describe.each(TRIGGER_KINDS)("LibreBOR Trigger under LibreBOR's rate limit (%s)"
 		expect(sim().traffic.throttled).toBeLessThan(alerts.length / 2);
 	});
 });
+
+/** A throttle of a minute on the listing, as DRF's limit of 60 a minute gives when it is spent. */
+const throttleListingForAMinute = () =>
+	sim().injectFault({ method: 'GET', path: ALERTS_PATH, status: 429, retryAfter: 60 });
+
+describe.each(TRIGGER_KINDS.filter(([, kind]) => kind.version !== undefined))(
+	'LibreBOR Trigger activated while LibreBOR throttles the account (%s)',
+	(_, kind) => {
+		it("does not hold up n8n's activation to wait out a minute: the next Poll Time emits what it missed, once", async () => {
+			const session = await inTime(activatedSession(sim(), kind));
+			const missed = sim().state.addAlert();
+			session.restart();
+			throttleListingForAMinute();
+			const startedAt = virtualClock.now();
+			expect(await inTime(session.poll())).toBeNull();
+			expect(virtualClock.now() - startedAt).toBeLessThanOrEqual(ACTIVATION_POLL_BUDGET_MS);
+
+			// A Poll Time's poll has the whole time budget: it waits the minute out.
+			throttleListingForAMinute();
+			const tickedAt = virtualClock.now();
+			expect(alertIdsOf(await inTime(session.poll()))).toEqual([missed.id]);
+			expect(virtualClock.now() - tickedAt).toBeGreaterThanOrEqual(60_000);
+			expect(await inTime(session.poll())).toBeNull();
+		});
+
+		it('fails a first activation it cannot take its baseline in, saying what to do, and takes it when activated again', async () => {
+			const existing = sim().state.addAlert();
+			const session = triggerSession(sim(), kind);
+			throttleListingForAMinute();
+			const startedAt = virtualClock.now();
+			const failure = await inTime(session.poll().catch((error: unknown) => error as NodeApiError));
+			expect(virtualClock.now() - startedAt).toBeLessThanOrEqual(ACTIVATION_POLL_BUDGET_MS);
+			expect(failure).toMatchObject({
+				httpCode: '429',
+				message:
+					'LibreBOR is rate limiting the account (429): the trigger could not list the alerts it starts from',
+				description: expect.stringMatching(/publish the workflow again in a moment/),
+			});
+
+			expect(await inTime(session.poll())).toBeNull();
+			const fresh = sim().state.addAlert();
+			expect(alertIdsOf(await inTime(session.poll()))).toEqual([fresh.id]);
+			expect(unreadIds(sim())).toContain(existing.id);
+		});
+	},
+);

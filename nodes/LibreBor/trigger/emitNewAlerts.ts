@@ -10,6 +10,7 @@ import { emissionKey } from './emissionKey';
 import { alertKey, limitState } from './knownAlerts';
 import {
 	baselineOf,
+	baselineError,
 	itemsOfNewAlerts,
 	knownAfter,
 	pollRound,
@@ -37,7 +38,7 @@ interface Emission {
 }
 
 /**
- * One poll of version 2, which n8n's cron helper starts at each Poll Time (and the trigger itself
+ * One poll of versions 2 and 3, which n8n's cron helper starts at each Poll Time (and the trigger itself
  * at activation). Skipped while the previous poll still runs; under a spent quota it ends
  * quietly, except the first, which must take the baseline.
  */
@@ -51,9 +52,10 @@ export async function emitNewAlerts(
 			(error: unknown) => error ?? new Error('The poll failed'),
 		);
 		if (failure === undefined) return true;
+		if (!isThrottleError(failure)) throw failure;
 		// The first poll must take its baseline: it fails, and n8n activates the workflow again later.
 		const polledBefore = readPollState(this.getWorkflowStaticData('node')) !== undefined;
-		if (!isThrottleError(failure) || !polledBefore) throw failure;
+		if (!polledBefore) throw baselineError(this, failure);
 		skipThrottledPoll(this, failure);
 		return true;
 	});

@@ -1,4 +1,4 @@
-import type { INodeExecutionData, NodeApiError } from 'n8n-workflow';
+import { NodeApiError, type INodeExecutionData } from 'n8n-workflow';
 
 import { listUnreadAlerts } from '../api/alerts';
 import type { LibreBorAlert } from '../alerts/alert';
@@ -96,5 +96,24 @@ export function skipThrottledPoll(context: PollingFunctions, error: NodeApiError
 	context.logger.warn(
 		`LibreBOR Trigger skipped a poll: ${error.message}. Nothing is lost: the next poll tries again. If this happens at most polls, poll less often (LibreBOR's quota is shared by every workflow using the account).`,
 		{ description: error.description ?? undefined },
+	);
+}
+
+/**
+ * The error of an activation's first poll, which must note the alerts already there: when LibreBOR
+ * rate limited it beyond what an activation waits, it says what the trigger does and what to do,
+ * not an execution's Time Budget and items.
+ */
+export function baselineError(context: PollingFunctions, error: NodeApiError): NodeApiError {
+	if (error.httpCode !== '429') return error;
+	return new NodeApiError(
+		context.getNode(),
+		{},
+		{
+			httpCode: error.httpCode,
+			message: `LibreBOR is rate limiting the account (429): the trigger could not list the alerts it starts from`,
+			description:
+				"When it is activated, the trigger notes the unread alerts already there, so as to emit only those that come later. It does not hold up n8n's activation of other workflows to wait for LibreBOR's limit: n8n activates it again on its own when it starts; otherwise publish the workflow again in a moment. The account's running executions may be spending its requests.",
+		},
 	);
 }

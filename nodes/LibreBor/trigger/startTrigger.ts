@@ -8,8 +8,17 @@ import { readTriggerParameters } from './settings';
 import { fetchTestEvent, startPoll } from './startPoll';
 
 /**
- * Version 2's activation. The first poll takes the baseline before the workflow counts as active
- * (n8n saves what it wrote once the activation is done, and activates again later when it fails);
+ * n8n activates the active workflows one after another when it starts, so an account LibreBOR
+ * throttles must not hold up the others: the activation's poll waits out throttles this long at
+ * most. Past it, a trigger with a baseline skips the poll quietly (the next Poll Time polls again);
+ * one without fails its activation, which n8n tries again on its own.
+ */
+export const ACTIVATION_POLL_BUDGET_MS = 20_000;
+
+/**
+ * The activation of versions 2 and 3. The first poll takes the baseline before the workflow counts
+ * as active (n8n saves what it wrote once the activation is done, and activates again later when it
+ * fails), within ACTIVATION_POLL_BUDGET_MS;
  * then n8n's cron helper starts a poll at each Poll Time. A failed poll is saved as a failed
  * execution, as n8n does for its poll triggers, and the next one tries again. Once n8n closes the
  * activation, a poll still running writes and emits nothing (see closeActivation).
@@ -23,14 +32,14 @@ export async function startTrigger(context: ITriggerFunctions): Promise<ITrigger
 		return { manualTriggerFunction };
 	}
 	const pollTimes = readPollTimes(context);
-	const poll = async () =>
+	const poll = async (budgetMs?: number) =>
 		await startPoll(
 			context,
 			async (start) => await emitNewAlerts.call(context, start),
-			undefined,
+			budgetMs,
 			parameters,
 		);
-	await poll();
+	await poll(ACTIVATION_POLL_BUDGET_MS);
 	schedulePolls(context, pollTimes, async () => {
 		try {
 			await poll();

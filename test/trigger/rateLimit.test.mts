@@ -50,6 +50,8 @@ describe.each(TRIGGER_KINDS)("LibreBOR Trigger under LibreBOR's rate limit (%s)"
 const throttleListingForAMinute = () =>
 	sim().injectFault({ method: 'GET', path: ALERTS_PATH, status: 429, retryAfter: 60 });
 
+const company = (nif: string) => ({ __rl: true, mode: 'list', value: nif });
+
 describe.each(TRIGGER_KINDS.filter(([, kind]) => kind.version !== undefined))(
 	'LibreBOR Trigger activated while LibreBOR throttles the account (%s)',
 	(_, kind) => {
@@ -70,6 +72,48 @@ describe.each(TRIGGER_KINDS.filter(([, kind]) => kind.version !== undefined))(
 			expect(await inTime(session.poll())).toBeNull();
 		});
 
+		it('skips quietly a throttled activation whose Company filter reads the watch list first, and emits what it missed at the next Poll Time', async () => {
+			sim().state.follow('B64717838');
+			const parameters = { options: { company: company('B64717838') } };
+			const session = await inTime(activatedSession(sim(), { ...kind, parameters }));
+			const missed = sim().state.addAlert({ nif: 'B64717838' });
+			session.restart();
+			const everyAlertsRequest = { method: 'GET', path: '/v2/alerts/*' } as const;
+			const throttle = sim().injectFault({
+				...everyAlertsRequest,
+				status: 429,
+				retryAfter: 60,
+				times: Infinity,
+			});
+			expect(await inTime(session.poll())).toBeNull();
+			expect(sim().requestsTo('GET', '/v2/alerts/following/').length).toBeGreaterThan(0);
+
+			throttle.cancel();
+			expect(alertIdsOf(await inTime(session.poll()))).toEqual([missed.id]);
+		});
+
+		it('waits out an outage at activation for 20 s at most, then fails a first activation saying so', async () => {
+			const session = triggerSession(sim(), kind);
+			const outage = sim().injectFault({
+				method: 'GET',
+				path: ALERTS_PATH,
+				status: 503,
+				retryAfter: 15,
+				times: Infinity,
+			});
+			const startedAt = virtualClock.now();
+			const failure = await inTime(session.poll().catch((error: unknown) => error as NodeApiError));
+			expect(virtualClock.now() - startedAt).toBeGreaterThanOrEqual(15_000);
+			expect(virtualClock.now() - startedAt).toBeLessThanOrEqual(ACTIVATION_POLL_BUDGET_MS);
+			expect(failure).toMatchObject({
+				httpCode: '503',
+				message:
+					'LibreBOR is unavailable (503): the trigger could not list the alerts it starts from',
+			});
+			outage.cancel();
+			expect(await inTime(session.poll())).toBeNull();
+		});
+
 		it('fails a first activation it cannot take its baseline in, saying what to do, and takes it when activated again', async () => {
 			const existing = sim().state.addAlert();
 			const session = triggerSession(sim(), kind);
@@ -81,7 +125,7 @@ describe.each(TRIGGER_KINDS.filter(([, kind]) => kind.version !== undefined))(
 				httpCode: '429',
 				message:
 					'LibreBOR is rate limiting the account (429): the trigger could not list the alerts it starts from',
-				description: expect.stringMatching(/publish the workflow again in a moment/),
+				description: expect.stringMatching(/publish the workflow again later/),
 			});
 
 			expect(await inTime(session.poll())).toBeNull();

@@ -47,7 +47,9 @@ export async function emitNewAlerts(
 	startPoll: () => Promise<TriggerSettings>,
 ): Promise<void> {
 	const polled = await unlessPolling(this, async () => {
-		const failure = await emitOnce.call(this, await startPoll()).then(
+		// The settings' own request (the Company filter's watch list) is under the same rule.
+		const poll = async () => await emitOnce.call(this, await startPoll());
+		const failure = await poll().then(
 			() => undefined,
 			(error: unknown) => error ?? new Error('The poll failed'),
 		);

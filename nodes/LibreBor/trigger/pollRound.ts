@@ -100,20 +100,23 @@ export function skipThrottledPoll(context: PollingFunctions, error: NodeApiError
 }
 
 /**
- * The error of an activation's first poll, which must note the alerts already there: when LibreBOR
- * rate limited it beyond what an activation waits, it says what the trigger does and what to do,
- * not an execution's Time Budget and items.
+ * The error of an activation's first poll, which must note the alerts already there, when LibreBOR
+ * throttled it beyond what an activation waits: it says what the trigger does and what to do, not
+ * an execution's Time Budget and items.
  */
 export function baselineError(context: PollingFunctions, error: NodeApiError): NodeApiError {
-	if (error.httpCode !== '429') return error;
+	const what =
+		error.httpCode === '429'
+			? 'LibreBOR is rate limiting the account (429)'
+			: `LibreBOR is unavailable (${error.httpCode})`;
 	return new NodeApiError(
 		context.getNode(),
 		{},
 		{
-			httpCode: error.httpCode,
-			message: `LibreBOR is rate limiting the account (429): the trigger could not list the alerts it starts from`,
+			httpCode: error.httpCode ?? undefined,
+			message: `${what}: the trigger could not list the alerts it starts from`,
 			description:
-				"When it is activated, the trigger notes the unread alerts already there, so as to emit only those that come later. It does not hold up n8n's activation of other workflows to wait for LibreBOR's limit: n8n activates it again on its own when it starts; otherwise publish the workflow again in a moment. The account's running executions may be spending its requests.",
+				"When it is activated, the trigger notes the unread alerts already there, so as to emit only those that come later. It waits at most 20 s for LibreBOR, so as not to hold up n8n's activation of other workflows: n8n activates it again on its own when it starts; otherwise publish the workflow again later. The account's running executions may be spending its requests.",
 		},
 	);
 }

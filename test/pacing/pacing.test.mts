@@ -31,6 +31,9 @@ function mostInFlightAllowed(staticData: IDataObject): number | undefined {
 	return Object.values(kept as Record<string, { limit: LearnedLimit }>)[0]?.limit.inFlight;
 }
 
+/** What the run kept, for the message of an assertion on it. */
+const keptOf = (staticData: IDataObject) => JSON.stringify(staticData.global ?? {});
+
 describe('one pacer for every request of a run', () => {
 	it(
 		'syncs 500 NIFs under a rate limit with every change applied, no item failed and few requests answered 429',
@@ -78,7 +81,9 @@ describe('one pacer for every request of a run', () => {
 		expect(result.error).toBeUndefined();
 		// Doubling from 4 a round, 120 follows reach the ceiling of 50 in their fifth round;
 		// growing by one a round, they would end near 15.
-		expect(mostInFlightAllowed(workflow.staticData)).toBe(DEFAULT_PARALLEL_REQUESTS);
+		expect(mostInFlightAllowed(workflow.staticData), keptOf(workflow.staticData)).toBe(
+			DEFAULT_PARALLEL_REQUESTS,
+		);
 		expect(sim().traffic.maxInFlight).toBeLessThanOrEqual(DEFAULT_PARALLEL_REQUESTS);
 	});
 
@@ -92,7 +97,7 @@ describe('one pacer for every request of a run', () => {
 		});
 		expect(result.error).toBeUndefined();
 		expect(sim().state.watchlist).toHaveLength(260);
-		expect(mostInFlightAllowed(workflow.staticData)).toBe(100);
+		expect(mostInFlightAllowed(workflow.staticData), keptOf(workflow.staticData)).toBe(100);
 		expect(sim().traffic.maxInFlight).toBeLessThanOrEqual(100);
 	});
 

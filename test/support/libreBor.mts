@@ -12,10 +12,13 @@ import {
 export { credentialsFor };
 export type { Simulator };
 
+let simulatorsStarted = 0;
+
 /**
  * One simulator per test file, back to its initial state before each test; or, `perTest`, a new
- * one for each test: a new address, so a new account for what the nodes learn of its rate limit
- * (see nodes/LibreBor/pacing/learnedLimits.ts), for tests that need a run that knows nothing yet.
+ * one for each test, with a user of its own, so a new account for what the nodes learn of its rate
+ * limit (see nodes/LibreBor/pacing/learnedLimits.ts), for tests that need a run that knows nothing
+ * yet: a new address alone may not be, as the system can give a closed simulator's port again.
  */
 export function useSimulator(
 	options: SimulatorOptions = {},
@@ -23,7 +26,8 @@ export function useSimulator(
 ): () => Simulator {
 	let sim: Simulator | undefined;
 	const start = async () => {
-		sim = await startSimulator(options);
+		const ownUser = perTest ? { username: `api-user-${++simulatorsStarted}` } : {};
+		sim = await startSimulator({ ...ownUser, ...options });
 	};
 	const close = async () => await sim?.close();
 	if (perTest) {

@@ -836,6 +836,16 @@ describe('the runs of one account at once', () => {
 		expect(a.pacer.retryWait(100)).toBeUndefined();
 	});
 
+	it("stop at a time budget another run's 503 runs past, and name the 503", async () => {
+		const account = `pacer-${Math.random()}`;
+		const [a, b] = [pacerWith(4), pacerWith(4, 5000)];
+		for (const { pacer } of [a, b]) pacer.useAccount({ account });
+		a.pacer.release(await a.next(), { kind: 'throttled', status: 503, retryAfterMs: 6000 });
+		expect(await b.pacer.acquire()).toBe(false);
+		expect(b.pacer.stoppedBecause).toBe('budget');
+		expect(b.pacer.lastThrottleStatus).toBe(503);
+	});
+
 	it('keep waiting out a Retry-After of a second, however many in a row, for two minutes: executions in other processes may hold the window', async () => {
 		const [a, b] = twoRunsOfOneAccount();
 		const waits: Array<number | undefined> = [];

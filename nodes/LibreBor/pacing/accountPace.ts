@@ -55,6 +55,8 @@ export class AccountPace {
 	/** In flight at the start: what an earlier run reached with no throttle, or the few of slow start. */
 	readonly startInFlight: number;
 	throttles = 0;
+	/** The status of the last throttled answer (429 or 503). */
+	lastThrottleStatus = 429;
 	pausedUntil = 0;
 	/**
 	 * When each request sent once (an order) that waits for the window to empty may start: the
@@ -158,6 +160,7 @@ export class AccountPace {
 		if (this.lead === 'sent' && start === this.leadStart) this.lead = 'none';
 		if (outcome.kind === 'fine') this.onFine(start);
 		if (outcome.kind === 'throttled') {
+			this.lastThrottleStatus = outcome.status;
 			this.refusedSince ??= start.at;
 			this.model.refused(start);
 			this.onThrottled(outcome.retryAfterMs);

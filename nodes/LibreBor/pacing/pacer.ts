@@ -46,8 +46,6 @@ export class Pacer implements PacedRun {
 	private inFlight = 0;
 	private readonly waiting: Array<() => void> = [];
 	readonly startedAt: number;
-	/** The status of the last throttled answer (429 or 503), for the error once the run stops. */
-	lastThrottleStatus = 429;
 	/**
 	 * Why throttled requests are no longer waited for, once they are not; `turnPastBudget`: a request
 	 * sent once got no place, its turn coming after the budget (the others may still go).
@@ -98,6 +96,14 @@ export class Pacer implements PacedRun {
 	 */
 	get learned(): LearnedLimit | undefined {
 		return this.pace.learned;
+	}
+
+	/**
+	 * The status of the account's last throttled answer (429 or 503), for the error once the run
+	 * stops: another run's may have stopped it.
+	 */
+	get lastThrottleStatus(): number {
+		return this.pace.lastThrottleStatus;
 	}
 
 	/** The run is over: what it learned is kept for the next runs with the same account. */
@@ -163,7 +169,6 @@ export class Pacer implements PacedRun {
 	/** Gives back the place `acquire` gave. */
 	release(start: PacedStart, outcome: PacedOutcome): void {
 		this.inFlight--;
-		if (outcome.kind === 'throttled') this.lastThrottleStatus = outcome.status;
 		if (start === this.probeAfterStop)
 			this.probeAfterStop = outcome.kind === 'throttled' ? 'refused' : undefined;
 		// Progress again: a later throttle is waited out, not failed at once.

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { inject } from 'vitest';
 import type { TestProject } from 'vitest/node';
 
-import { findNode24 } from '../../tools/n8n/n8nInstallation.mts';
+import { ensureN8nInstalled, findNode24 } from '../../tools/n8n/n8nInstallation.mts';
 import { repoRoot } from '../../tools/repoPaths.mts';
 
 const execFileAsync = promisify(execFile);
@@ -29,8 +29,11 @@ declare module 'vitest' {
 /**
  * The end-to-end lane's global set-up: builds this repository with `npm run build` and packs it
  * with `npm pack`, once per test run, before any end-to-end file; every one installs that tarball.
+ * It installs n8n first on a machine that has none, so that no file's set-up pays for it within its
+ * hook's timeout (ten minutes on a fresh machine with both cores busy).
  */
 export default async function buildAndPack(project: TestProject) {
+	await ensureN8nInstalled();
 	const folder = await mkdtemp(path.join(os.tmpdir(), 'n8n-nodes-librebor-e2e-'));
 	await npm(['run', 'build']);
 	project.provide('libreBorPackage', await pack(folder));

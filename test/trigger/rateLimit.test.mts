@@ -5,7 +5,7 @@
 import type { NodeApiError } from 'n8n-workflow';
 import { describe, expect, it, vi } from 'vitest';
 
-import { ACTIVATION_POLL_BUDGET_MS } from '../../nodes/LibreBor/trigger/startTrigger.ts';
+import { ACTIVATION_POLL_BUDGET_MS } from '../../nodes/LibreBor/trigger/pollRound.ts';
 
 import {
 	activatedSession,

@@ -100,6 +100,14 @@ export function skipThrottledPoll(context: PollingFunctions, error: NodeApiError
 }
 
 /**
+ * n8n activates the active workflows one after another when it starts, so an account LibreBOR
+ * throttles must not hold up the others: the activation's poll waits out throttles this long at
+ * most. Past it, a trigger with a baseline skips the poll quietly (the next Poll Time polls again);
+ * one without fails its activation, which n8n tries again on its own.
+ */
+export const ACTIVATION_POLL_BUDGET_MS = 20_000;
+
+/**
  * The error of an activation's first poll, which must note the alerts already there, when LibreBOR
  * throttled it beyond what an activation waits: it says what the trigger does and what to do, not
  * an execution's Time Budget and items.
@@ -115,8 +123,7 @@ export function baselineError(context: PollingFunctions, error: NodeApiError): N
 		{
 			httpCode: error.httpCode ?? undefined,
 			message: `${what}: the trigger could not list the alerts it starts from`,
-			description:
-				"When it is activated, the trigger notes the unread alerts already there, so as to emit only those that come later. It waits at most 20 s for LibreBOR, so as not to hold up n8n's activation of other workflows: n8n activates it again on its own when it starts; otherwise publish the workflow again later. The account's running executions may be spending its requests.",
+			description: `When it is activated, the trigger notes the unread alerts already there, so as to emit only those that come later. It waits at most ${ACTIVATION_POLL_BUDGET_MS / 1000} s for LibreBOR, so as not to hold up n8n's activation of other workflows: n8n activates it again on its own when it starts; otherwise publish the workflow again later. The account's running executions may be spending its requests.`,
 		},
 	);
 }

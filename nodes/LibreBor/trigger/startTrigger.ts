@@ -3,17 +3,10 @@ import type { ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
 import { asNodeError } from '../run/nodeErrors';
 import { closeActivation } from './activationMemory';
 import { emitNewAlerts } from './emitNewAlerts';
+import { ACTIVATION_POLL_BUDGET_MS } from './pollRound';
 import { readPollTimes, schedulePolls } from './pollSchedule';
 import { readTriggerParameters } from './settings';
 import { fetchTestEvent, startPoll } from './startPoll';
-
-/**
- * n8n activates the active workflows one after another when it starts, so an account LibreBOR
- * throttles must not hold up the others: the activation's poll waits out throttles this long at
- * most. Past it, a trigger with a baseline skips the poll quietly (the next Poll Time polls again);
- * one without fails its activation, which n8n tries again on its own.
- */
-export const ACTIVATION_POLL_BUDGET_MS = 20_000;
 
 /**
  * The activation of versions 2 and 3. The first poll takes the baseline before the workflow counts

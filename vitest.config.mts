@@ -32,11 +32,11 @@ const unit = [
 const faults = ['test/faults/**/*.test.mts'];
 const e2e = ['test/e2e/**/*.test.mts'];
 
-// The test files of the first three lanes mostly wait (on the simulator, on pauses): two run at
-// once, even on a 2-core machine. Then the end-to-end files, one at a time, each with an n8n of its
-// own.
+// The test files mostly wait (on the simulator, on pauses, on n8n's polls and schedules): two run
+// at once, even on a 2-core machine. The end-to-end files come last, two at a time, each with an
+// n8n of its own on free ports.
 const sideBySide = { maxWorkers: 2, sequence: { groupOrder: 0 } };
-const oneAtATime = { maxWorkers: 1, sequence: { groupOrder: 1 } };
+const endToEnd = { maxWorkers: 2, sequence: { groupOrder: 1 } };
 
 // One lane: `npx vitest run --project engine`; all but the end-to-end lane: `npm run test:fast`.
 export default defineConfig({
@@ -72,7 +72,7 @@ export default defineConfig({
 					name: 'e2e',
 					include: e2e,
 					globalSetup: ['test/e2e/libreBorPackage.mts'],
-					...oneAtATime,
+					...endToEnd,
 				},
 			},
 		],

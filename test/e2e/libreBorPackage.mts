@@ -29,15 +29,22 @@ declare module 'vitest' {
 /**
  * The end-to-end lane's global set-up: builds this repository with `npm run build` and packs it
  * with `npm pack`, once per test run, before any end-to-end file; every one installs that tarball.
- * It installs n8n first on a machine that has none, so that no file's set-up pays for it within its
- * hook's timeout (ten minutes on a fresh machine with both cores busy).
+ * It installs n8n on a machine that has none, so that no file's set-up pays for it within its
+ * hook's timeout (ten minutes on a fresh machine with both cores busy). When other lanes run first,
+ * the installation goes on while they run (minutes saved on a fresh machine) and the end-to-end
+ * files find it done, or wait for it on install.sh's lock.
  */
 export default async function buildAndPack(project: TestProject) {
-	await ensureN8nInstalled();
+	// A failed installation is reported by the first file that needs n8n, which tries it again.
+	const installing = ensureN8nInstalled().catch(() => undefined);
+	if (project.vitest.projects.length === 1) await installing;
 	const folder = await mkdtemp(path.join(os.tmpdir(), 'n8n-nodes-librebor-e2e-'));
 	await npm(['run', 'build']);
 	project.provide('libreBorPackage', await pack(folder));
-	return async () => await rm(folder, { recursive: true, force: true });
+	return async () => {
+		await installing;
+		await rm(folder, { recursive: true, force: true });
+	};
 }
 
 /** The tarball the global set-up packed (dist/ is built by then, too). */

@@ -33,10 +33,10 @@ const faults = ['test/faults/**/*.test.mts'];
 const e2e = ['test/e2e/**/*.test.mts'];
 
 // The test files mostly wait (on the simulator, on pauses, on n8n's polls and schedules): two run
-// at once, even on a 2-core machine. The end-to-end files come last, two at a time, each with an
-// n8n of its own on free ports.
-const sideBySide = { maxWorkers: 2, sequence: { groupOrder: 0 } };
-const endToEnd = { maxWorkers: 2, sequence: { groupOrder: 1 } };
+// at once, even on a 2-core machine (Vitest counts workers per group of lanes). The end-to-end
+// files come after the other lanes' files, each with an n8n of its own on free ports.
+const sideBySide = { maxWorkers: 2 };
+const afterTheOtherLanes = { sequence: { groupOrder: 1 } };
 
 // One lane: `npx vitest run --project engine`; all but the end-to-end lane: `npm run test:fast`.
 export default defineConfig({
@@ -72,7 +72,8 @@ export default defineConfig({
 					name: 'e2e',
 					include: e2e,
 					globalSetup: ['test/e2e/libreBorPackage.mts'],
-					...endToEnd,
+					...sideBySide,
+					...afterTheOtherLanes,
 				},
 			},
 		],
